@@ -1,0 +1,24 @@
+#include "gpu_probe.h"
+
+#include <dlfcn.h>
+
+namespace labbook::cli {
+
+bool gpu_available(std::string& why) {
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!driver) {
+    why = "no CUDA driver (libcuda.so.1 not found)";
+    return false;
+  }
+  using InitFn = int (*)(unsigned);
+  using CountFn = int (*)(int*);
+  auto init = reinterpret_cast<InitFn>(dlsym(driver, "cuInit"));
+  auto count_fn = reinterpret_cast<CountFn>(dlsym(driver, "cuDeviceGetCount"));
+  int count = 0;
+  const bool ok = init && count_fn && init(0) == 0 && count_fn(&count) == 0 && count > 0;
+  if (!ok) why = "the CUDA driver reports no usable GPU";
+  dlclose(driver);
+  return ok;
+}
+
+}  // namespace labbook::cli

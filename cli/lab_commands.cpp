@@ -1,0 +1,121 @@
+// `labbook run LAB` and `labbook render LAB`: measure (or load) and write the lab sheet.
+#include <cstdio>
+#include <filesystem>
+
+#include "commands.h"
+#include "gpu_probe.h"
+#include "lab_data.h"
+#include "labbook/model/error.h"
+#include "labbook/model/measurement_json.h"
+#include "labbook/model/metric_catalog.h"
+#include "profile_session.h"
+#include "sheet_builder.h"
+#include "sheet_files.h"
+#include "trace_writer.h"
+
+namespace labbook::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The lab whose lab.toml has [lab] id = `id`, among labs/*/lab.toml.
+report::LabData find_lab(const std::string& id) {
+  const fs::path labs = fs::path(LABBOOK_SOURCE_DIR) / "labs";
+  std::string known;
+  for (const auto& entry : fs::directory_iterator(labs)) {
+    const fs::path toml = entry.path() / "lab.toml";
+    if (!fs::exists(toml)) continue;
+    report::LabData lab = report::load_lab_data(toml.string());
+    if (lab.id == id) return lab;
+    known += (known.empty() ? "" : ", ") + lab.id;
+  }
+  throw Error("no lab '" + id + "' (known: " + known + ")");
+}
+
+/// Prints the sheet's path and the rows that have a source value: one screen.
+void print_summary(const report::Sheet& sheet, const report::SheetFiles& files) {
+  std::printf("\n%s\n", sheet.title.c_str());
+  std::printf("%-32s %-28s %-18s %s\n", "experiment", "quantity", "measured here", "source");
+  for (const auto& section : sheet.data["sections"])
+    for (const auto& row : section["rows"]) {
+      if (!row.contains("source")) continue;
+      const auto& m = row["measured"];
+      char measured[64];
+      if (m.contains("value")) std::snprintf(measured, sizeof measured, "%.6g", m["value"].get<double>());
+      else std::snprintf(measured, sizeof measured, "not collected");
+      std::printf("%-32s %-28s %-18s %.6g %s\n", row["experiment"].get<std::string>().c_str(),
+                  row["quantity"].get<std::string>().c_str(), measured, row["source"]["value"].get<double>(),
+                  row["source"]["unit"].get<std::string>().c_str());
+    }
+  for (const auto& claim : sheet.data["claims"])
+    std::printf("claim: %s -> %s\n", claim["claim"].get<std::string>().c_str(), claim["verdict"].get<std::string>().c_str());
+  std::printf("\nsheet: %s\n       %s\n       %s\n", files.markdown.c_str(), files.html.c_str(), files.json.c_str());
+}
+
+void write_outputs(const report::LabData& lab, const Measurement& m, const std::string& out_dir, const std::string& note) {
+  const report::Sheet sheet = report::build_sheet(lab, m, {note});
+  const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id);
+  report::write_chrome_trace(m, out_dir + "/" + lab.id + ".trace.json");
+  print_summary(sheet, files);
+  std::printf("       %s/%s.trace.json (open in https://ui.perfetto.dev)\n", out_dir.c_str(), lab.id.c_str());
+}
+
+std::string recording_note(const Measurement& m, const std::string& path, const std::string& why) {
+  const std::string gpu = m.devices.empty() ? "another GPU" : m.devices.front().name;
+  return why + ": this sheet was rendered from measurements recorded on " + gpu + " on " + m.program.started_at +
+         " (" + path + "), not measured on this machine.";
+}
+
+}  // namespace
+
+int run_lab(const RunOptions& options) {
+  const report::LabData lab = find_lab(options.lab);
+  std::string why;
+  if (options.force_recorded || !gpu_available(why)) {
+    if (lab.recorded.empty()) throw Error("no GPU here (" + why + ") and lab " + lab.id + " has no recording");
+    const std::string path = (fs::path(lab.folder()) / lab.recorded).string();
+    const Measurement m = read_measurement(path);
+    const std::string note = recording_note(m, path, options.force_recorded ? "--recorded" : "No GPU here (" + why + ")");
+    std::printf("labbook: %s\n", note.c_str());
+    write_outputs(lab, m, options.out_dir, note);
+    return 0;
+  }
+
+  ProfileRequest request;
+  request.command = {(fs::path(LABBOOK_LABS_BINARY_DIR) / lab.program).string()};
+  request.command.insert(request.command.end(), lab.args.begin(), lab.args.end());
+  request.command.insert(request.command.end(), options.lab_args.begin(), options.lab_args.end());
+  request.cupti_metrics = cupti_metrics_for(lab.metrics);
+  request.work_dir = options.out_dir + "/.runs/" + lab.id;
+  ProfileOutcome outcome = profile_program(request);
+  if (outcome.exit_code != 0)
+    throw Error("the lab program failed (exit code " + std::to_string(outcome.exit_code) +
+                "): a wrong result or a CUDA error, see its output above; no sheet was written");
+  const std::string measurement = options.out_dir + "/" + lab.id + ".measurement.json";
+  write_measurement(outcome.measurement, measurement);
+  std::printf("labbook: measurements in %s\n", measurement.c_str());
+  write_outputs(lab, outcome.measurement, options.out_dir, "");
+  return 0;
+}
+
+int list_metrics(const std::string& lab_id) {
+  if (!lab_id.empty()) {
+    std::string line;
+    for (const auto& m : cupti_metrics_for(find_lab(lab_id).metrics)) line += (line.empty() ? "" : ",") + m;
+    std::printf("%s\n", line.c_str());
+    return 0;
+  }
+  std::printf("%-38s %-18s %s\n", "name", "unit", "CUPTI (Perfworks) formula");
+  for (const auto& m : metric_catalog())
+    std::printf("%-38s %-18s %s\n", m.name.c_str(), m.unit.c_str(), m.formula_text().c_str());
+  return 0;
+}
+
+int render_lab(const RenderOptions& options) {
+  const report::LabData lab = find_lab(options.lab);
+  write_outputs(lab, read_measurement(options.measurement), options.out_dir, options.note);
+  return 0;
+}
+
+}  // namespace labbook::cli

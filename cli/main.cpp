@@ -1,0 +1,62 @@
+// labbook: run the labs under labbook's CUPTI collector and write their sheets.
+//
+//   labbook run lab4                 measure lab 4 and write reports/lab4.{md,html,json,trace.json}
+//   labbook render lab4 --measurement FILE   write the sheet from a measurement file
+//   labbook profile [--metrics a,b] -- PROGRAM ARGS...   profile any CUDA program
+//   labbook metrics                  list the metric catalog
+//
+// Exit codes: 0 success; 1 failure (bad input, wrong lab result, I/O); 2 bad usage;
+// the profiled program's own exit code when it fails under `profile`.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "labbook/model/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"labbook: the CUDA memory hierarchy as lab work, measured with CUPTI"};
+  app.require_subcommand(1);
+
+  labbook::cli::RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "Measure a lab on this GPU (or use its recording) and write its sheet");
+  run_cmd->add_option("lab", run.lab, "Lab id, e.g. lab4")->required();
+  run_cmd->add_option("--out", run.out_dir, "Folder for the sheet and its files")->capture_default_str();
+  run_cmd->add_flag("--recorded", run.force_recorded, "Use the lab's recorded measurements even if a GPU is present");
+  run_cmd->add_option("lab_args", run.lab_args, "Extra arguments for the lab program (after --)");
+
+  labbook::cli::RenderOptions render;
+  auto* render_cmd = app.add_subcommand("render", "Write a lab's sheet from a measurement file");
+  render_cmd->add_option("lab", render.lab, "Lab id, e.g. lab4")->required();
+  render_cmd->add_option("--measurement", render.measurement, "Measurement JSON file")->required()->check(CLI::ExistingFile);
+  render_cmd->add_option("--out", render.out_dir, "Folder for the sheet and its files")->capture_default_str();
+  render_cmd->add_option("--note", render.note, "A line for the top of the sheet (e.g. where the data came from)");
+
+  labbook::cli::ProfileOptions profile;
+  auto* profile_cmd = app.add_subcommand("profile", "Profile any CUDA program: timeline and metrics per NVTX range");
+  profile_cmd->add_option("--metrics", profile.metrics, "Catalog or CUPTI metric names (comma-separated)")->delimiter(',');
+  profile_cmd->add_option("--out", profile.out_dir, "Output folder (default labbook-out/PROGRAM-DATE)");
+  profile_cmd->add_option("command", profile.command, "Program and arguments, after --")->required();
+
+  std::string metrics_lab;
+  auto* metrics_cmd = app.add_subcommand("metrics", "List the metric catalog");
+  metrics_cmd->add_option("--lab", metrics_lab, "Print only the CUPTI metrics lab LAB collects, comma-separated");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    if (*run_cmd) return labbook::cli::run_lab(run);
+    if (*render_cmd) return labbook::cli::render_lab(render);
+    if (*profile_cmd) return labbook::cli::profile(profile);
+    if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab);
+  } catch (const labbook::Error& e) {
+    std::fprintf(stderr, "labbook: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}

@@ -1,0 +1,25 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "labbook/model/measurement.h"
+
+namespace labbook::cli {
+
+struct ProfileRequest {
+  std::vector<std::string> command;        ///< program and its arguments
+  std::vector<std::string> cupti_metrics;  ///< empty: trace only
+  std::string work_dir;                    ///< where the per-run files go
+};
+
+struct ProfileOutcome {
+  Measurement measurement;   ///< trace and metrics merged; exit code filled in
+  int exit_code = 0;         ///< of the trace run, or of the metrics run if that failed
+};
+
+/// Runs the program under the collector: a trace run, then (if metrics are asked for and
+/// the trace run succeeded) a metrics run, and merges them. Throws labbook::Error when the
+/// collector wrote nothing.
+ProfileOutcome profile_program(const ProfileRequest& request);
+
+}  // namespace labbook::cli

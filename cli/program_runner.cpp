@@ -1,0 +1,46 @@
+#include "program_runner.h"
+
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "labbook/model/error.h"
+
+namespace labbook::cli {
+
+int run_program(const std::vector<std::string>& command,
+                const std::map<std::string, std::string>& environment) {
+  if (command.empty()) throw Error("no program to run");
+  int ready[2];   // closed on a successful exec; carries errno if exec fails
+  if (pipe(ready) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t pid = fork();
+  if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    close(ready[0]);
+    fcntl(ready[1], F_SETFD, FD_CLOEXEC);
+    for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
+    std::vector<char*> argv;
+    for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    const int err = errno;
+    (void)!write(ready[1], &err, sizeof err);
+    _exit(127);
+  }
+  close(ready[1]);
+  int exec_errno = 0;
+  const bool exec_failed = read(ready[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
+  close(ready[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (exec_failed) throw Error(command[0] + ": cannot run: " + std::strerror(exec_errno));
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+}  // namespace labbook::cli

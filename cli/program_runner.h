@@ -1,0 +1,14 @@
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace labbook::cli {
+
+/// Runs `command` (argv[0] looked up in PATH) with `environment` added to ours, its output
+/// going to our terminal, and waits. Returns its exit code, or 128 + signal number if a
+/// signal killed it (as shells do). Throws labbook::Error if it cannot be started.
+int run_program(const std::vector<std::string>& command,
+                const std::map<std::string, std::string>& environment);
+
+}  // namespace labbook::cli

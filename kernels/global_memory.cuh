@@ -1,0 +1,95 @@
+#pragma once
+// Kernels of lab 4 (global memory), after 003_c67e0f909fb510d6.txt, chapter 4:
+// readSegment / writeSegment (misaligned accesses), simpleMathAoS / simpleMathSoA,
+// readSegmentUnroll. Index arithmetic lives in __host__ __device__ functions so that a
+// host-side model can replay exactly the addresses a warp touches.
+#include <cuda_runtime.h>
+
+namespace labbook::kernels {
+
+/// Linear thread index in a 1-D grid.
+__host__ __device__ inline unsigned thread_index(unsigned block, unsigned block_dim, unsigned thread) {
+  return block * block_dim + thread;
+}
+
+/// readSegment: thread i reads element i + offset of A and B.
+__host__ __device__ inline unsigned read_segment_index(unsigned i, unsigned offset) { return i + offset; }
+
+/// writeSegment: thread i writes element i + offset of C.
+__host__ __device__ inline unsigned write_segment_index(unsigned i, unsigned offset) { return i + offset; }
+
+/// readSegmentUnroll<U>: thread t of block b handles U elements, blockDim apart.
+__host__ __device__ inline unsigned unrolled_index(unsigned block, unsigned block_dim, unsigned thread,
+                                                   unsigned unroll, unsigned u) {
+  return block * block_dim * unroll + u * block_dim + thread;
+}
+
+/// C[i] = A[i + offset] + B[i + offset], loads through L1 (the default on sm_90).
+__global__ void readSegment(const float* A, const float* B, float* C, unsigned n, unsigned offset) {
+  const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
+  const unsigned k = read_segment_index(i, offset);
+  if (k < n) C[i] = A[k] + B[k];
+}
+
+/// Same, with loads that bypass L1 (__ldcg: cache at L2 only), like -Xptxas -dlcm=cg.
+__global__ void readSegmentUncached(const float* A, const float* B, float* C, unsigned n, unsigned offset) {
+  const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
+  const unsigned k = read_segment_index(i, offset);
+  if (k < n) C[i] = __ldcg(&A[k]) + __ldcg(&B[k]);
+}
+
+/// C[i + offset] = A[i] + B[i].
+__global__ void writeSegment(const float* A, const float* B, float* C, unsigned n, unsigned offset) {
+  const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
+  const unsigned k = write_segment_index(i, offset);
+  if (k < n) C[k] = A[i] + B[i];
+}
+
+/// Array of structures: x and y side by side; each field access is a strided 4-byte load.
+struct innerStruct {
+  float x;
+  float y;
+};
+
+/// Structure of arrays: all x, then all y.
+struct innerArray {
+  float* x;
+  float* y;
+};
+
+__global__ void simpleMathAoS(const innerStruct* data, innerStruct* result, unsigned n) {
+  const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
+  if (i < n) {
+    innerStruct tmp = data[i];
+    tmp.x += 10.f;
+    tmp.y += 20.f;
+    result[i] = tmp;
+  }
+}
+
+__global__ void simpleMathSoA(innerArray data, innerArray result, unsigned n) {
+  const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
+  if (i < n) {
+    result.x[i] = data.x[i] + 10.f;
+    result.y[i] = data.y[i] + 20.f;
+  }
+}
+
+/// readSegment with U independent loads per thread in flight. Unlike the source's
+/// readOffsetUnroll4, each element is guarded on its own, so no tail is left unprocessed.
+template <unsigned U>
+__global__ void readSegmentUnroll(const float* A, const float* B, float* C, unsigned n, unsigned offset) {
+  float sum[U];
+  unsigned index[U];
+#pragma unroll
+  for (unsigned u = 0; u < U; ++u) {
+    index[u] = unrolled_index(blockIdx.x, blockDim.x, threadIdx.x, U, u);
+    const unsigned k = read_segment_index(index[u], offset);
+    sum[u] = k < n ? A[k] + B[k] : 0.f;
+  }
+#pragma unroll
+  for (unsigned u = 0; u < U; ++u)
+    if (read_segment_index(index[u], offset) < n) C[index[u]] = sum[u];
+}
+
+}  // namespace labbook::kernels

@@ -1,0 +1,256 @@
+// Lab 4 — global memory: alignment, coalescing, caching, data layout and unrolling.
+//
+// Reproduces the experiments of 003_c67e0f909fb510d6.txt (chapter 4, from "Accès aligné
+// et coalescé" to "Exposer plus de parallélisme") on today's GPU. Every experiment is one
+// NVTX range such as "readSegment/offset=11"; each kernel is checked against a host
+// reference on fresh random data. Runs on its own; labbook only watches it.
+//
+//   lab4_global_memory [--elements N] [--repeat R] [--only TEXT] [--seed S]
+//
+// Exit codes: 0 all results correct, 1 a wrong result or CUDA error, 2 bad arguments,
+// 77 no GPU.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "global_memory.cuh"
+#include "kernel_timer.h"
+#include "nvtx_range.h"
+#include "random_data.h"
+
+namespace {
+
+using labbook::lab::DeviceBuffer;
+using labbook::lab::NvtxRange;
+namespace k = labbook::kernels;
+
+struct Options {
+  unsigned elements = 1u << 24;  // 64 MiB per array: three arrays are ~4x the H100's L2
+  int repeat = 3;                // timed launches after the first (checked) one
+  std::string only;              // run only experiments whose range path contains this
+  std::uint64_t seed = 4536;
+};
+
+[[noreturn]] void usage_error(const std::string& why) {
+  std::fprintf(stderr,
+               "lab4_global_memory: %s\n"
+               "usage: lab4_global_memory [--elements N] [--repeat R] [--only TEXT] [--seed S]\n",
+               why.c_str());
+  std::exit(2);
+}
+
+unsigned long long parse_number(const char* flag, const char* text, unsigned long long min,
+                                unsigned long long max) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 0);
+  if (!*text || *end || v < min || v > max)
+    usage_error(std::string(flag) + ": expected an integer in [" + std::to_string(min) + ", " +
+                std::to_string(max) + "], got '" + text + "'");
+  return v;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--elements") o.elements = static_cast<unsigned>(parse_number("--elements", value(), 1024, 1u << 28));
+    else if (a == "--repeat") o.repeat = static_cast<int>(parse_number("--repeat", value(), 0, 1000));
+    else if (a == "--only") o.only = value();
+    else if (a == "--seed") o.seed = parse_number("--seed", value(), 0, ~0ull);
+    else usage_error("unknown argument '" + a + "'");
+  }
+  return o;
+}
+
+struct Result {
+  std::string path;
+  float median_ms;
+  double bytes;
+  bool correct;
+};
+
+/// Expected value of output element i, or nullopt where the kernel must not write.
+using Reference = std::function<std::optional<float>(unsigned i)>;
+
+class Lab {
+ public:
+  explicit Lab(const Options& o)
+      : opt_(o), rng_(o.seed), a_(o.elements), b_(o.elements), c_(o.elements),
+        host_a_(o.elements), host_b_(o.elements) {}
+
+  // Misaligned reads, L1 cached (sm_90's default for global loads) and uncached.
+  void read_segment(const char* group, bool uncached, const std::vector<unsigned>& offsets,
+                    unsigned block = 512) {
+    const unsigned n = opt_.elements;
+    for (unsigned offset : offsets) {
+      const std::string path = std::string(group) + "/offset=" + std::to_string(offset);
+      const unsigned grid = (n + block - 1) / block;
+      run_vector_experiment(path, 12.0 * (n - offset), [&] {
+        if (uncached) k::readSegmentUncached<<<grid, block>>>(a_.get(), b_.get(), c_.get(), n, offset);
+        else k::readSegment<<<grid, block>>>(a_.get(), b_.get(), c_.get(), n, offset);
+      }, [&](unsigned i) -> std::optional<float> {
+        const unsigned kk = k::read_segment_index(i, offset);
+        if (kk >= n) return std::nullopt;
+        return host_a_[kk] + host_b_[kk];
+      });
+    }
+  }
+
+  void write_segment(const std::vector<unsigned>& offsets, unsigned block = 512) {
+    const unsigned n = opt_.elements;
+    for (unsigned offset : offsets) {
+      const std::string path = "writeSegment/offset=" + std::to_string(offset);
+      const unsigned grid = (n + block - 1) / block;
+      run_vector_experiment(path, 12.0 * (n - offset), [&] {
+        k::writeSegment<<<grid, block>>>(a_.get(), b_.get(), c_.get(), n, offset);
+      }, [&](unsigned kk) -> std::optional<float> {
+        if (kk < offset) return std::nullopt;
+        const unsigned i = kk - offset;   // inverse of write_segment_index
+        return host_a_[i] + host_b_[i];
+      });
+    }
+  }
+
+  // readSegmentUnroll<U> at one offset, for several U and block sizes.
+  void unrolled(const std::string& path, unsigned unroll, unsigned block, unsigned offset) {
+    const unsigned n = opt_.elements;
+    const unsigned grid = (n + block * unroll - 1) / (block * unroll);
+    run_vector_experiment(path, 12.0 * (n - offset), [&] {
+      switch (unroll) {
+        case 1: k::readSegmentUnroll<1><<<grid, block>>>(a_.get(), b_.get(), c_.get(), n, offset); break;
+        case 2: k::readSegmentUnroll<2><<<grid, block>>>(a_.get(), b_.get(), c_.get(), n, offset); break;
+        default: k::readSegmentUnroll<4><<<grid, block>>>(a_.get(), b_.get(), c_.get(), n, offset); break;
+      }
+    }, [&](unsigned i) -> std::optional<float> {
+      const unsigned kk = k::read_segment_index(i, offset);
+      if (kk >= n) return std::nullopt;
+      return host_a_[kk] + host_b_[kk];
+    });
+  }
+
+  // x += 10, y += 20 over n points, as an array of structures and as a structure of arrays.
+  // The AoS buffer interleaves x and y in A (first half) and B (second half) sized arrays.
+  void layouts(unsigned block = 128) {
+    const unsigned n = opt_.elements / 2;   // n points = n x and n y floats = one array of floats
+    const unsigned grid = (n + block - 1) / block;
+    const double bytes = 2.0 * 8.0 * n;     // read and write 8 bytes per point
+    // AoS: a_ holds {x0, y0, x1, y1, ...}; the result goes to c_ in the same layout.
+    run_vector_experiment("simpleMathAoS", bytes, [&] {
+      k::simpleMathAoS<<<grid, block>>>(reinterpret_cast<const k::innerStruct*>(a_.get()),
+                                        reinterpret_cast<k::innerStruct*>(c_.get()), n);
+    }, [&](unsigned i) -> std::optional<float> {
+      if (i >= 2 * n) return std::nullopt;
+      return host_a_[i] + (i % 2 == 0 ? 10.f : 20.f);
+    });
+    // SoA: x in the first half of a_, y in its second half; results likewise in c_.
+    run_vector_experiment("simpleMathSoA", bytes, [&] {
+      k::simpleMathSoA<<<grid, block>>>(k::innerArray{a_.get(), a_.get() + n},
+                                        k::innerArray{c_.get(), c_.get() + n}, n);
+    }, [&](unsigned i) -> std::optional<float> {
+      if (i >= 2 * n) return std::nullopt;
+      return host_a_[i] + (i < n ? 10.f : 20.f);
+    });
+  }
+
+  int report() const {
+    std::printf("\n%-32s %12s %12s  %s\n", "experiment (NVTX range)", "median ms", "GB/s", "check");
+    int wrong = 0;
+    for (const auto& r : results_) {
+      std::printf("%-32s %12.4f %12.1f  %s\n", r.path.c_str(), r.median_ms,
+                  r.bytes / (r.median_ms * 1e-3) / 1e9, r.correct ? "ok" : "WRONG");
+      wrong += r.correct ? 0 : 1;
+    }
+    std::printf("\nran %zu experiments, %d launches each; %d wrong\n", results_.size(),
+                1 + opt_.repeat, wrong);
+    return wrong == 0 ? 0 : 1;
+  }
+
+ private:
+  bool selected(const std::string& path) const {
+    return opt_.only.empty() || path.find(opt_.only) != std::string::npos;
+  }
+
+  // Fresh inputs, poisoned output, one checked launch plus `repeat` timed ones inside the
+  // experiment's NVTX range(s), then an exact comparison with the host reference: float
+  // addition is correctly rounded on both sides.
+  template <typename Launch>
+  void run_vector_experiment(const std::string& path, double bytes, Launch&& launch,
+                             const Reference& expected) {
+    if (!selected(path)) return;
+    rng_.fill(host_a_);
+    rng_.fill(host_b_);
+    a_.upload(host_a_);
+    b_.upload(host_b_);
+    c_.poison();
+    float ms = 0;
+    {
+      const auto slash = path.find('/');
+      std::optional<NvtxRange> group;
+      if (slash != std::string::npos) group.emplace(path.substr(0, slash));
+      NvtxRange experiment(slash == std::string::npos ? path : path.substr(slash + 1));
+      ms = labbook::lab::median_kernel_ms(1 + opt_.repeat, launch);
+    }
+    const std::vector<float> c = c_.download();
+    bool correct = true;
+    for (unsigned i = 0; i < c.size() && correct; ++i) {
+      const std::optional<float> want = expected(i);
+      std::uint32_t bits;
+      std::memcpy(&bits, &c[i], sizeof bits);
+      if (want ? c[i] != *want : bits != 0xFFFFFFFFu) {
+        std::fprintf(stderr, "%s: element %u is %g, expected %s\n", path.c_str(), i, c[i],
+                     want ? std::to_string(*want).c_str() : "untouched");
+        correct = false;
+      }
+    }
+    results_.push_back({path, ms, bytes, correct});
+    std::printf("%-32s %s\n", path.c_str(), correct ? "ok" : "WRONG");
+    std::fflush(stdout);
+  }
+
+  Options opt_;
+  labbook::lab::RandomFloats rng_;
+  DeviceBuffer<float> a_, b_, c_;
+  std::vector<float> host_a_, host_b_;
+  std::vector<Result> results_;
+};
+
+std::vector<unsigned> sweep_offsets() {
+  std::vector<unsigned> offsets;
+  for (unsigned o = 0; o <= 32; ++o) offsets.push_back(o);
+  offsets.push_back(128);
+  return offsets;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse_options(argc, argv);
+  labbook::lab::require_gpu();
+
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("lab 4 on %s (CC %d.%d), %u floats per array, %d launches per experiment\n",
+              prop.name, prop.major, prop.minor, opt.elements, 1 + opt.repeat);
+
+  Lab lab(opt);
+  lab.read_segment("readSegment", /*uncached=*/false, sweep_offsets());
+  lab.read_segment("readSegmentUncached", /*uncached=*/true, sweep_offsets());
+  lab.write_segment({0, 11, 128});
+  lab.layouts();
+  for (unsigned unroll : {1u, 2u, 4u})
+    lab.unrolled("readSegmentUnroll/unroll=" + std::to_string(unroll), unroll, 512, 11);
+  for (unsigned block : {128u, 256u, 512u, 1024u})
+    lab.unrolled("readSegmentUnroll4/block=" + std::to_string(block), 4, block, 11);
+  return lab.report();
+}

@@ -1,0 +1,38 @@
+#pragma once
+// DeviceBuffer<T>: cudaMalloc'd memory owned by a scope, with host copies both ways.
+#include <cstddef>
+#include <vector>
+
+#include "cuda_check.h"
+
+namespace labbook::lab {
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t count) : count_(count) {
+    CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+  }
+  ~DeviceBuffer() { cudaFree(data_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* get() const { return data_; }
+  std::size_t size() const { return count_; }
+  void upload(const std::vector<T>& host) {
+    CUDA_CHECK(cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    CUDA_CHECK(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+  /// Fills every byte with 0xFF: a NaN pattern that shows which elements a kernel wrote.
+  void poison() { CUDA_CHECK(cudaMemset(data_, 0xFF, count_ * sizeof(T))); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_;
+};
+
+}  // namespace labbook::lab

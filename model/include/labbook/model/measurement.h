@@ -1,0 +1,125 @@
+#pragma once
+/// @file
+/// The measurement data model: what the collector writes and the report reads.
+/// Plain values, no CUDA dependency. Serialized by measurement_json.h with a schema version.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace labbook {
+
+/// Version of the measurement JSON schema. Bump on any incompatible change.
+inline constexpr int kMeasurementSchemaVersion = 1;
+
+/// Facts about one GPU, read from the driver when the program ran.
+struct DeviceFacts {
+  int ordinal = 0;
+  std::string name;              ///< e.g. "NVIDIA H100 80GB HBM3"
+  std::string chip;              ///< CUPTI chip name, e.g. "GH100"
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  std::int64_t l2_bytes = 0;
+  std::int64_t global_memory_bytes = 0;
+  int memory_bus_width_bits = 0;
+  int memory_clock_khz = 0;      ///< maximum memory clock
+  int sm_clock_khz = 0;          ///< maximum SM clock
+  int driver_version = 0;        ///< cuDriverGetVersion, e.g. 13000
+  /// 2 (DDR) x memory clock x bus width / 8, in bytes per second.
+  double peak_dram_bytes_per_second() const;
+};
+
+/// An NVTX range as the program opened it (push/pop or start/end), in CUPTI's ns time base.
+struct Range {
+  std::uint64_t id = 0;
+  std::string name;              ///< the message of this range alone
+  std::string path;              ///< names of enclosing ranges on the thread joined by '/'
+  std::uint32_t thread = 0;
+  int depth = 0;                 ///< 0 for an outermost range
+  std::uint64_t start_ns = 0;
+  std::optional<std::uint64_t> end_ns;   ///< missing when the program never closed it
+};
+
+/// One kernel launch. Timing comes from the trace run, metrics from the metrics run.
+struct Kernel {
+  std::uint64_t launch = 0;      ///< 0-based launch order in the process
+  std::string name;              ///< demangled
+  std::string mangled;
+  std::string range;             ///< NVTX path open on the launching thread ("" if none)
+  std::uint32_t thread = 0;
+  int device = 0;
+  std::uint32_t stream = 0;
+  std::uint32_t correlation = 0;
+  int grid[3] = {0, 0, 0};
+  int block[3] = {0, 0, 0};
+  int registers_per_thread = 0;
+  int static_shared_bytes = 0;
+  int dynamic_shared_bytes = 0;
+  int local_bytes_per_thread = 0;
+  std::optional<std::uint64_t> start_ns, end_ns;   ///< from the trace run
+  std::map<std::string, double> metrics;           ///< CUPTI metric name -> value
+  std::optional<double> duration_ns() const;
+};
+
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice, HostToHost, PeerToPeer, Unknown };
+enum class HostMemoryKind { Pageable, Pinned, Device, Managed, Array, Unknown };
+
+struct Copy {
+  CopyKind kind = CopyKind::Unknown;
+  HostMemoryKind src = HostMemoryKind::Unknown, dst = HostMemoryKind::Unknown;
+  std::uint64_t bytes = 0;
+  std::uint64_t start_ns = 0, end_ns = 0;
+  int device = 0;
+  std::uint32_t stream = 0;
+  std::uint32_t correlation = 0;
+  std::string range;
+  bool is_memset = false;        ///< a memset is stored as a copy with kind Unknown
+};
+
+/// A CUDA runtime API call (for the timeline and API statistics).
+struct ApiCall {
+  std::string name;
+  std::uint32_t thread = 0;
+  std::uint32_t correlation = 0;
+  std::uint64_t start_ns = 0, end_ns = 0;
+};
+
+/// Something the collector could not do; shown in the sheet, never silently dropped.
+struct Issue {
+  std::string code;              ///< stable identifier, e.g. "counters_denied"
+  std::string message;           ///< one sentence for a person, with how to fix it if known
+};
+
+/// How the profiled program ran.
+struct ProgramRun {
+  std::vector<std::string> command;
+  std::optional<int> exit_code;  ///< filled in by the launcher; the collector cannot know it
+  std::string started_at;        ///< ISO 8601, UTC
+  std::string mode;              ///< "trace", "metrics" or "trace+metrics" after merging
+  std::string collector_version;
+  int cupti_version = 0;
+};
+
+/// One file of measurements: one program run (or a trace run merged with a metrics run).
+struct Measurement {
+  int schema_version = kMeasurementSchemaVersion;
+  ProgramRun program;
+  std::vector<DeviceFacts> devices;
+  std::vector<Range> ranges;
+  std::vector<Kernel> kernels;
+  std::vector<Copy> copies;
+  std::vector<ApiCall> api_calls;
+  std::vector<std::string> metrics_requested;
+  std::vector<Issue> issues;
+
+  const DeviceFacts* device(int ordinal) const;
+  bool has_issue(const std::string& code) const;
+};
+
+const char* to_string(CopyKind);
+const char* to_string(HostMemoryKind);
+CopyKind copy_kind_from_string(const std::string&);
+HostMemoryKind host_memory_kind_from_string(const std::string&);
+
+}  // namespace labbook

@@ -1,0 +1,25 @@
+#pragma once
+/// @file
+/// Measurement <-> JSON. Reading validates every field and names the file and the JSON
+/// path of the first bad one ("m.json: /kernels/3/grid: expected an array of 3 integers").
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "labbook/model/measurement.h"
+
+namespace labbook {
+
+nlohmann::json to_json(const Measurement&);
+
+/// Throws labbook::Error naming `origin` (a file name) and the JSON path on bad input,
+/// including a schema_version this build does not read.
+Measurement measurement_from_json(const nlohmann::json&, const std::string& origin);
+
+/// Reads and validates a measurement file. Throws labbook::Error.
+Measurement read_measurement(const std::string& path);
+
+/// Writes atomically (temporary file + rename). Throws labbook::Error.
+void write_measurement(const Measurement&, const std::string& path);
+
+}  // namespace labbook

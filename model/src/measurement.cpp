@@ -1,0 +1,57 @@
+#include "labbook/model/measurement.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace labbook {
+
+double DeviceFacts::peak_dram_bytes_per_second() const {
+  return 2.0 * memory_clock_khz * 1000.0 * memory_bus_width_bits / 8.0;
+}
+
+std::optional<double> Kernel::duration_ns() const {
+  if (!start_ns || !end_ns || *end_ns < *start_ns) return std::nullopt;
+  return static_cast<double>(*end_ns - *start_ns);
+}
+
+const DeviceFacts* Measurement::device(int ordinal) const {
+  auto it = std::find_if(devices.begin(), devices.end(),
+                         [&](const DeviceFacts& d) { return d.ordinal == ordinal; });
+  return it == devices.end() ? nullptr : &*it;
+}
+
+bool Measurement::has_issue(const std::string& code) const {
+  return std::any_of(issues.begin(), issues.end(), [&](const Issue& i) { return i.code == code; });
+}
+
+namespace {
+constexpr std::array<std::pair<CopyKind, const char*>, 6> kCopyKinds{{
+    {CopyKind::HostToDevice, "HtoD"}, {CopyKind::DeviceToHost, "DtoH"},
+    {CopyKind::DeviceToDevice, "DtoD"}, {CopyKind::HostToHost, "HtoH"},
+    {CopyKind::PeerToPeer, "PtoP"}, {CopyKind::Unknown, "unknown"}}};
+constexpr std::array<std::pair<HostMemoryKind, const char*>, 6> kMemoryKinds{{
+    {HostMemoryKind::Pageable, "pageable"}, {HostMemoryKind::Pinned, "pinned"},
+    {HostMemoryKind::Device, "device"}, {HostMemoryKind::Managed, "managed"},
+    {HostMemoryKind::Array, "array"}, {HostMemoryKind::Unknown, "unknown"}}};
+
+template <typename Table, typename Enum>
+const char* name_of(const Table& table, Enum value) {
+  for (const auto& [v, n] : table)
+    if (v == value) return n;
+  return "unknown";
+}
+template <typename Table>
+auto value_of(const Table& table, const std::string& name) {
+  for (const auto& [v, n] : table)
+    if (name == n) return v;
+  return table.back().first;
+}
+}  // namespace
+
+const char* to_string(CopyKind k) { return name_of(kCopyKinds, k); }
+const char* to_string(HostMemoryKind k) { return name_of(kMemoryKinds, k); }
+CopyKind copy_kind_from_string(const std::string& s) { return value_of(kCopyKinds, s); }
+HostMemoryKind host_memory_kind_from_string(const std::string& s) { return value_of(kMemoryKinds, s); }
+
+}  // namespace labbook

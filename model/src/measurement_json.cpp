@@ -1,0 +1,237 @@
+#include "labbook/model/measurement_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "labbook/model/atomic_file.h"
+#include "labbook/model/error.h"
+#include "labbook/model/json_reader.h"
+
+namespace labbook {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename T>
+void put_optional(json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+json dims(const int d[3]) { return json::array({d[0], d[1], d[2]}); }
+
+}  // namespace
+
+json to_json(const Measurement& m) {
+  json j;
+  j["schema"] = "labbook.measurement";
+  j["schema_version"] = m.schema_version;
+
+  json program = {{"command", m.program.command},
+                  {"started_at", m.program.started_at},
+                  {"mode", m.program.mode},
+                  {"collector_version", m.program.collector_version},
+                  {"cupti_version", m.program.cupti_version}};
+  put_optional(program, "exit_code", m.program.exit_code);
+  j["program"] = program;
+
+  j["devices"] = json::array();
+  for (const auto& d : m.devices) {
+    j["devices"].push_back({{"ordinal", d.ordinal},
+                            {"name", d.name},
+                            {"chip", d.chip},
+                            {"compute_capability", {d.cc_major, d.cc_minor}},
+                            {"sm_count", d.sm_count},
+                            {"l2_bytes", d.l2_bytes},
+                            {"global_memory_bytes", d.global_memory_bytes},
+                            {"memory_bus_width_bits", d.memory_bus_width_bits},
+                            {"memory_clock_khz", d.memory_clock_khz},
+                            {"sm_clock_khz", d.sm_clock_khz},
+                            {"driver_version", d.driver_version},
+                            {"peak_dram_bytes_per_second", d.peak_dram_bytes_per_second()}});
+  }
+
+  j["ranges"] = json::array();
+  for (const auto& r : m.ranges) {
+    json jr = {{"id", r.id},         {"name", r.name},   {"path", r.path},
+               {"thread", r.thread}, {"depth", r.depth}, {"start_ns", r.start_ns}};
+    put_optional(jr, "end_ns", r.end_ns);
+    j["ranges"].push_back(jr);
+  }
+
+  j["kernels"] = json::array();
+  for (const auto& k : m.kernels) {
+    json jk = {{"launch", k.launch},
+               {"name", k.name},
+               {"mangled", k.mangled},
+               {"range", k.range},
+               {"thread", k.thread},
+               {"device", k.device},
+               {"stream", k.stream},
+               {"correlation", k.correlation},
+               {"grid", dims(k.grid)},
+               {"block", dims(k.block)},
+               {"registers_per_thread", k.registers_per_thread},
+               {"static_shared_bytes", k.static_shared_bytes},
+               {"dynamic_shared_bytes", k.dynamic_shared_bytes},
+               {"local_bytes_per_thread", k.local_bytes_per_thread},
+               {"metrics", k.metrics}};
+    put_optional(jk, "start_ns", k.start_ns);
+    put_optional(jk, "end_ns", k.end_ns);
+    j["kernels"].push_back(jk);
+  }
+
+  j["copies"] = json::array();
+  for (const auto& c : m.copies) {
+    j["copies"].push_back({{"kind", to_string(c.kind)},
+                           {"memset", c.is_memset},
+                           {"src", to_string(c.src)},
+                           {"dst", to_string(c.dst)},
+                           {"bytes", c.bytes},
+                           {"start_ns", c.start_ns},
+                           {"end_ns", c.end_ns},
+                           {"device", c.device},
+                           {"stream", c.stream},
+                           {"correlation", c.correlation},
+                           {"range", c.range}});
+  }
+
+  j["api_calls"] = json::array();
+  for (const auto& a : m.api_calls) {
+    j["api_calls"].push_back({{"name", a.name},
+                              {"thread", a.thread},
+                              {"correlation", a.correlation},
+                              {"start_ns", a.start_ns},
+                              {"end_ns", a.end_ns}});
+  }
+  j["metrics_requested"] = m.metrics_requested;
+  j["issues"] = json::array();
+  for (const auto& i : m.issues) j["issues"].push_back({{"code", i.code}, {"message", i.message}});
+  return j;
+}
+
+Measurement measurement_from_json(const json& j, const std::string& origin) {
+  JsonReader root(j, origin);
+  Measurement m;
+  if (root.string("schema") != "labbook.measurement")
+    root.fail("schema", "expected \"labbook.measurement\"");
+  m.schema_version = root.integer<int>("schema_version");
+  if (m.schema_version != kMeasurementSchemaVersion)
+    root.fail("schema_version", "this labbook reads version " +
+                                    std::to_string(kMeasurementSchemaVersion) + ", not " +
+                                    std::to_string(m.schema_version));
+
+  const JsonReader program = root.object("program");
+  m.program.command = program.strings("command");
+  m.program.exit_code = program.optional_integer<int>("exit_code");
+  m.program.started_at = program.string("started_at");
+  m.program.mode = program.string("mode");
+  m.program.collector_version = program.string("collector_version");
+  m.program.cupti_version = program.integer<int>("cupti_version");
+
+  root.each("devices", [&](const JsonReader& d) {
+    DeviceFacts f;
+    f.ordinal = d.integer<int>("ordinal");
+    f.name = d.string("name");
+    f.chip = d.string("chip");
+    const auto cc = d.integers<int>("compute_capability", 2);
+    f.cc_major = cc[0];
+    f.cc_minor = cc[1];
+    f.sm_count = d.integer<int>("sm_count");
+    f.l2_bytes = d.integer<std::int64_t>("l2_bytes");
+    f.global_memory_bytes = d.integer<std::int64_t>("global_memory_bytes");
+    f.memory_bus_width_bits = d.integer<int>("memory_bus_width_bits");
+    f.memory_clock_khz = d.integer<int>("memory_clock_khz");
+    f.sm_clock_khz = d.integer<int>("sm_clock_khz");
+    f.driver_version = d.integer<int>("driver_version");
+    m.devices.push_back(f);
+  });
+
+  root.each("ranges", [&](const JsonReader& r) {
+    Range x;
+    x.id = r.integer<std::uint64_t>("id");
+    x.name = r.string("name");
+    x.path = r.string("path");
+    x.thread = r.integer<std::uint32_t>("thread");
+    x.depth = r.integer<int>("depth");
+    x.start_ns = r.integer<std::uint64_t>("start_ns");
+    x.end_ns = r.optional_integer<std::uint64_t>("end_ns");
+    if (x.end_ns && *x.end_ns < x.start_ns) r.fail("end_ns", "ends before it starts");
+    m.ranges.push_back(x);
+  });
+
+  root.each("kernels", [&](const JsonReader& k) {
+    Kernel x;
+    x.launch = k.integer<std::uint64_t>("launch");
+    x.name = k.string("name");
+    x.mangled = k.string("mangled");
+    x.range = k.string("range");
+    x.thread = k.integer<std::uint32_t>("thread");
+    x.device = k.integer<int>("device");
+    x.stream = k.integer<std::uint32_t>("stream");
+    x.correlation = k.integer<std::uint32_t>("correlation");
+    const auto grid = k.integers<int>("grid", 3), block = k.integers<int>("block", 3);
+    for (int i = 0; i < 3; ++i) {
+      x.grid[i] = grid[static_cast<std::size_t>(i)];
+      x.block[i] = block[static_cast<std::size_t>(i)];
+    }
+    x.registers_per_thread = k.integer<int>("registers_per_thread");
+    x.static_shared_bytes = k.integer<int>("static_shared_bytes");
+    x.dynamic_shared_bytes = k.integer<int>("dynamic_shared_bytes");
+    x.local_bytes_per_thread = k.integer<int>("local_bytes_per_thread");
+    x.start_ns = k.optional_integer<std::uint64_t>("start_ns");
+    x.end_ns = k.optional_integer<std::uint64_t>("end_ns");
+    if (x.start_ns.has_value() != x.end_ns.has_value())
+      k.fail("end_ns", "start_ns and end_ns come together");
+    x.metrics = k.number_map("metrics");
+    m.kernels.push_back(std::move(x));
+  });
+
+  root.each("copies", [&](const JsonReader& c) {
+    Copy x;
+    x.kind = copy_kind_from_string(c.string("kind"));
+    x.is_memset = c.boolean("memset");
+    x.src = host_memory_kind_from_string(c.string("src"));
+    x.dst = host_memory_kind_from_string(c.string("dst"));
+    x.bytes = c.integer<std::uint64_t>("bytes");
+    x.start_ns = c.integer<std::uint64_t>("start_ns");
+    x.end_ns = c.integer<std::uint64_t>("end_ns");
+    x.device = c.integer<int>("device");
+    x.stream = c.integer<std::uint32_t>("stream");
+    x.correlation = c.integer<std::uint32_t>("correlation");
+    x.range = c.string("range");
+    m.copies.push_back(x);
+  });
+
+  root.each("api_calls", [&](const JsonReader& a) {
+    ApiCall x;
+    x.name = a.string("name");
+    x.thread = a.integer<std::uint32_t>("thread");
+    x.correlation = a.integer<std::uint32_t>("correlation");
+    x.start_ns = a.integer<std::uint64_t>("start_ns");
+    x.end_ns = a.integer<std::uint64_t>("end_ns");
+    m.api_calls.push_back(x);
+  });
+
+  m.metrics_requested = root.strings("metrics_requested");
+  root.each("issues", [&](const JsonReader& i) {
+    m.issues.push_back({i.string("code"), i.string("message")});
+  });
+  return m;
+}
+
+Measurement read_measurement(const std::string& path) {
+  const std::string text = read_file(path);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(path + ": not valid JSON: " + e.what());
+  }
+  return measurement_from_json(j, path);
+}
+
+void write_measurement(const Measurement& m, const std::string& path) {
+  write_file_atomically(path, to_json(m).dump(1) + "\n");
+}
+
+}  // namespace labbook

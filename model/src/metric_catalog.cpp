@@ -1,0 +1,181 @@
+#include "labbook/model/metric_catalog.h"
+
+#include <algorithm>
+
+#include "labbook/model/error.h"
+
+namespace labbook {
+
+namespace {
+
+// The mapping follows Nsight Compute's "Metrics Mapping Table from CUPTI to Perfworks"
+// (nvprof -> ncu); rows marked "derived" have no table entry and use the formula shown.
+std::vector<CatalogMetric> build_catalog() {
+  const std::string sectors_note =
+      "Counts 32-byte sectors. nvprof on Fermi with L1 caching counted 128-byte L1 "
+      "transactions, so the same access gives up to 4x the count here.";
+  const std::string efficiency_note =
+      "Requested bytes over bytes moved in whole 32-byte sectors. On Fermi with L1 "
+      "caching the unit moved was a 128-byte line, so misaligned loads scored lower.";
+  using F = MetricFormula;
+  return {
+      {"gld_efficiency", "%", "Global load efficiency: bytes requested / bytes moved",
+       F::Direct, {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"}, efficiency_note},
+      {"gst_efficiency", "%", "Global store efficiency: bytes requested / bytes moved",
+       F::Direct, {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"}, efficiency_note},
+      {"gld_transactions", "sectors", "Global load transactions (32-byte sectors)",
+       F::Direct, {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}, sectors_note},
+      {"gst_transactions", "sectors", "Global store transactions (32-byte sectors)",
+       F::Direct, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}, sectors_note},
+      {"global_load_requests", "requests", "Global load requests (one per warp instruction)",
+       F::Direct, {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"}, ""},
+      {"global_store_requests", "requests", "Global store requests (one per warp instruction)",
+       F::Direct, {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"}, ""},
+      {"gld_transactions_per_request", "sectors/request", "Sectors per global load request",
+       F::Ratio, {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                  "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"},
+       "Derived from the two counts; 4 for a coalesced 4-byte warp load."},
+      {"gst_transactions_per_request", "sectors/request", "Sectors per global store request",
+       F::Ratio, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                  "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"},
+       "Derived from the two counts; 4 for a coalesced 4-byte warp store."},
+      {"gld_throughput", "bytes/s", "Global load throughput (bytes moved through L1)",
+       F::Direct, {"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second"}, ""},
+      {"gst_throughput", "bytes/s", "Global store throughput (bytes moved through L1)",
+       F::Direct, {"l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second"}, ""},
+      {"gld_requested_throughput", "bytes/s", "Global load throughput requested by the threads",
+       F::ScaledByPct, {"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
+                        "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"},
+       "Derived: gld_throughput x gld_efficiency / 100."},
+      {"dram_read_bytes", "bytes", "Bytes read from device memory",
+       F::Direct, {"dram__bytes_read.sum"}, ""},
+      {"dram_write_bytes", "bytes", "Bytes written to device memory",
+       F::Direct, {"dram__bytes_write.sum"}, ""},
+      {"dram_read_throughput", "bytes/s", "Device memory read throughput",
+       F::Direct, {"dram__bytes_read.sum.per_second"}, ""},
+      {"dram_write_throughput", "bytes/s", "Device memory write throughput",
+       F::Direct, {"dram__bytes_write.sum.per_second"}, ""},
+      {"dram_utilization", "%", "Device memory throughput as a share of its peak",
+       F::Direct, {"dram__throughput.avg.pct_of_peak_sustained_elapsed"}, ""},
+      {"shared_load_transactions", "wavefronts", "Shared memory load wavefronts",
+       F::Direct, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"}, ""},
+      {"shared_store_transactions", "wavefronts", "Shared memory store wavefronts",
+       F::Direct, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}, ""},
+      {"shared_load_transactions_per_request", "wavefronts/request",
+       "Shared memory load wavefronts per warp instruction",
+       F::Ratio, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                  "smsp__sass_inst_executed_op_shared_ld.sum"},
+       "Derived: wavefronts / shared load instructions."},
+      {"shared_store_transactions_per_request", "wavefronts/request",
+       "Shared memory store wavefronts per warp instruction",
+       F::Ratio, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                  "smsp__sass_inst_executed_op_shared_st.sum"},
+       "Derived: wavefronts / shared store instructions."},
+      {"shared_efficiency", "%", "Shared memory efficiency (loads and stores together)",
+       F::Direct, {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct"}, ""},
+      {"shared_load_bank_conflicts", "conflicts", "Shared memory load bank conflicts",
+       F::Direct, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"}, ""},
+      {"shared_store_bank_conflicts", "conflicts", "Shared memory store bank conflicts",
+       F::Direct, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}, ""},
+      {"local_load_transactions", "sectors", "Local memory load sectors (spills, local arrays)",
+       F::Direct, {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"}, ""},
+      {"local_store_transactions", "sectors", "Local memory store sectors (spills, local arrays)",
+       F::Direct, {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"}, ""},
+      {"l1_hit_rate", "%", "L1/TEX sector hit rate", F::Direct, {"l1tex__t_sector_hit_rate.pct"}, ""},
+      {"l2_hit_rate", "%", "L2 sector hit rate", F::Direct, {"lts__t_sector_hit_rate.pct"}, ""},
+      {"achieved_occupancy", "%", "Active warps per SM over the maximum, while active",
+       F::Direct, {"sm__warps_active.avg.pct_of_peak_sustained_active"}, ""},
+      {"elapsed_cycles", "cycles", "GPC cycles elapsed (Nsight Compute's Elapsed Cycles)",
+       F::Direct, {"gpc__cycles_elapsed.max"}, ""},
+      {"sm_clock", "Hz", "Mean GPC clock while the kernel ran",
+       F::Direct, {"gpc__cycles_elapsed.avg.per_second"},
+       "CUPTI 13.0 cannot lock clocks: this records the clock the kernel ran at."},
+      {"duration", "ns", "Kernel duration on the GPU", F::Direct, {"gpu__time_duration.sum"}, ""},
+  };
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string CatalogMetric::formula_text() const {
+  switch (formula) {
+    case MetricFormula::Direct: return inputs.at(0);
+    case MetricFormula::Ratio: return inputs.at(0) + " / " + inputs.at(1);
+    case MetricFormula::ScaledByPct: return inputs.at(0) + " x " + inputs.at(1) + " / 100";
+  }
+  return {};
+}
+
+std::optional<double> CatalogMetric::evaluate(const std::map<std::string, double>& collected) const {
+  std::vector<double> v;
+  for (const auto& input : inputs) {
+    auto it = collected.find(input);
+    if (it == collected.end()) return std::nullopt;
+    v.push_back(it->second);
+  }
+  switch (formula) {
+    case MetricFormula::Direct: return v.at(0);
+    case MetricFormula::Ratio:
+      if (v.at(1) == 0.0) return std::nullopt;
+      return v.at(0) / v.at(1);
+    case MetricFormula::ScaledByPct: return v.at(0) * v.at(1) / 100.0;
+  }
+  return std::nullopt;
+}
+
+const std::vector<CatalogMetric>& metric_catalog() {
+  static const std::vector<CatalogMetric> catalog = build_catalog();
+  return catalog;
+}
+
+const CatalogMetric* find_catalog_metric(const std::string& name) {
+  for (const auto& m : metric_catalog())
+    if (m.name == name) return &m;
+  for (const auto& m : metric_catalog())
+    if (m.formula == MetricFormula::Direct && m.inputs.at(0) == name) return &m;
+  return nullptr;
+}
+
+std::vector<std::string> closest_metric_names(const std::string& name, std::size_t count) {
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& m : metric_catalog()) scored.emplace_back(edit_distance(name, m.name), m.name);
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && i < count; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+std::vector<std::string> cupti_metrics_for(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& m) {
+    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  };
+  for (const auto& name : names) {
+    const CatalogMetric* m = find_catalog_metric(name);
+    if (!m) {
+      std::string hint;
+      for (const auto& c : closest_metric_names(name)) hint += (hint.empty() ? "" : ", ") + c;
+      throw Error("unknown metric '" + name + "' (closest: " + hint +
+                  "; 'labbook metrics' lists them all)");
+    }
+    for (const auto& input : m->inputs) add(input);
+  }
+  return out;
+}
+
+}  // namespace labbook

@@ -1,0 +1,24 @@
+#pragma once
+// Conversion from CUPTI activity records to the labbook data model. The only code that
+// reads CUPTI's record structs.
+#include <cupti_activity.h>
+
+#include "labbook/model/measurement.h"
+
+namespace labbook::profiler {
+
+/// What one activity buffer held, converted.
+struct ActivityBatch {
+  std::vector<Kernel> kernels;      ///< launch index and range are filled in later
+  std::vector<Copy> copies;         ///< correlation holds the runtime API's id when known
+  std::vector<ApiCall> api_calls;
+  std::size_t other_records = 0;
+};
+
+/// Converts one record into `batch`.
+void convert_record(const CUpti_Activity& record, ActivityBatch& batch);
+
+/// Demangled C++ name, or the input when it is not a mangled name.
+std::string demangle(const char* mangled);
+
+}  // namespace labbook::profiler

@@ -1,0 +1,66 @@
+#include "activity_tracer.h"
+
+#include <cstdlib>
+
+#include "cupti_status.h"
+
+namespace labbook::profiler {
+
+namespace {
+constexpr std::size_t kBufferBytes = 4u << 20;
+ActivityTracer* g_tracer = nullptr;   // CUPTI's buffer callbacks carry no user data
+}  // namespace
+
+ActivityTracer::ActivityTracer(IssueLog& issues) : issues_(issues) {
+  g_tracer = this;
+  // System thread ids, so API records share thread ids with NVTX ranges.
+  cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
+  if (CUptiResult s = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed); s != CUPTI_SUCCESS) {
+    issues_.add("trace_unavailable", describe_call("cuptiActivityRegisterCallbacks", s));
+    return;
+  }
+  // CONCURRENT_KERNEL, not KERNEL: the latter serializes kernels.
+  for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                  CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_RUNTIME}) {
+    if (CUptiResult s = cuptiActivityEnable(kind); s != CUPTI_SUCCESS)
+      issues_.add("trace_unavailable", describe_call("cuptiActivityEnable", s) + " (kind " +
+                                           std::to_string(static_cast<int>(kind)) + ")");
+  }
+}
+
+void CUPTIAPI ActivityTracer::buffer_requested(std::uint8_t** buffer, std::size_t* size,
+                                               std::size_t* max_records) {
+  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI ActivityTracer::buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer,
+                                               std::size_t, std::size_t valid_size) {
+  ActivityBatch local;
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
+    convert_record(*record, local);
+  std::free(buffer);
+  if (!g_tracer) return;
+  std::size_t dropped = 0;
+  cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped);
+  if (dropped) g_tracer->issues_.add("records_dropped", std::to_string(dropped) + " activity records were dropped");
+  std::lock_guard<std::mutex> lock(g_tracer->mutex_);
+  auto& b = g_tracer->batch_;
+  b.kernels.insert(b.kernels.end(), local.kernels.begin(), local.kernels.end());
+  b.copies.insert(b.copies.end(), local.copies.begin(), local.copies.end());
+  b.api_calls.insert(b.api_calls.end(), local.api_calls.begin(), local.api_calls.end());
+  b.other_records += local.other_records;
+}
+
+void ActivityTracer::flush() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+
+ActivityBatch ActivityTracer::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ActivityBatch out = std::move(batch_);
+  batch_ = {};
+  return out;
+}
+
+}  // namespace labbook::profiler

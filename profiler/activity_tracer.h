@@ -1,0 +1,32 @@
+#pragma once
+// ActivityTracer: CUPTI Activity API for the timeline (kernels, copies, memsets, runtime
+// API calls). Owns the buffers; converted records accumulate until take().
+#include <mutex>
+
+#include "activity_records.h"
+#include "issue_log.h"
+
+namespace labbook::profiler {
+
+class ActivityTracer {
+ public:
+  /// Registers buffer callbacks and enables the activity kinds. Problems become issues.
+  /// There is one tracer per process (CUPTI's buffer callbacks are global).
+  explicit ActivityTracer(IssueLog& issues);
+
+  /// Forces every buffer, including incomplete ones, to be delivered now.
+  void flush();
+  /// Everything converted so far; the tracer keeps nothing.
+  ActivityBatch take();
+
+ private:
+  static void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
+  static void CUPTIAPI buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer,
+                                        std::size_t size, std::size_t valid_size);
+
+  IssueLog& issues_;
+  std::mutex mutex_;
+  ActivityBatch batch_;
+};
+
+}  // namespace labbook::profiler

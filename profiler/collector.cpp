@@ -1,0 +1,327 @@
+#include "collector.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include <cupti.h>
+#include <nvtx3/nvToolsExt.h>
+#include <generated_nvtx_meta.h>
+
+#include "activity_tracer.h"
+#include "cupti_status.h"
+#include "device_facts.h"
+#include "issue_log.h"
+#include "labbook/model/error.h"
+#include "labbook/model/measurement_json.h"
+#include "nvtx_tracker.h"
+#include "range_profiler.h"
+
+namespace labbook::profiler {
+
+namespace {
+
+constexpr const char* kCollectorVersion = "0.1.0";
+
+std::uint32_t this_thread() { return static_cast<std::uint32_t>(::syscall(SYS_gettid)); }
+
+std::uint64_t now_ns() {
+  std::uint64_t t = 0;
+  cuptiGetTimestamp(&t);
+  return t;
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::vector<std::string> own_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> args;
+  std::string arg;
+  while (std::getline(in, arg, '\0')) args.push_back(arg);
+  return args;
+}
+
+std::string nvtx_message(const nvtxEventAttributes_t* attr) {
+  if (!attr) return "?";
+  if (attr->messageType == NVTX_MESSAGE_TYPE_ASCII && attr->message.ascii) return attr->message.ascii;
+  return "(unnamed)";
+}
+
+/// One kernel launch as seen by the driver API callback.
+struct Launch {
+  std::uint64_t index;
+  std::string mangled;
+  std::string range;
+  std::uint32_t thread;
+  int device;
+  std::uint32_t runtime_correlation;   // 0 when launched through the driver API directly
+  std::uint32_t driver_correlation;
+};
+
+thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
+
+class Collector {
+ public:
+  explicit Collector(CollectorConfig config)
+      : config_(std::move(config)), started_at_(utc_now_iso8601()) {}
+
+  bool start() {
+    if (CUptiResult s = cuptiSubscribe(&subscriber_, &Collector::on_callback, this); s != CUPTI_SUCCESS) {
+      std::fprintf(stderr, "labbook collector: %s\n", describe_call("cuptiSubscribe", s).c_str());
+      return false;
+    }
+    cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_NVTX);
+    cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API);
+    for (CUpti_CallbackId cbid :
+         {CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+          CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+          CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
+      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+
+    if (config_.trace) tracer_ = std::make_unique<ActivityTracer>(issues_);
+    if (!config_.metrics.empty()) profiler_ = std::make_unique<RangeProfiler>(config_.metrics, issues_);
+    return true;
+  }
+
+  void finish() {
+    if (finished_.exchange(true)) return;
+    if (profiler_) profiler_->finish_all();
+    if (tracer_) tracer_->flush();
+    try {
+      write_measurement(build(), config_.output);
+    } catch (const Error& e) {
+      std::fprintf(stderr, "labbook collector: %s\n", e.what());
+    }
+  }
+
+ private:
+  static void CUPTIAPI on_callback(void* self, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                   const void* data) {
+    auto* c = static_cast<Collector*>(self);
+    if (c->finished_) return;
+    switch (domain) {
+      case CUPTI_CB_DOMAIN_NVTX: c->on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
+      case CUPTI_CB_DOMAIN_RUNTIME_API: c->on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
+      case CUPTI_CB_DOMAIN_DRIVER_API: c->on_launch(static_cast<const CUpti_CallbackData*>(data)); break;
+      case CUPTI_CB_DOMAIN_RESOURCE:
+        if (c->profiler_) c->profiler_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
+        break;
+      default: break;
+    }
+  }
+
+  void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
+    const std::uint32_t thread = this_thread();
+    switch (cbid) {
+      case CUPTI_CBID_NVTX_nvtxRangePushA:
+        nvtx_.push(thread, static_cast<const nvtxRangePushA_params*>(d->functionParams)->message, now_ns());
+        break;
+      case CUPTI_CBID_NVTX_nvtxRangePushEx:
+        nvtx_.push(thread, nvtx_message(static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib), now_ns());
+        break;
+      case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
+        nvtx_.push(thread, nvtx_message(static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib), now_ns());
+        break;
+      case CUPTI_CBID_NVTX_nvtxRangePop:
+      case CUPTI_CBID_NVTX_nvtxDomainRangePop: nvtx_.pop(thread, now_ns()); break;
+      case CUPTI_CBID_NVTX_nvtxRangeStartA:
+      case CUPTI_CBID_NVTX_nvtxRangeStartEx:
+      case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: {
+        if (!d->functionReturnValue) break;
+        const auto id = *static_cast<const nvtxRangeId_t*>(d->functionReturnValue);
+        std::string name;
+        if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartA)
+          name = static_cast<const nvtxRangeStartA_params*>(d->functionParams)->message;
+        else if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartEx)
+          name = nvtx_message(static_cast<const nvtxRangeStartEx_params*>(d->functionParams)->eventAttrib);
+        else
+          name = nvtx_message(static_cast<const nvtxDomainRangeStartEx_params*>(d->functionParams)->core.eventAttrib);
+        nvtx_.start(id, thread, name, now_ns());
+        break;
+      }
+      case CUPTI_CBID_NVTX_nvtxRangeEnd:
+        nvtx_.end(static_cast<const nvtxRangeEnd_params*>(d->functionParams)->id, now_ns());
+        break;
+      case CUPTI_CBID_NVTX_nvtxDomainRangeEnd:
+        nvtx_.end(static_cast<const nvtxDomainRangeEnd_params*>(d->functionParams)->core.id, now_ns());
+        break;
+      default: break;
+    }
+  }
+
+  // Remembers the runtime call in flight (its correlation id is what kernel and copy
+  // records carry) and the NVTX range it was made in.
+  void on_runtime(const CUpti_CallbackData* d) {
+    if (d->callbackSite == CUPTI_API_ENTER) {
+      t_runtime_correlation = d->correlationId;
+      if (tracer_) {
+        std::string path = nvtx_.current_path(this_thread());
+        if (!path.empty()) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          range_by_correlation_[d->correlationId] = std::move(path);
+        }
+      }
+    } else {
+      t_runtime_correlation = 0;
+    }
+  }
+
+  void on_launch(const CUpti_CallbackData* d) {
+    if (d->callbackSite != CUPTI_API_ENTER) return;
+    std::uint32_t device = 0;
+    cuptiGetDeviceId(d->context, &device);
+    std::uint64_t index;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      index = launches_.size();
+      const std::uint32_t thread = this_thread();
+      launches_.push_back({index, d->symbolName ? d->symbolName : "", nvtx_.current_path(thread), thread,
+                           static_cast<int>(device), t_runtime_correlation, d->correlationId});
+    }
+    if (profiler_) profiler_->before_launch(d->context, index);
+  }
+
+  Measurement build() {
+    Measurement m;
+    m.program.command = own_command_line();
+    m.program.started_at = started_at_;
+    m.program.mode = config_.trace ? (config_.metrics.empty() ? "trace" : "trace+metrics") : "metrics";
+    m.program.collector_version = kCollectorVersion;
+    std::uint32_t cupti_version = 0;
+    cuptiGetVersion(&cupti_version);
+    m.program.cupti_version = static_cast<int>(cupti_version);
+    m.metrics_requested = config_.metrics;
+    m.ranges = nvtx_.ranges();
+
+    std::vector<Launch> launches;
+    std::map<std::uint32_t, std::string> range_by_correlation;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      launches = launches_;
+      range_by_correlation = range_by_correlation_;
+    }
+    std::set<int> devices;
+    for (const auto& l : launches) devices.insert(l.device);
+    int count = 0;
+    if (devices.empty() && cuDeviceGetCount(&count) == CUDA_SUCCESS && count > 0) devices.insert(0);
+    for (int d : devices) m.devices.push_back(read_device_facts(d, issues_));
+
+    const auto metrics = profiler_ ? profiler_->results() : std::map<std::uint64_t, std::map<std::string, double>>{};
+    if (tracer_) {
+      ActivityBatch batch = tracer_->take();
+      std::map<std::uint32_t, const Launch*> by_correlation;
+      for (const auto& l : launches) {
+        if (l.runtime_correlation) by_correlation[l.runtime_correlation] = &l;
+        by_correlation[l.driver_correlation] = &l;
+      }
+      for (auto& k : batch.kernels) {
+        auto it = by_correlation.find(k.correlation);
+        if (it == by_correlation.end()) {
+          issues_.add("unmatched_kernel", "kernel " + k.name + " has no launch record (correlation " +
+                                              std::to_string(k.correlation) + ")");
+          k.launch = launches.size() + m.kernels.size();
+        } else {
+          k.launch = it->second->index;
+          k.range = it->second->range;
+          k.thread = it->second->thread;
+        }
+        if (auto mt = metrics.find(k.launch); mt != metrics.end()) k.metrics = mt->second;
+        m.kernels.push_back(std::move(k));
+      }
+      std::sort(m.kernels.begin(), m.kernels.end(),
+                [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; });
+      for (auto& c : batch.copies) {
+        if (auto it = range_by_correlation.find(c.correlation); it != range_by_correlation.end())
+          c.range = it->second;
+        m.copies.push_back(c);
+      }
+      m.api_calls = std::move(batch.api_calls);
+    } else {
+      for (const auto& l : launches) {
+        Kernel k;
+        k.launch = l.index;
+        k.mangled = l.mangled;
+        k.name = demangle(l.mangled.c_str());
+        k.range = l.range;
+        k.thread = l.thread;
+        k.device = l.device;
+        k.correlation = l.runtime_correlation ? l.runtime_correlation : l.driver_correlation;
+        if (auto mt = metrics.find(l.index); mt != metrics.end()) k.metrics = mt->second;
+        m.kernels.push_back(std::move(k));
+      }
+    }
+    m.issues = issues_.snapshot();
+    return m;
+  }
+
+  CollectorConfig config_;
+  std::string started_at_;
+  CUpti_SubscriberHandle subscriber_ = nullptr;
+  IssueLog issues_;
+  NvtxTracker nvtx_;
+  std::unique_ptr<ActivityTracer> tracer_;
+  std::unique_ptr<RangeProfiler> profiler_;
+  std::mutex mutex_;
+  std::vector<Launch> launches_;
+  std::map<std::uint32_t, std::string> range_by_correlation_;
+  std::atomic<bool> finished_{false};
+};
+
+Collector* g_collector = nullptr;
+
+std::vector<std::string> split_commas(const char* text) {
+  std::vector<std::string> out;
+  if (!text) return out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+}  // namespace
+
+CollectorConfig CollectorConfig::from_environment() {
+  CollectorConfig c;
+  const char* out = std::getenv("LABBOOK_OUTPUT");
+  c.output = out && *out ? out : "labbook-" + std::to_string(::getpid()) + ".json";
+  const char* mode = std::getenv("LABBOOK_MODE");
+  c.trace = !mode || std::string(mode).find("trace") != std::string::npos;
+  c.metrics = split_commas(std::getenv("LABBOOK_METRICS"));
+  return c;
+}
+
+bool start_collector(const CollectorConfig& config) {
+  if (g_collector) return true;
+  auto collector = std::make_unique<Collector>(config);
+  if (!collector->start()) return false;
+  g_collector = collector.release();   // lives until exit: CUPTI may call back until then
+  return true;
+}
+
+void finish_collector() {
+  if (g_collector) g_collector->finish();
+}
+
+}  // namespace labbook::profiler

@@ -1,0 +1,35 @@
+#pragma once
+/// @file
+/// The labbook collector: CUPTI injected into an unmodified CUDA program.
+///
+/// The CUDA driver loads libcupti-collector through CUDA_INJECTION64_PATH and calls
+/// InitializeInjection() (injection.cpp), which starts one Collector configured from the
+/// environment. At process exit the collector writes one measurement file
+/// (labbook/model/measurement.h). `labbook run` / `labbook profile` set the environment
+/// and run the program twice: once to trace, once to collect metrics, because kernel
+/// replay serializes kernels and would distort the timeline.
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace labbook::profiler {
+
+/// What one run of the collector does, read from LABBOOK_* environment variables.
+struct CollectorConfig {
+  std::string output;                 ///< LABBOOK_OUTPUT: measurement file to write
+  bool trace = false;                 ///< LABBOOK_MODE contains "trace": Activity API timeline
+  std::vector<std::string> metrics;   ///< LABBOOK_METRICS: CUPTI metrics, comma-separated
+
+  /// Reads the environment. Unset LABBOOK_OUTPUT gives "labbook-<pid>.json".
+  static CollectorConfig from_environment();
+};
+
+/// Starts collection: subscribes to CUPTI callbacks and enables what `config` asks for.
+/// Returns false (after printing why) if CUPTI cannot be used at all. Call once.
+bool start_collector(const CollectorConfig& config);
+
+/// Evaluates pending metrics, flushes the trace and writes the measurement file.
+/// Safe to call more than once; only the first call writes. Registered with atexit().
+void finish_collector();
+
+}  // namespace labbook::profiler

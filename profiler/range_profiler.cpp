@@ -1,0 +1,340 @@
+#include "range_profiler.h"
+
+#include <algorithm>
+
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include "cupti_status.h"
+
+namespace labbook::profiler {
+
+namespace {
+// Ranges per counter-data batch. Larger batches mean fewer evaluations but a bigger image;
+// 256 keeps the image small and stays far below the ~2k-per-pass limit seen by others.
+constexpr std::size_t kBatchRanges = 256;
+
+template <typename Params>
+Params params(std::size_t size) {
+  Params p{};
+  p.structSize = size;
+  return p;
+}
+#define LABBOOK_PARAMS(T) params<T>(T##_STRUCT_SIZE)
+
+const char* kDeniedHow =
+    "GPU performance counters are restricted to administrators on this machine "
+    "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES). Timings and the timeline were still recorded. "
+    "To allow counters, run as root, or add 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' "
+    "to a file in /etc/modprobe.d/ and reboot "
+    "(https://developer.nvidia.com/CUPTI_ERROR_INSUFFICIENT_PRIVILEGES).";
+}  // namespace
+
+struct RangeProfiler::HostConfig {
+  CUpti_Profiler_Host_Object* host = nullptr;
+  std::vector<std::uint8_t> config_image;
+  std::string chip;
+};
+
+struct RangeProfiler::Context {
+  CUcontext ctx = nullptr;
+  CUpti_RangeProfiler_Object* object = nullptr;
+  std::vector<std::uint8_t> counter_data;
+  std::vector<std::uint64_t> pending;   // launch indices in this batch, in launch order
+};
+
+RangeProfiler::RangeProfiler(std::vector<std::string> metrics, IssueLog& issues)
+    : metrics_(std::move(metrics)), issues_(issues) {
+  for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
+  if (metrics_.empty()) disabled_ = true;
+}
+
+RangeProfiler::~RangeProfiler() = default;
+
+void RangeProfiler::disable(const std::string& code, const std::string& message) {
+  if (!disabled_) issues_.add(code, message);
+  disabled_ = true;
+}
+
+bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
+  auto chip = LABBOOK_PARAMS(CUpti_Device_GetChipName_Params);
+  chip.deviceIndex = device;
+  if (CUptiResult s = cuptiDeviceGetChipName(&chip); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiDeviceGetChipName", s));
+    return false;
+  }
+
+  // Counter availability must be read before a profiler is enabled on the context; it is
+  // also where denied counters show up first.
+  auto avail = LABBOOK_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+  avail.ctx = ctx;
+  CUptiResult s = cuptiProfilerGetCounterAvailability(&avail);
+  std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
+  if (s == CUPTI_SUCCESS) {
+    avail.pCounterAvailabilityImage = availability.data();
+    s = cuptiProfilerGetCounterAvailability(&avail);
+  }
+  if (is_permission_error(s)) {
+    disable("counters_denied", kDeniedHow);
+    return false;
+  }
+  if (s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiProfilerGetCounterAvailability", s));
+    return false;
+  }
+
+  auto host = std::make_unique<HostConfig>();
+  host->chip = chip.pChipName;
+  auto init = LABBOOK_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+  init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  init.pChipName = chip.pChipName;
+  init.pCounterAvailabilityImage = availability.data();
+  if (s = cuptiProfilerHostInitialize(&init); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiProfilerHostInitialize", s));
+    return false;
+  }
+  host->host = init.pHostObject;
+  host_ = std::move(host);
+
+  // Name each metric this chip does not know, rather than failing on the whole set.
+  std::vector<std::string> unknown;
+  for (const auto& m : metrics_) {
+    auto props = LABBOOK_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params);
+    props.pHostObject = host_->host;
+    props.pMetricName = m.c_str();
+    if (cuptiProfilerHostGetMetricProperties(&props) != CUPTI_SUCCESS) unknown.push_back(m);
+  }
+  if (!unknown.empty()) {
+    std::string list;
+    for (const auto& m : unknown) list += (list.empty() ? "" : ", ") + m;
+    issues_.add("metric_unavailable", "not available on " + host_->chip + ": " + list);
+    std::vector<std::string> kept;
+    for (const auto& m : metrics_)
+      if (std::find(unknown.begin(), unknown.end(), m) == unknown.end()) kept.push_back(m);
+    metrics_ = kept;
+    metric_ptrs_.clear();
+    for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
+    if (metrics_.empty()) {
+      disabled_ = true;
+      return false;
+    }
+  }
+
+  auto add = LABBOOK_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+  add.pHostObject = host_->host;
+  add.ppMetricNames = metric_ptrs_.data();
+  add.numMetrics = metric_ptrs_.size();
+  if (s = cuptiProfilerHostConfigAddMetrics(&add); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiProfilerHostConfigAddMetrics", s));
+    return false;
+  }
+  auto size = LABBOOK_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+  size.pHostObject = host_->host;
+  if (s = cuptiProfilerHostGetConfigImageSize(&size); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiProfilerHostGetConfigImageSize", s));
+    return false;
+  }
+  host_->config_image.resize(size.configImageSize);
+  auto image = LABBOOK_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+  image.pHostObject = host_->host;
+  image.configImageSize = host_->config_image.size();
+  image.pConfigImage = host_->config_image.data();
+  if (s = cuptiProfilerHostGetConfigImage(&image); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiProfilerHostGetConfigImage", s));
+    return false;
+  }
+  return true;
+}
+
+bool RangeProfiler::start(CUcontext ctx) {
+  if (!profiler_initialized_) {
+    auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
+    if (CUptiResult s = cuptiProfilerInitialize(&init); s != CUPTI_SUCCESS) {
+      disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
+              is_permission_error(s) ? kDeniedHow : describe_call("cuptiProfilerInitialize", s));
+      return false;
+    }
+    profiler_initialized_ = true;
+  }
+  std::uint32_t device = 0;
+  if (CUptiResult s = cuptiGetDeviceId(ctx, &device); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiGetDeviceId", s));
+    return false;
+  }
+  // One config image serves every context: labbook profiles one GPU model per run.
+  if (!host_ && !prepare_host(ctx, device)) return false;
+
+  auto c = std::make_unique<Context>();
+  c->ctx = ctx;
+  auto enable = LABBOOK_PARAMS(CUpti_RangeProfiler_Enable_Params);
+  enable.ctx = ctx;
+  if (CUptiResult s = cuptiRangeProfilerEnable(&enable); s != CUPTI_SUCCESS) {
+    disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
+            is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerEnable", s));
+    return false;
+  }
+  c->object = enable.pRangeProfilerObject;
+
+  auto size = LABBOOK_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+  size.pRangeProfilerObject = c->object;
+  size.pMetricNames = metric_ptrs_.data();
+  size.numMetrics = metric_ptrs_.size();
+  size.maxNumOfRanges = kBatchRanges;
+  size.maxNumRangeTreeNodes = kBatchRanges;
+  if (CUptiResult s = cuptiRangeProfilerGetCounterDataSize(&size); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiRangeProfilerGetCounterDataSize", s));
+    return false;
+  }
+  c->counter_data.resize(size.counterDataSize);
+  Context& ref = *c;
+  contexts_[ctx] = std::move(c);
+  return configure(ref);
+}
+
+bool RangeProfiler::configure(Context& c) {
+  auto init = LABBOOK_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+  init.pRangeProfilerObject = c.object;
+  init.counterDataSize = c.counter_data.size();
+  init.pCounterData = c.counter_data.data();
+  if (CUptiResult s = cuptiRangeProfilerCounterDataImageInitialize(&init); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiRangeProfilerCounterDataImageInitialize", s));
+    return false;
+  }
+  auto config = LABBOOK_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+  config.pRangeProfilerObject = c.object;
+  config.configSize = host_->config_image.size();
+  config.pConfig = host_->config_image.data();
+  config.counterDataImageSize = c.counter_data.size();
+  config.pCounterDataImage = c.counter_data.data();
+  config.range = CUPTI_AutoRange;          // one range per kernel launch
+  config.replayMode = CUPTI_KernelReplay;  // CUPTI replays each kernel for every pass
+  config.maxRangesPerPass = kBatchRanges;
+  config.numNestingLevels = 1;
+  config.minNestingLevel = 1;
+  config.passIndex = 0;
+  config.targetNestingLevel = 1;
+  if (CUptiResult s = cuptiRangeProfilerSetConfig(&config); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiRangeProfilerSetConfig", s));
+    return false;
+  }
+  auto start = LABBOOK_PARAMS(CUpti_RangeProfiler_Start_Params);
+  start.pRangeProfilerObject = c.object;
+  if (CUptiResult s = cuptiRangeProfilerStart(&start); s != CUPTI_SUCCESS) {
+    disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
+            is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerStart", s));
+    return false;
+  }
+  return true;
+}
+
+void RangeProfiler::evaluate_batch(Context& c) {
+  auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
+  stop.pRangeProfilerObject = c.object;
+  if (CUptiResult s = cuptiRangeProfilerStop(&stop); s != CUPTI_SUCCESS) {
+    issues_.add("metrics_lost", describe_call("cuptiRangeProfilerStop", s));
+    c.pending.clear();
+    return;
+  }
+  auto decode = LABBOOK_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+  decode.pRangeProfilerObject = c.object;
+  if (CUptiResult s = cuptiRangeProfilerDecodeData(&decode); s != CUPTI_SUCCESS) {
+    issues_.add("metrics_lost", describe_call("cuptiRangeProfilerDecodeData", s));
+    c.pending.clear();
+    return;
+  }
+  if (decode.numOfRangeDropped > 0)
+    issues_.add("ranges_dropped", std::to_string(decode.numOfRangeDropped) +
+                                      " kernel ranges did not fit the counter data image");
+
+  auto info = LABBOOK_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+  info.pCounterDataImage = c.counter_data.data();
+  info.counterDataImageSize = c.counter_data.size();
+  if (CUptiResult s = cuptiRangeProfilerGetCounterDataInfo(&info); s != CUPTI_SUCCESS) {
+    issues_.add("metrics_lost", describe_call("cuptiRangeProfilerGetCounterDataInfo", s));
+    c.pending.clear();
+    return;
+  }
+  // Auto ranges are numbered in launch order; a mismatch means a launch we did not see
+  // (e.g. a graph launch) and the mapping would be wrong, so say so.
+  if (info.numTotalRanges != c.pending.size())
+    issues_.add("launch_mismatch", "CUPTI profiled " + std::to_string(info.numTotalRanges) +
+                                       " kernels where labbook saw " + std::to_string(c.pending.size()) +
+                                       " launches; metrics are matched in launch order");
+
+  std::vector<double> values(metric_ptrs_.size());
+  for (std::size_t r = 0; r < info.numTotalRanges && r < c.pending.size(); ++r) {
+    auto eval = LABBOOK_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+    eval.pHostObject = host_->host;
+    eval.pCounterDataImage = c.counter_data.data();
+    eval.counterDataImageSize = c.counter_data.size();
+    eval.rangeIndex = r;
+    eval.ppMetricNames = metric_ptrs_.data();
+    eval.numMetrics = metric_ptrs_.size();
+    eval.pMetricValues = values.data();
+    if (CUptiResult s = cuptiProfilerHostEvaluateToGpuValues(&eval); s != CUPTI_SUCCESS) {
+      issues_.add("metrics_lost", describe_call("cuptiProfilerHostEvaluateToGpuValues", s));
+      continue;
+    }
+    auto& out = results_[c.pending[r]];
+    for (std::size_t m = 0; m < metrics_.size(); ++m) out[metrics_[m]] = values[m];
+  }
+  c.pending.clear();
+}
+
+void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (disabled_) return;
+  auto it = contexts_.find(ctx);
+  if (it == contexts_.end()) {
+    if (!start(ctx)) return;
+    it = contexts_.find(ctx);
+  }
+  Context& c = *it->second;
+  if (c.pending.size() == kBatchRanges) {
+    evaluate_batch(c);
+    if (!configure(c)) return;
+  }
+  c.pending.push_back(launch);
+}
+
+void RangeProfiler::finish(CUcontext ctx) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = contexts_.find(ctx);
+  if (it == contexts_.end()) return;
+  Context& c = *it->second;
+  if (host_) evaluate_batch(c);
+  auto disable_params = LABBOOK_PARAMS(CUpti_RangeProfiler_Disable_Params);
+  disable_params.pRangeProfilerObject = c.object;
+  cuptiRangeProfilerDisable(&disable_params);
+  contexts_.erase(it);
+}
+
+void RangeProfiler::finish_all() {
+  std::vector<CUcontext> open;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [ctx, c] : contexts_) open.push_back(ctx);
+  }
+  for (CUcontext ctx : open) finish(ctx);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (host_) {
+    auto deinit = LABBOOK_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+    deinit.pHostObject = host_->host;
+    cuptiProfilerHostDeinitialize(&deinit);
+    host_.reset();
+  }
+  if (profiler_initialized_) {
+    auto deinit = LABBOOK_PARAMS(CUpti_Profiler_DeInitialize_Params);
+    cuptiProfilerDeInitialize(&deinit);
+    profiler_initialized_ = false;
+  }
+}
+
+std::map<std::uint64_t, std::map<std::string, double>> RangeProfiler::results() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return results_;
+}
+
+}  // namespace labbook::profiler

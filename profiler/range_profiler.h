@@ -1,0 +1,62 @@
+#pragma once
+// RangeProfiler: per-kernel metrics through CUPTI's Range Profiler (auto range, kernel
+// replay) and the Profiler Host API (config image, evaluation). One counter-data batch
+// per context; ranges come back in launch order and are matched to launch indices.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <cuda.h>
+
+#include "issue_log.h"
+
+namespace labbook::profiler {
+
+class RangeProfiler {
+ public:
+  /// `metrics`: CUPTI metric names. Problems become issues in `issues`, never exceptions.
+  RangeProfiler(std::vector<std::string> metrics, IssueLog& issues);
+  ~RangeProfiler();
+  RangeProfiler(const RangeProfiler&) = delete;
+  RangeProfiler& operator=(const RangeProfiler&) = delete;
+
+  /// Call on the launching thread just before kernel `launch` starts on `ctx`. Starts
+  /// profiling `ctx` on its first launch and evaluates a full batch before starting the next.
+  void before_launch(CUcontext ctx, std::uint64_t launch);
+
+  /// Evaluates what `ctx` collected and stops profiling it (context about to be destroyed).
+  void finish(CUcontext ctx);
+  /// finish() for every context, then releases CUPTI's profiler.
+  void finish_all();
+
+  /// Metrics per launch index, for launches evaluated so far.
+  std::map<std::uint64_t, std::map<std::string, double>> results() const;
+
+  /// False once collection was given up (denied counters, unknown metric...).
+  bool active() const { return !disabled_; }
+
+ private:
+  struct Context;
+  struct HostConfig;
+
+  bool start(CUcontext ctx);                // false: metrics disabled (issue recorded)
+  bool configure(Context& c);               // counter data image + SetConfig + Start
+  void evaluate_batch(Context& c);          // Stop, Decode, evaluate into results_
+  bool prepare_host(CUcontext ctx, std::uint32_t device);  // chip, availability, config image
+  void disable(const std::string& code, const std::string& message);
+
+  std::vector<std::string> metrics_;
+  std::vector<const char*> metric_ptrs_;
+  IssueLog& issues_;
+  mutable std::mutex mutex_;
+  bool profiler_initialized_ = false;
+  bool disabled_ = false;
+  std::unique_ptr<HostConfig> host_;
+  std::map<CUcontext, std::unique_ptr<Context>> contexts_;
+  std::map<std::uint64_t, std::map<std::string, double>> results_;
+};
+
+}  // namespace labbook::profiler

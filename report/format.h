@@ -1,0 +1,18 @@
+#pragma once
+// Numbers as a sheet prints them: units a person reads (µs, GB/s, %), thousands separators.
+#include <string>
+
+namespace labbook::report {
+
+/// Formats `value` given in `unit` (labbook's units: "%", "ns", "bytes", "bytes/s", "Hz",
+/// counts such as "sectors"; anything else is printed as a number followed by the unit).
+std::string format_value(double value, const std::string& unit);
+
+/// How the measured value compares with the source's: a difference in points for
+/// percentages ("+30.19 pts"), a ratio otherwise ("x1.25").
+std::string format_comparison(double measured, double source, const std::string& unit);
+
+/// 1234567 -> "1,234,567".
+std::string with_thousands(long long value);
+
+}  // namespace labbook::report

@@ -1,0 +1,212 @@
+#include "lab_data.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <toml++/toml.h>
+
+#include "labbook/model/atomic_file.h"
+#include "labbook/model/error.h"
+#include "labbook/model/metric_catalog.h"
+#include "quantities.h"
+
+namespace labbook::report {
+
+namespace {
+
+/// Reads fields of one TOML table; every error names origin:line and the key.
+class TableReader {
+ public:
+  TableReader(const toml::table& t, const std::string& origin, std::string where)
+      : t_(t), origin_(origin), where_(std::move(where)) {}
+
+  [[noreturn]] void fail(const toml::source_region& at, const std::string& why) const {
+    throw Error(origin_ + ":" + std::to_string(at.begin.line) + ": " + where_ + ": " + why);
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& why) const {
+    const toml::node* n = t_.get(key);
+    fail(n ? n->source() : t_.source(), key.empty() ? why : "'" + key + "' " + why);
+  }
+  int line() const { return static_cast<int>(t_.source().begin.line); }
+
+  std::string string(const std::string& key, bool required = true) const {
+    const toml::node* n = t_.get(key);
+    if (!n) {
+      if (required) fail(t_.source(), "missing '" + key + "'");
+      return {};
+    }
+    if (!n->is_string()) fail(key, "must be a string");
+    return n->as_string()->get();
+  }
+  std::optional<double> number(const std::string& key, bool required = true) const {
+    const toml::node* n = t_.get(key);
+    if (!n) {
+      if (required) fail(t_.source(), "missing '" + key + "'");
+      return std::nullopt;
+    }
+    if (n->is_integer()) return static_cast<double>(n->as_integer()->get());
+    if (!n->is_floating_point()) fail(key, "must be a number");
+    return n->as_floating_point()->get();
+  }
+  bool boolean(const std::string& key, bool fallback) const {
+    const toml::node* n = t_.get(key);
+    if (!n) return fallback;
+    if (!n->is_boolean()) fail(key, "must be true or false");
+    return n->as_boolean()->get();
+  }
+  std::vector<std::string> strings(const std::string& key, bool required = true) const {
+    const toml::node* n = t_.get(key);
+    if (!n) {
+      if (required) fail(t_.source(), "missing '" + key + "'");
+      return {};
+    }
+    const toml::array* a = n->as_array();
+    if (!a) fail(key, "must be an array of strings");
+    std::vector<std::string> out;
+    for (const auto& e : *a) {
+      if (!e.is_string()) fail(e.source(), "'" + key + "' must hold only strings");
+      out.push_back(e.as_string()->get());
+    }
+    return out;
+  }
+  const toml::table& table(const std::string& key) const {
+    const toml::node* n = t_.get(key);
+    if (!n || !n->is_table()) fail(t_.source(), "missing table [" + key + "]");
+    return *n->as_table();
+  }
+  /// Each table of an array of tables [[key]].
+  std::vector<const toml::table*> tables(const std::string& key) const {
+    std::vector<const toml::table*> out;
+    const toml::node* n = t_.get(key);
+    if (!n) return out;
+    const toml::array* a = n->as_array();
+    if (!a) fail(key, "must be an array of tables [[" + key + "]]");
+    for (const auto& e : *a) {
+      if (!e.is_table()) fail(e.source(), "[[" + key + "]] entries must be tables");
+      out.push_back(e.as_table());
+    }
+    return out;
+  }
+  void check_quantity(const std::string& key, const std::string& q) const {
+    if (!is_known_quantity(q)) {
+      std::string hint;
+      for (const auto& c : closest_metric_names(q)) hint += (hint.empty() ? "" : ", ") + c;
+      fail(key, "names unknown quantity '" + q + "' (closest: " + hint + ")");
+    }
+  }
+
+ private:
+  const toml::table& t_;
+  const std::string& origin_;
+  std::string where_;
+};
+
+}  // namespace
+
+std::string LabData::folder() const { return std::filesystem::path(path).parent_path().string(); }
+
+std::vector<std::string> LabData::experiments() const {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& e) {
+    if (!e.empty() && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+  };
+  for (const auto& s : sections)
+    for (const auto& e : s.experiments) add(e);
+  for (const auto& r : references) add(r.experiment);
+  for (const auto& c : claims) {
+    add(c.numerator);
+    add(c.denominator);
+    for (const auto& e : c.candidates) add(e);
+  }
+  return out;
+}
+
+LabData parse_lab_data(const std::string& text, const std::string& origin) {
+  toml::table root;
+  try {
+    root = toml::parse(text, origin);
+  } catch (const toml::parse_error& e) {
+    throw Error(origin + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  const TableReader top(root, origin, "lab data");
+  LabData lab;
+  lab.path = origin;
+
+  const TableReader head(top.table("lab"), origin, "[lab]");
+  lab.id = head.string("id");
+  lab.title = head.string("title");
+  lab.program = head.string("program");
+  lab.args = head.strings("args", false);
+  lab.recorded = head.string("recorded", false);
+  lab.source = head.string("source");
+  lab.metrics = head.strings("metrics");
+  for (const auto& m : lab.metrics)
+    if (!find_catalog_metric(m)) head.check_quantity("metrics", m);
+
+  const TableReader sheet(top.table("sheet"), origin, "[sheet]");
+  lab.prose = {sheet.string("goals"), sheet.string("background"), sheet.string("look_at"),
+               sheet.strings("questions")};
+
+  for (const toml::table* t : top.tables("section")) {
+    const TableReader s(*t, origin, "[[section]]");
+    Section section{s.string("title"), s.string("text", false), s.strings("experiments"), s.strings("quantities")};
+    if (section.experiments.empty()) s.fail("experiments", "is empty");
+    for (const auto& q : section.quantities) s.check_quantity("quantities", q);
+    lab.sections.push_back(std::move(section));
+  }
+  if (lab.sections.empty()) top.fail(root.source(), "needs at least one [[section]]");
+
+  if (root.contains("sweep")) {
+    const TableReader s(top.table("sweep"), origin, "[sweep]");
+    Sweep sweep{s.string("title"), s.string("text", false), s.string("parameter"), s.strings("groups"),
+                s.strings("quantities")};
+    for (const auto& q : sweep.quantities) s.check_quantity("quantities", q);
+    lab.sweep = std::move(sweep);
+  }
+
+  for (const toml::table* t : top.tables("reference")) {
+    const TableReader r(*t, origin, "[[reference]]");
+    ReferenceValue ref;
+    ref.experiment = r.string("experiment");
+    ref.quantity = r.string("quantity");
+    r.check_quantity("quantity", ref.quantity);
+    ref.value = *r.number("value");
+    ref.unit = r.string("unit");
+    ref.gpu = r.string("gpu");
+    ref.build = r.string("build", false);
+    ref.citation = r.string("citation");
+    if (ref.citation.find(".txt") == std::string::npos)
+      r.fail("citation", "must name a source file (e.g. 003_c67e0f909fb510d6.txt, « section »)");
+    ref.explanation = r.string("explanation", false);
+    ref.note = r.string("note", false);
+    ref.line = r.line();
+    lab.references.push_back(std::move(ref));
+  }
+
+  for (const toml::table* t : top.tables("claim")) {
+    const TableReader c(*t, origin, "[[claim]]");
+    Claim claim;
+    claim.text = c.string("text");
+    claim.citation = c.string("citation");
+    claim.quantity = c.string("quantity");
+    c.check_quantity("quantity", claim.quantity);
+    claim.best = c.string("best", false);
+    if (claim.is_best_claim()) {
+      claim.candidates = c.strings("candidates");
+      if (std::find(claim.candidates.begin(), claim.candidates.end(), claim.best) == claim.candidates.end())
+        c.fail("best", "must be one of 'candidates'");
+      claim.lowest = c.boolean("lowest", true);
+      claim.tolerance = c.number("tolerance", false).value_or(0.0);
+    } else {
+      claim.numerator = c.string("numerator");
+      claim.denominator = c.string("denominator");
+      claim.min_ratio = *c.number("min_ratio");
+    }
+    lab.claims.push_back(std::move(claim));
+  }
+  return lab;
+}
+
+LabData load_lab_data(const std::string& path) { return parse_lab_data(read_file(path), path); }
+
+}  // namespace labbook::report

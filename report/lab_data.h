@@ -1,0 +1,84 @@
+#pragma once
+/// @file
+/// A lab's data file (labs/NN_name/lab.toml): what to run, which metrics to collect, how
+/// the sheet is laid out, every reference value from the sources with its citation, and
+/// the sources' claims to check. Loading validates everything and names file:line.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace labbook::report {
+
+struct SheetProse {
+  std::string goals, background, look_at;   ///< Markdown
+  std::vector<std::string> questions;
+};
+
+/// One table of the results: rows are (experiment, quantity) pairs.
+struct Section {
+  std::string title, text;
+  std::vector<std::string> experiments;   ///< NVTX range paths
+  std::vector<std::string> quantities;
+};
+
+/// A parameter sweep shown as one table: a row per parameter value.
+struct Sweep {
+  std::string title, text, parameter;
+  std::vector<std::string> groups;        ///< range prefixes: "<group>/<parameter>=<value>"
+  std::vector<std::string> quantities;
+};
+
+/// A number a source printed.
+struct ReferenceValue {
+  std::string experiment, quantity;
+  double value = 0;
+  std::string unit;           ///< as the source printed it
+  std::string gpu, build, citation;
+  std::string explanation;    ///< Markdown; "{range:quantity}" is replaced by the measured value
+  std::string note;
+  int line = 0;               ///< in lab.toml
+};
+
+/// A claim from a source, checked on the measurement: either
+/// quantity(numerator) / quantity(denominator) >= min_ratio, or `best` has the lowest
+/// (or highest) quantity among `candidates`, within `tolerance` (relative).
+struct Claim {
+  std::string text, citation, quantity;
+  std::string numerator, denominator;
+  double min_ratio = 0;
+  std::string best;
+  std::vector<std::string> candidates;
+  bool lowest = true;
+  double tolerance = 0;
+  bool is_best_claim() const { return !best.empty(); }
+};
+
+struct LabData {
+  std::string path;           ///< the lab.toml this came from
+  std::string id, title, program, source;
+  std::vector<std::string> args;
+  std::string recorded;       ///< recording, relative to the lab's folder
+  std::vector<std::string> metrics;   ///< catalog names to collect
+  SheetProse prose;
+  std::vector<Section> sections;
+  std::optional<Sweep> sweep;
+  std::vector<ReferenceValue> references;
+  std::vector<Claim> claims;
+
+  /// Folder holding lab.toml.
+  std::string folder() const;
+  /// Every experiment range the sheet uses (sections, claims and references).
+  std::vector<std::string> experiments() const;
+};
+
+/// Parses and validates a lab data file. Throws labbook::Error "path:line: what is wrong".
+LabData load_lab_data(const std::string& path);
+
+/// Parses TOML text; `origin` is the name used in error messages.
+LabData parse_lab_data(const std::string& toml_text, const std::string& origin);
+
+/// True for the quantities the report computes itself (time, effective_bandwidth, ...)
+/// and for catalog metric names.
+bool is_known_quantity(const std::string& name);
+
+}  // namespace labbook::report

@@ -1,0 +1,119 @@
+#include "quantities.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "labbook/model/metric_catalog.h"
+#include "lab_data.h"
+
+namespace labbook::report {
+
+namespace {
+
+struct Derived {
+  const char* name;
+  const char* unit;
+  const char* description;
+};
+constexpr Derived kDerived[] = {
+    {"time", "ns", "kernel time on the GPU, from the trace run (CUPTI activity records)"},
+    {"effective_bandwidth", "bytes/s",
+     "bytes the threads requested (sectors x 32 B x efficiency, loads + stores) / time"},
+    {"dram_bandwidth", "bytes/s", "(DRAM bytes read + written) / time"},
+    {"threads", "threads", "threads launched (grid x block)"},
+};
+
+const Derived* find_derived(const std::string& name) {
+  for (const auto& d : kDerived)
+    if (name == d.name) return &d;
+  return nullptr;
+}
+
+std::optional<double> median(std::vector<double> v) {
+  if (v.empty()) return std::nullopt;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/// Requested bytes of one kind of access: sectors x 32 x efficiency / 100.
+std::optional<double> requested_bytes(const Kernel& k, const char* sectors_metric, const char* efficiency_metric) {
+  const CatalogMetric* sectors = find_catalog_metric(sectors_metric);
+  const CatalogMetric* efficiency = find_catalog_metric(efficiency_metric);
+  const auto s = sectors->evaluate(k.metrics);
+  if (!s) return std::nullopt;
+  if (*s == 0) return 0.0;
+  const auto e = efficiency->evaluate(k.metrics);
+  if (!e) return std::nullopt;
+  return *s * 32.0 * *e / 100.0;
+}
+
+std::optional<double> kernel_value(const Kernel& k, const std::string& quantity) {
+  if (quantity == "time") return k.duration_ns();
+  if (quantity == "threads")
+    return static_cast<double>(k.grid[0]) * k.grid[1] * k.grid[2] * k.block[0] * k.block[1] * k.block[2];
+  const auto t = k.duration_ns();
+  if (quantity == "effective_bandwidth") {
+    const auto ld = requested_bytes(k, "gld_transactions", "gld_efficiency");
+    const auto st = requested_bytes(k, "gst_transactions", "gst_efficiency");
+    if (!t || !ld || !st || *t <= 0) return std::nullopt;
+    return (*ld + *st) / (*t * 1e-9);
+  }
+  if (quantity == "dram_bandwidth") {
+    const auto r = find_catalog_metric("dram_read_bytes")->evaluate(k.metrics);
+    const auto w = find_catalog_metric("dram_write_bytes")->evaluate(k.metrics);
+    if (!t || !r || !w || *t <= 0) return std::nullopt;
+    return (*r + *w) / (*t * 1e-9);
+  }
+  if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->evaluate(k.metrics);
+  return std::nullopt;
+}
+
+std::string why_missing(const Measurement& m, const std::string& quantity) {
+  for (const auto& issue : m.issues)
+    if (issue.code == "counters_denied") return "not collected: GPU counters were denied (see Collection notes)";
+  if (quantity == "time") return "not measured: the trace run recorded no kernel times";
+  const CatalogMetric* metric = find_catalog_metric(quantity);
+  if (metric) {
+    for (const auto& input : metric->inputs)
+      if (std::find(m.metrics_requested.begin(), m.metrics_requested.end(), input) == m.metrics_requested.end())
+        return "not collected: " + input + " was not requested";
+  }
+  for (const auto& issue : m.issues)
+    if (issue.code == "metric_unavailable" || issue.code == "metrics_unsupported" || issue.code == "metrics_lost")
+      return "not collected: " + issue.message;
+  return "not collected";
+}
+
+}  // namespace
+
+bool is_known_quantity(const std::string& name) {
+  return find_derived(name) != nullptr || find_catalog_metric(name) != nullptr;
+}
+
+std::string quantity_unit(const std::string& quantity) {
+  if (const Derived* d = find_derived(quantity)) return d->unit;
+  if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->unit;
+  return "";
+}
+
+std::string quantity_description(const std::string& quantity) {
+  if (const Derived* d = find_derived(quantity)) return d->description;
+  if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->description + " (" + m->formula_text() + ")";
+  return "";
+}
+
+QuantityValue range_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+  std::vector<double> values;
+  bool any_kernel = false;
+  for (const auto& k : m.kernels) {
+    if (k.range != range) continue;
+    any_kernel = true;
+    if (auto v = kernel_value(k, quantity)) values.push_back(*v);
+  }
+  if (!any_kernel) return {std::nullopt, "not measured: no kernel ran in range '" + range + "'"};
+  if (auto v = median(values)) return {v, ""};
+  return {std::nullopt, why_missing(m, quantity)};
+}
+
+}  // namespace labbook::report

@@ -1,0 +1,25 @@
+#pragma once
+// Quantities a sheet shows for an experiment (an NVTX range): catalog metrics and the few
+// the report derives itself (time, bandwidths). Values are medians over the kernels the
+// range holds; a missing value carries the reason, for "not collected: ..." cells.
+#include <optional>
+#include <string>
+
+#include "labbook/model/measurement.h"
+
+namespace labbook::report {
+
+struct QuantityValue {
+  std::optional<double> value;
+  std::string missing;        ///< why there is no value (empty when there is one)
+};
+
+/// Unit of a quantity ("%", "ns", "bytes/s", ...); "" when unknown.
+std::string quantity_unit(const std::string& quantity);
+/// One line saying what the quantity is and how it is computed.
+std::string quantity_description(const std::string& quantity);
+
+/// The value of `quantity` for the kernels launched inside `range` (exact path match).
+QuantityValue range_quantity(const Measurement&, const std::string& range, const std::string& quantity);
+
+}  // namespace labbook::report

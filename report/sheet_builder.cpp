@@ -1,0 +1,305 @@
+#include "sheet_builder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <regex>
+
+#include "format.h"
+#include "labbook/model/metric_catalog.h"
+#include "quantities.h"
+
+namespace labbook::report {
+
+using nlohmann::json;
+
+namespace {
+
+std::string printf1(const char* format, double v) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+/// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070" for table cells.
+std::string short_gpu(const std::string& gpu) { return gpu.substr(0, gpu.find(" (")); }
+
+json value_json(const QuantityValue& v, const std::string& unit) {
+  json j = {{"unit", unit}};
+  if (v.value) j["value"] = *v.value;
+  else j["missing"] = v.missing;
+  return j;
+}
+
+std::string cell(const QuantityValue& v, const std::string& unit) {
+  return v.value ? format_value(*v.value, unit) : v.missing;
+}
+
+/// Numbers sources, in order of first use, for the References section.
+class Citations {
+ public:
+  int number(const std::string& citation) {
+    auto it = std::find(list_.begin(), list_.end(), citation);
+    if (it != list_.end()) return static_cast<int>(it - list_.begin()) + 1;
+    list_.push_back(citation);
+    return static_cast<int>(list_.size());
+  }
+  const std::vector<std::string>& list() const { return list_; }
+
+ private:
+  std::vector<std::string> list_;
+};
+
+void add_setup(Sheet& sheet, const Measurement& m) {
+  Table t{{"", "This run"}, {}};
+  json facts = json::object();
+  if (m.devices.empty()) {
+    t.rows.push_back({"GPU", "unknown (the measurement names no device)"});
+  }
+  for (const auto& d : m.devices) {
+    const double peak = d.peak_dram_bytes_per_second();
+    t.rows.push_back({"GPU", d.name + " (" + d.chip + ", compute capability " + std::to_string(d.cc_major) + "." +
+                                 std::to_string(d.cc_minor) + ", " + std::to_string(d.sm_count) + " SMs)"});
+    t.rows.push_back({"L2 cache", format_value(static_cast<double>(d.l2_bytes), "bytes")});
+    t.rows.push_back({"Device memory", printf1("%.1f GiB", static_cast<double>(d.global_memory_bytes) / (1u << 30)) + ", " +
+                                           std::to_string(d.memory_bus_width_bits) + "-bit bus at " +
+                                           printf1("%.0f MHz", d.memory_clock_khz / 1e3)});
+    t.rows.push_back({"Peak DRAM bandwidth", format_value(peak, "bytes/s") + " (2 x memory clock x bus width / 8)"});
+    t.rows.push_back({"Driver", "CUDA " + std::to_string(d.driver_version / 1000) + "." +
+                                    std::to_string(d.driver_version % 1000 / 10)});
+    facts = {{"name", d.name}, {"chip", d.chip}, {"compute_capability", {d.cc_major, d.cc_minor}},
+             {"sm_count", d.sm_count}, {"l2_bytes", d.l2_bytes}, {"peak_dram_bytes_per_second", peak},
+             {"max_sm_clock_hz", d.sm_clock_khz * 1e3}, {"driver_version", d.driver_version}};
+  }
+  // The clock the kernels actually ran at: CUPTI 13.0 cannot lock it, so record it.
+  std::vector<double> clocks;
+  for (const auto& k : m.kernels)
+    if (auto c = find_catalog_metric("sm_clock")->evaluate(k.metrics)) clocks.push_back(*c);
+  std::string clock_cell = "not collected";
+  if (!clocks.empty()) {
+    std::sort(clocks.begin(), clocks.end());
+    const double max_clock = m.devices.empty() ? 0 : m.devices.front().sm_clock_khz * 1e3;
+    clock_cell = format_value(clocks[clocks.size() / 2], "Hz") + " median over kernels (" +
+                 format_value(clocks.front(), "Hz") + " to " + format_value(clocks.back(), "Hz") + "; maximum " +
+                 format_value(max_clock, "Hz") + "); clocks were not locked";
+    facts["sm_clock_hz_median"] = clocks[clocks.size() / 2];
+  }
+  t.rows.push_back({"SM clock during kernels", clock_cell});
+  t.rows.push_back({"CUPTI", std::to_string(m.program.cupti_version) + ", labbook collector " + m.program.collector_version});
+  t.rows.push_back({"Measured", m.program.started_at});
+  std::string command;
+  for (const auto& a : m.program.command) command += (command.empty() ? "" : " ") + a;
+  t.rows.push_back({"Command", command});
+  sheet.table(std::move(t));
+  sheet.data["device"] = facts;
+  sheet.data["measured_at"] = m.program.started_at;
+}
+
+void add_section(Sheet& sheet, const LabData& lab, const Section& section, const Measurement& m,
+                 Citations& citations) {
+  sheet.heading(3, section.title);
+  if (!section.text.empty()) sheet.markdown(section.text);
+  Table t{{"Experiment", "Quantity", "Source", "Measured here", "Here vs. source", "What changed"}, {}};
+  json rows = json::array();
+  for (const auto& experiment : section.experiments) {
+    for (const auto& quantity : section.quantities) {
+      const std::string unit = quantity_unit(quantity);
+      const QuantityValue measured = range_quantity(m, experiment, quantity);
+      json row = {{"experiment", experiment}, {"quantity", quantity}, {"measured", value_json(measured, unit)}};
+      std::vector<std::string> cells = {experiment, quantity, "—", cell(measured, unit), "—", ""};
+      auto ref = std::find_if(lab.references.begin(), lab.references.end(), [&](const ReferenceValue& r) {
+        return r.experiment == experiment && r.quantity == quantity;
+      });
+      if (ref != lab.references.end()) {
+        const int n = citations.number(ref->citation);
+        cells[2] = format_value(ref->value, ref->unit) + " (" + short_gpu(ref->gpu) + ") [" + std::to_string(n) + "]";
+        if (measured.value) cells[4] = format_comparison(*measured.value, ref->value, unit);
+        cells[5] = expand_placeholders(ref->explanation, m);
+        if (!ref->note.empty()) cells[5] += (cells[5].empty() ? "" : " ") + ref->note;
+        row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu},
+                         {"build", ref->build}, {"citation", ref->citation}};
+        row["comparison"] = cells[4];
+      }
+      t.rows.push_back(std::move(cells));
+      rows.push_back(std::move(row));
+    }
+  }
+  sheet.table(std::move(t));
+  sheet.data["sections"].push_back({{"title", section.title}, {"rows", rows}});
+}
+
+void add_sweep(Sheet& sheet, const Sweep& sweep, const Measurement& m) {
+  // Parameter values in the order the program ran them, from the ranges of the first group.
+  std::vector<std::string> values;
+  const std::string prefix = sweep.groups.at(0) + "/" + sweep.parameter + "=";
+  for (const auto& r : m.ranges)
+    if (r.path.rfind(prefix, 0) == 0) {
+      const std::string v = r.path.substr(prefix.size());
+      if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+  sheet.heading(3, sweep.title);
+  if (!sweep.text.empty()) sheet.markdown(sweep.text);
+  Table t;
+  t.header.push_back(sweep.parameter);
+  for (const auto& g : sweep.groups)
+    for (const auto& q : sweep.quantities) t.header.push_back(g + " " + q);
+  json rows = json::array();
+  for (const auto& v : values) {
+    std::vector<std::string> cells = {v};
+    json row = {{sweep.parameter, v}};
+    for (const auto& g : sweep.groups)
+      for (const auto& q : sweep.quantities) {
+        const QuantityValue value = range_quantity(m, g + "/" + sweep.parameter + "=" + v, q);
+        cells.push_back(cell(value, quantity_unit(q)));
+        row[g][q] = value_json(value, quantity_unit(q));
+      }
+    t.rows.push_back(std::move(cells));
+    rows.push_back(std::move(row));
+  }
+  if (values.empty()) sheet.markdown("_No sweep ranges were measured._");
+  else sheet.table(std::move(t));
+  sheet.data["sweep"] = {{"title", sweep.title}, {"rows", rows}};
+}
+
+void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations) {
+  if (lab.claims.empty()) return;
+  sheet.heading(2, "Claims from the sources, checked here");
+  Table t{{"Claim", "Measured here", "Verdict"}, {}};
+  for (const auto& c : lab.claims) {
+    const int n = citations.number(c.citation);
+    const std::string unit = quantity_unit(c.quantity);
+    std::string measured, verdict;
+    json row = {{"claim", c.text}, {"citation", c.citation}};
+    if (c.is_best_claim()) {
+      std::string best_range;
+      double best_value = 0;
+      std::string listing;
+      bool complete = true;
+      for (const auto& candidate : c.candidates) {
+        const QuantityValue v = range_quantity(m, candidate, c.quantity);
+        if (!v.value) {
+          complete = false;
+          continue;
+        }
+        listing += (listing.empty() ? "" : "; ") + candidate + " " + format_value(*v.value, unit);
+        const bool better = c.lowest ? *v.value < best_value : *v.value > best_value;
+        if (best_range.empty() || better) best_range = candidate, best_value = *v.value;
+      }
+      const QuantityValue claimed = range_quantity(m, c.best, c.quantity);
+      measured = listing.empty() ? "not measured" : listing;
+      if (!complete || !claimed.value) verdict = "cannot be checked: not every candidate was measured";
+      else if (std::fabs(*claimed.value - best_value) <= c.tolerance * std::fabs(best_value))
+        verdict = "**holds here**: " + c.best + " is the best (within " + printf1("%.0f %%", c.tolerance * 100) + ")";
+      else
+        verdict = "**does not hold here**: the best is " + best_range + " (" + format_value(best_value, unit) + ")";
+    } else {
+      const QuantityValue num = range_quantity(m, c.numerator, c.quantity);
+      const QuantityValue den = range_quantity(m, c.denominator, c.quantity);
+      if (num.value && den.value && *den.value != 0 && *num.value != 0) {
+        // For times, "faster" means a smaller value: the ratio is den/num.
+        const double ratio = c.quantity == "time" ? *den.value / *num.value : *num.value / *den.value;
+        measured = c.numerator + ": " + format_value(*num.value, unit) + "; " + c.denominator + ": " +
+                   format_value(*den.value, unit) + " (ratio " + printf1("%.2f", ratio) + ")";
+        verdict = ratio >= c.min_ratio ? "**holds here** (ratio " + printf1("%.2f", ratio) + " ≥ " + printf1("%.2f", c.min_ratio) + ")"
+                                       : "**does not hold here** (ratio " + printf1("%.2f", ratio) + ", the claim needs ≥ " +
+                                             printf1("%.2f", c.min_ratio) + ")";
+        row["ratio"] = ratio;
+      } else {
+        measured = !num.value ? num.missing : den.missing;
+        verdict = "cannot be checked";
+      }
+    }
+    row["verdict"] = verdict;
+    sheet.data["claims"].push_back(row);
+    t.rows.push_back({c.text + " [" + std::to_string(n) + "]", measured, verdict});
+  }
+  sheet.table(std::move(t));
+}
+
+std::string issue_advice(const Issue& issue) { return "- **" + issue.code + "**: " + issue.message; }
+
+}  // namespace
+
+std::string expand_placeholders(const std::string& text, const Measurement& m) {
+  static const std::regex placeholder(R"(\{([^{}:]+):([^{}:]+)\})");
+  std::string out;
+  std::sregex_iterator it(text.begin(), text.end(), placeholder), end;
+  std::size_t last = 0;
+  for (; it != end; ++it) {
+    const auto& match = *it;
+    out += text.substr(last, static_cast<std::size_t>(match.position()) - last);
+    const std::string quantity = match[2];
+    const QuantityValue v = range_quantity(m, match[1], quantity);
+    out += v.value ? format_value(*v.value, quantity_unit(quantity)) : "(not measured)";
+    last = static_cast<std::size_t>(match.position() + match.length());
+  }
+  return out + text.substr(last);
+}
+
+Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& context) {
+  Sheet sheet;
+  sheet.title = lab.title;
+  sheet.data = {{"lab", lab.id}, {"title", lab.title}, {"schema_version", 1}, {"sections", json::array()},
+                {"claims", json::array()}};
+  Citations citations;
+
+  sheet.heading(1, lab.title);
+  if (!context.note.empty()) {
+    sheet.markdown("> **Note:** " + context.note);
+    sheet.data["note"] = context.note;
+  }
+  add_setup(sheet, m);
+  sheet.heading(2, "Goals");
+  sheet.markdown(lab.prose.goals);
+  sheet.heading(2, "Background");
+  sheet.markdown(lab.prose.background);
+
+  sheet.heading(2, "Results");
+  sheet.markdown("Each row: the value a source printed (its GPU, citation in brackets), the value measured on this "
+                 "GPU, how they compare, and why they differ. Percentages compare as a difference in points, "
+                 "other quantities as a ratio (here / source).");
+  for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations);
+  if (lab.sweep) add_sweep(sheet, *lab.sweep, m);
+  add_claims(sheet, lab, m, citations);
+
+  sheet.heading(2, "What to look at");
+  sheet.markdown(lab.prose.look_at);
+  sheet.heading(2, "Questions");
+  std::string questions;
+  for (std::size_t i = 0; i < lab.prose.questions.size(); ++i)
+    questions += std::to_string(i + 1) + ". " + lab.prose.questions[i] + "\n";
+  sheet.markdown(questions);
+
+  sheet.heading(2, "Collection notes");
+  std::string notes;
+  for (const auto& issue : m.issues) notes += issue_advice(issue) + "\n";
+  sheet.markdown(notes.empty() ? "Every requested metric was collected; no records were lost." : notes);
+  sheet.data["issues"] = json::array();
+  for (const auto& issue : m.issues) sheet.data["issues"].push_back({{"code", issue.code}, {"message", issue.message}});
+
+  sheet.heading(2, "References");
+  std::string refs;
+  for (std::size_t i = 0; i < citations.list().size(); ++i)
+    refs += std::to_string(i + 1) + ". `" + citations.list()[i].substr(0, citations.list()[i].find(',')) + "`" +
+            citations.list()[i].substr(citations.list()[i].find(',')) + "\n";
+  refs += "\nGPU and build of each source value:\n\n";
+  for (const auto& r : lab.references)
+    refs += "- " + r.experiment + " " + r.quantity + ": " + r.gpu + (r.build.empty() ? "" : "; " + r.build) + "\n";
+  sheet.markdown(refs);
+
+  sheet.heading(2, "How this was measured");
+  std::string how =
+      "labbook's collector (CUPTI, injected with `CUDA_INJECTION64_PATH`) ran the lab program twice: a trace run "
+      "(Activity API: kernel times, copies, API calls; NVTX ranges through CUPTI's NVTX callbacks) and a metrics run "
+      "(Range Profiler, one range per kernel, kernel replay). Values are medians over the launches in each NVTX "
+      "range. Quantities:\n\n";
+  std::vector<std::string> used;
+  for (const auto& s : lab.sections)
+    for (const auto& q : s.quantities)
+      if (std::find(used.begin(), used.end(), q) == used.end()) used.push_back(q);
+  for (const auto& q : used) how += "- `" + q + "`: " + quantity_description(q) + "\n";
+  sheet.markdown(how);
+  return sheet;
+}
+
+}  // namespace labbook::report

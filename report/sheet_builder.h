@@ -1,0 +1,21 @@
+#pragma once
+#include <string>
+
+#include "lab_data.h"
+#include "labbook/model/measurement.h"
+#include "sheet.h"
+
+namespace labbook::report {
+
+struct SheetContext {
+  std::string note;   ///< shown at the top, e.g. that the numbers come from a recording
+};
+
+/// Lab data + measurement -> sheet: for each experiment the source's value, the value
+/// measured here, how they compare and why they differ; claims checked; questions.
+Sheet build_sheet(const LabData&, const Measurement&, const SheetContext&);
+
+/// Replaces each "{range:quantity}" in `text` with the measured value, formatted.
+std::string expand_placeholders(const std::string& text, const Measurement&);
+
+}  // namespace labbook::report

@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include "lab_data.h"
+#include "labbook/model/error.h"
+
+using namespace labbook::report;
+
+namespace {
+const char* kMinimal = R"([lab]
+id = "labX"
+title = "X"
+program = "x"
+source = "003_c67e0f909fb510d6.txt"
+metrics = ["gld_efficiency"]
+
+[sheet]
+goals = "g"
+background = "b"
+look_at = "l"
+questions = ["q?"]
+
+[[section]]
+title = "S"
+experiments = ["readSegment/offset=0"]
+quantities = ["gld_efficiency", "time"]
+)";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_lab_data(text, "lab.toml");
+  } catch (const labbook::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(LabData, ParsesAMinimalLab) {
+  const LabData lab = parse_lab_data(kMinimal, "lab.toml");
+  EXPECT_EQ(lab.id, "labX");
+  ASSERT_EQ(lab.sections.size(), 1u);
+  EXPECT_EQ(lab.sections[0].quantities.at(1), "time");
+  EXPECT_EQ(lab.experiments(), std::vector<std::string>{"readSegment/offset=0"});
+}
+
+TEST(LabData, ErrorsNameFileLineAndField) {
+  EXPECT_EQ(error_of(std::string(kMinimal) + "\n[[reference]]\nexperiment = \"e\"\nquantity = \"gld_efficency\"\n"),
+            "lab.toml:21: [[reference]]: 'quantity' names unknown quantity 'gld_efficency' (closest: gld_efficiency, "
+            "gst_efficiency, shared_efficiency)");
+  EXPECT_EQ(error_of(std::string(kMinimal) +
+                     "\n[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = \"fast\"\n"),
+            "lab.toml:22: [[reference]]: 'value' must be a number");
+  const std::string no_citation = std::string(kMinimal) +
+                                  "\n[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = 1\nunit = \"ns\"\n"
+                                  "gpu = \"g\"\ncitation = \"the book\"\n";
+  EXPECT_NE(error_of(no_citation).find("lab.toml:25: [[reference]]: 'citation' must name a source file"), std::string::npos)
+      << error_of(no_citation);
+  EXPECT_NE(error_of("[lab]\nid = 3\n").find("lab.toml:2: [lab]: 'id' must be a string"), std::string::npos)
+      << error_of("[lab]\nid = 3\n");
+  EXPECT_NE(error_of("[lab\n").find("lab.toml:1: "), std::string::npos) << error_of("[lab\n");
+}
+
+TEST(LabData, BestClaimMustNameOneOfItsCandidates) {
+  const std::string text = std::string(kMinimal) +
+                           "\n[[claim]]\ntext = \"t\"\ncitation = \"c.txt\"\nquantity = \"time\"\nbest = \"z\"\n"
+                           "candidates = [\"a\", \"b\"]\n";
+  EXPECT_NE(error_of(text).find("'best' must be one of 'candidates'"), std::string::npos) << error_of(text);
+}
+
+TEST(LabData, TheShippedLab4DataIsValidAndCitesEveryReference) {
+  const LabData lab = load_lab_data(std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory/lab.toml");
+  EXPECT_EQ(lab.id, "lab4");
+  EXPECT_GE(lab.references.size(), 10u);
+  bool has_4981 = false;
+  for (const auto& r : lab.references) {
+    EXPECT_NE(r.citation.find("003_c67e0f909fb510d6.txt"), std::string::npos) << r.experiment;
+    has_4981 = has_4981 || (r.experiment == "readSegment/offset=11" && r.value == 49.81);
+  }
+  EXPECT_TRUE(has_4981);
+}

@@ -1,0 +1,128 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "labbook/model/error.h"
+#include "labbook/model/measurement_json.h"
+
+using namespace labbook;
+
+namespace {
+Measurement sample() {
+  Measurement m;
+  m.program.command = {"./lab4", "--repeat", "1"};
+  m.program.exit_code = 0;
+  m.program.started_at = "2026-11-22T10:00:00Z";
+  m.program.mode = "trace+metrics";
+  m.program.collector_version = "0.1.0";
+  m.program.cupti_version = 130001;
+  DeviceFacts d;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.chip = "GH100";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.l2_bytes = 52428800;
+  d.memory_bus_width_bits = 5120;
+  d.memory_clock_khz = 2619000;
+  d.sm_clock_khz = 1980000;
+  d.driver_version = 13000;
+  m.devices.push_back(d);
+  m.ranges.push_back({1, "offset=11", "readSegment/offset=11", 42, 1, 100, 900});
+  m.ranges.push_back({2, "open", "open", 42, 0, 950, std::nullopt});
+  Kernel k;
+  k.launch = 0;
+  k.name = "readSegment(float const*, float const*, float*, unsigned int, unsigned int)";
+  k.mangled = "_Z11readSegmentPKfS0_Pfjj";
+  k.range = "readSegment/offset=11";
+  k.grid[0] = 32768;
+  k.block[0] = 512;
+  k.start_ns = 200;
+  k.end_ns = 800;
+  k.metrics = {{"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 80.0000257}};
+  m.kernels.push_back(k);
+  Copy c;
+  c.kind = CopyKind::HostToDevice;
+  c.src = HostMemoryKind::Pageable;
+  c.dst = HostMemoryKind::Device;
+  c.bytes = 64 << 20;
+  c.start_ns = 10;
+  c.end_ns = 90;
+  m.copies.push_back(c);
+  m.api_calls.push_back({"cudaLaunchKernel_v7000", 42, 5, 150, 160});
+  m.metrics_requested = {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"};
+  m.issues.push_back({"ranges_dropped", "2 kernel ranges did not fit"});
+  return m;
+}
+
+void expect_rejected(nlohmann::json j, const std::string& needle) {
+  try {
+    measurement_from_json(j, "bad.json");
+    FAIL() << "accepted a file that should fail with " << needle;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("bad.json: ", 0), 0u) << e.what();
+  }
+}
+}  // namespace
+
+TEST(MeasurementJson, RoundTripKeepsEveryField) {
+  const Measurement m = sample();
+  const Measurement back = measurement_from_json(to_json(m), "mem");
+  EXPECT_EQ(to_json(back), to_json(m));
+  EXPECT_EQ(back.kernels.at(0).metrics.begin()->second, 80.0000257);
+  EXPECT_FALSE(back.ranges.at(1).end_ns.has_value());
+  EXPECT_EQ(back.copies.at(0).kind, CopyKind::HostToDevice);
+  EXPECT_DOUBLE_EQ(back.devices.at(0).peak_dram_bytes_per_second(), 3352.32e9);
+}
+
+TEST(MeasurementJson, WritesAtomicallyAndReadsBack) {
+  const auto dir = std::filesystem::temp_directory_path() / "labbook-json-test";
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "sub" / "m.json").string();
+  write_measurement(sample(), path);
+  EXPECT_EQ(to_json(read_measurement(path)), to_json(sample()));
+  for (const auto& e : std::filesystem::directory_iterator(dir / "sub"))
+    EXPECT_EQ(e.path().filename(), "m.json") << "a temporary file was left behind";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
+  const nlohmann::json good = to_json(sample());
+  auto j = good;
+  j["schema_version"] = 99;
+  expect_rejected(j, "/schema_version: this labbook reads version 1, not 99");
+  j = good;
+  j.erase("kernels");
+  expect_rejected(j, "/kernels: missing");
+  j = good;
+  j["kernels"][0]["grid"] = {1, 2};
+  expect_rejected(j, "/kernels/0/grid: expected an array of 3 integers");
+  j = good;
+  j["kernels"][0]["metrics"]["x"] = "fast";
+  expect_rejected(j, "/kernels/0/metrics/x: expected a number");
+  j = good;
+  j["ranges"][0]["end_ns"] = 50;
+  expect_rejected(j, "/ranges/0/end_ns: ends before it starts");
+  j = good;
+  j["devices"][0]["sm_count"] = -1.5;
+  expect_rejected(j, "/devices/0/sm_count: expected an integer");
+  j = good;
+  j["copies"][0]["bytes"] = -4;
+  expect_rejected(j, "/copies/0/bytes: expected a non-negative integer");
+}
+
+TEST(MeasurementJson, ReportsInvalidJsonWithTheFileName) {
+  const auto path = (std::filesystem::temp_directory_path() / "labbook-broken.json").string();
+  std::ofstream(path) << "{\"schema\": ";
+  try {
+    read_measurement(path);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": not valid JSON"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+}

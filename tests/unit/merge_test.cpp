@@ -1,0 +1,45 @@
+#include <gtest/gtest.h>
+
+#include "labbook/model/merge.h"
+
+using namespace labbook;
+
+namespace {
+Kernel kernel(std::uint64_t launch, const std::string& mangled) {
+  Kernel k;
+  k.launch = launch;
+  k.mangled = k.name = mangled;
+  return k;
+}
+}  // namespace
+
+TEST(MergeRuns, AttachesMetricsByLaunchOrder) {
+  Measurement trace, metrics;
+  trace.kernels = {kernel(0, "a"), kernel(1, "b")};
+  trace.kernels[0].start_ns = 1;
+  trace.kernels[0].end_ns = 2;
+  metrics.kernels = {kernel(0, "a"), kernel(1, "b")};
+  metrics.kernels[1].metrics["m"] = 7;
+  metrics.metrics_requested = {"m"};
+  const Measurement out = merge_runs(trace, metrics);
+  EXPECT_EQ(out.kernels[1].metrics.at("m"), 7);
+  EXPECT_EQ(out.kernels[0].start_ns, 1u);
+  EXPECT_EQ(out.program.mode, "trace+metrics");
+  EXPECT_TRUE(out.issues.empty());
+}
+
+TEST(MergeRuns, DifferentLaunchSequencesBecomeAnIssueNotAWrongAttribution) {
+  Measurement trace, metrics;
+  trace.kernels = {kernel(0, "a"), kernel(1, "b")};
+  metrics.kernels = {kernel(0, "a"), kernel(1, "c"), kernel(2, "d")};
+  metrics.kernels[1].metrics["m"] = 7;
+  const Measurement out = merge_runs(trace, metrics);
+  EXPECT_TRUE(out.kernels[1].metrics.empty());
+  EXPECT_TRUE(out.has_issue("launch_mismatch"));
+}
+
+TEST(MergeRuns, KeepsIssuesOfTheMetricsRun) {
+  Measurement trace, metrics;
+  metrics.issues.push_back({"counters_denied", "..."});
+  EXPECT_TRUE(merge_runs(trace, metrics).has_issue("counters_denied"));
+}

@@ -1,0 +1,64 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "labbook/model/error.h"
+#include "labbook/model/metric_catalog.h"
+
+using namespace labbook;
+
+TEST(MetricCatalog, MapsTheSourcesNvprofNamesToPerfworks) {
+  EXPECT_EQ(find_catalog_metric("gld_efficiency")->inputs.at(0),
+            "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct");
+  EXPECT_EQ(find_catalog_metric("gst_transactions")->inputs.at(0), "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+  EXPECT_EQ(find_catalog_metric("dram_read_bytes")->unit, "bytes");
+}
+
+TEST(MetricCatalog, AcceptsModernNamesOfDirectEntries) {
+  const CatalogMetric* m = find_catalog_metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->name, "gld_transactions");
+}
+
+TEST(MetricCatalog, EveryEntryHasUnitDescriptionAndUniqueName) {
+  std::set<std::string> names;
+  for (const auto& m : metric_catalog()) {
+    EXPECT_FALSE(m.unit.empty()) << m.name;
+    EXPECT_FALSE(m.description.empty()) << m.name;
+    EXPECT_TRUE(names.insert(m.name).second) << "duplicate " << m.name;
+    const std::size_t needed = m.formula == MetricFormula::Direct ? 1 : 2;
+    EXPECT_EQ(m.inputs.size(), needed) << m.name;
+  }
+}
+
+TEST(MetricCatalog, EvaluatesDerivedMetrics) {
+  const CatalogMetric* per_request = find_catalog_metric("gld_transactions_per_request");
+  EXPECT_DOUBLE_EQ(*per_request->evaluate({{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 5242880},
+                                           {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1048576}}),
+                   5.0);
+  EXPECT_FALSE(per_request->evaluate({{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1}}).has_value());
+  EXPECT_FALSE(per_request->evaluate({{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1},
+                                      {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 0}}).has_value());
+  const CatalogMetric* requested = find_catalog_metric("gld_requested_throughput");
+  EXPECT_DOUBLE_EQ(*requested->evaluate({{"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second", 1000},
+                                         {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 80}}),
+                   800.0);
+}
+
+TEST(MetricCatalog, ResolvesNamesToCuptiMetricsWithoutDuplicates) {
+  const auto m = cupti_metrics_for({"gld_transactions", "gld_transactions_per_request", "gld_efficiency"});
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  EXPECT_EQ(m[1], "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+}
+
+TEST(MetricCatalog, UnknownNameIsAnErrorListingTheClosest) {
+  try {
+    cupti_metrics_for({"gld_eficiency"});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("unknown metric 'gld_eficiency'"), std::string::npos) << what;
+    EXPECT_NE(what.find("gld_efficiency"), std::string::npos) << what;
+  }
+}

@@ -1,0 +1,35 @@
+#include <gtest/gtest.h>
+
+#include "nvtx_tracker.h"
+
+using labbook::profiler::NvtxTracker;
+
+TEST(NvtxTracker, NestedPushPopGivesPathsPerThread) {
+  NvtxTracker t;
+  t.push(1, "readSegment", 10);
+  t.push(1, "offset=11", 20);
+  t.push(2, "other", 25);
+  EXPECT_EQ(t.current_path(1), "readSegment/offset=11");
+  EXPECT_EQ(t.current_path(2), "other");
+  EXPECT_TRUE(t.pop(1, 30));
+  EXPECT_EQ(t.current_path(1), "readSegment");
+  EXPECT_TRUE(t.pop(1, 40));
+  EXPECT_EQ(t.current_path(1), "");
+  EXPECT_FALSE(t.pop(1, 50)) << "a pop with nothing open is ignored";
+  const auto ranges = t.ranges();
+  ASSERT_EQ(ranges.size(), 3u);
+  EXPECT_EQ(ranges[1].path, "readSegment/offset=11");
+  EXPECT_EQ(ranges[1].depth, 1);
+  EXPECT_EQ(*ranges[1].end_ns, 30u);
+  EXPECT_EQ(*ranges[0].end_ns, 40u);
+  EXPECT_FALSE(ranges[2].end_ns.has_value()) << "thread 2 never popped";
+}
+
+TEST(NvtxTracker, StartEndRangesMayEndElsewhereAndDoNotNest) {
+  NvtxTracker t;
+  t.start(77, 1, "io", 5);
+  EXPECT_EQ(t.current_path(1), "");
+  EXPECT_TRUE(t.end(77, 9));
+  EXPECT_FALSE(t.end(77, 10));
+  EXPECT_EQ(*t.ranges().at(0).end_ns, 9u);
+}

@@ -1,0 +1,44 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "trace_writer.h"
+
+using namespace labbook;
+
+TEST(TraceWriter, WritesRangesKernelsCopiesAndApiCallsAsCompleteEvents) {
+  Measurement m;
+  DeviceFacts d;
+  d.name = "GPU";
+  m.devices.push_back(d);
+  m.ranges.push_back({1, "offset=11", "readSegment/offset=11", 42, 1, 1000, 5000});
+  Kernel k;
+  k.name = "readSegment";
+  k.range = "readSegment/offset=11";
+  k.start_ns = 2000;
+  k.end_ns = 4500;
+  k.stream = 7;
+  m.kernels.push_back(k);
+  Copy c;
+  c.kind = CopyKind::HostToDevice;
+  c.src = HostMemoryKind::Pinned;
+  c.bytes = 1024;
+  c.start_ns = 1500;
+  c.end_ns = 1600;
+  m.copies.push_back(c);
+  m.api_calls.push_back({"cudaLaunchKernel", 42, 3, 1900, 1950});
+
+  const nlohmann::json trace = report::chrome_trace(m);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "X") by_name[e["name"].get<std::string>()] = e;
+  ASSERT_EQ(by_name.size(), 4u);
+  EXPECT_DOUBLE_EQ(by_name["offset=11"]["ts"].get<double>(), 0.0) << "time starts at the first event";
+  EXPECT_DOUBLE_EQ(by_name["offset=11"]["dur"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(by_name["readSegment"]["ts"].get<double>(), 1.0);
+  EXPECT_EQ(by_name["readSegment"]["tid"], 7);
+  EXPECT_EQ(by_name["readSegment"]["args"]["range"], "readSegment/offset=11");
+  EXPECT_EQ(by_name["memcpy HtoD"]["args"]["src"], "pinned");
+  EXPECT_EQ(by_name["cudaLaunchKernel"]["pid"], by_name["offset=11"]["pid"]) << "host work on the host process";
+  EXPECT_NE(by_name["readSegment"]["pid"], by_name["offset=11"]["pid"]);
+}
