@@ -1,2 +1,78 @@
+// Golden test: the lab 4 sheet rendered from the recorded H100 measurement. The whole
+// Markdown must match tests/data/lab4_golden.md (regenerate with LABBOOK_UPDATE_GOLDEN=1
+// after a deliberate change), and key cells are checked through cmark-gfm's parse.
 #include <gtest/gtest.h>
-TEST(Lab4Sheet, Placeholder) {}
+
+#include <cstdlib>
+#include <map>
+
+#include "cmark_document.h"
+#include "lab_data.h"
+#include "labbook/model/atomic_file.h"
+#include "labbook/model/measurement_json.h"
+#include "markdown_writer.h"
+#include "sheet_builder.h"
+
+using namespace labbook;
+using namespace labbook::report;
+
+namespace {
+const std::string kLab = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+
+std::string render() {
+  const LabData lab = load_lab_data(kLab + "/lab.toml");
+  const Measurement m = read_measurement(kLab + "/recorded/h100.json");
+  const Sheet sheet = build_sheet(lab, m, {"rendered from the recording for the golden test"});
+  const std::string md = to_markdown(sheet);
+  validate_markdown(sheet, md);
+  return md;
+}
+
+/// Rows of every parsed table keyed by "experiment|quantity" (first two cells).
+std::map<std::string, std::vector<std::string>> rows_by_key(const std::vector<ParsedTable>& tables) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& t : tables)
+    if (t.header.size() == 6 && t.header[0] == "Experiment")
+      for (const auto& r : t.rows) out[r[0] + "|" + r[1]] = r;
+  return out;
+}
+}  // namespace
+
+TEST(Lab4Sheet, MatchesTheGoldenFile) {
+  const std::string md = render();
+  const std::string golden_path = std::string(LABBOOK_TEST_DATA) + "/lab4_golden.md";
+  if (std::getenv("LABBOOK_UPDATE_GOLDEN")) write_file_atomically(golden_path, md);
+  EXPECT_EQ(md, read_file(golden_path)) << "re-run with LABBOOK_UPDATE_GOLDEN=1 if the change is deliberate";
+}
+
+TEST(Lab4Sheet, KeyCellsParseBackThroughCmarkGfm) {
+  const auto rows = rows_by_key(parse_tables(render()));
+  // Source | measured | comparison for the misaligned read: the book's Fermi number beside the H100's.
+  const auto& r11 = rows.at("readSegment/offset=11|gld_efficiency");
+  EXPECT_EQ(r11[2], "49.81 % (Fermi M2070) [1]");
+  EXPECT_EQ(r11[3], "80.00 %");
+  EXPECT_EQ(r11[4], "+30.19 pts");
+  EXPECT_NE(r11[5].find("32-byte sector"), std::string::npos);
+  EXPECT_EQ(rows.at("readSegment/offset=11|gld_transactions_per_request")[3], "5.00 sectors/request");
+  EXPECT_EQ(rows.at("readSegment/offset=0|gld_transactions_per_request")[3], "4.00 sectors/request");
+  EXPECT_EQ(rows.at("writeSegment/offset=11|gst_efficiency")[2], "80.00 % (not named) [5]");
+  EXPECT_EQ(rows.at("writeSegment/offset=11|gst_efficiency")[3], "80.00 %");
+  EXPECT_EQ(rows.at("simpleMathAoS|gld_efficiency")[3], "50.00 %");
+  EXPECT_EQ(rows.at("simpleMathSoA|gld_efficiency")[3], "100.00 %");
+  // A row without a source value says so instead of leaving a blank.
+  EXPECT_EQ(rows.at("readSegment/offset=0|time")[2], "—");
+}
+
+TEST(Lab4Sheet, MissingCountersShowNotCollectedWithTheReason) {
+  const LabData lab = load_lab_data(kLab + "/lab.toml");
+  Measurement m = read_measurement(kLab + "/recorded/h100.json");
+  for (auto& k : m.kernels) k.metrics.clear();
+  m.issues.push_back({"counters_denied", "GPU performance counters are restricted to administrators"});
+  const Sheet sheet = build_sheet(lab, m, {});
+  const std::string md = to_markdown(sheet);
+  const auto rows = rows_by_key(parse_tables(md));
+  EXPECT_EQ(rows.at("readSegment/offset=11|gld_efficiency")[3],
+            "not collected: GPU counters were denied (see Collection notes)");
+  EXPECT_NE(rows.at("readSegment/offset=11|time")[3].find("µs"), std::string::npos) << "timings survive";
+  EXPECT_NE(md.find("**counters_denied**"), std::string::npos);
+}
