@@ -2,7 +2,9 @@
 //   compare_with_ncu --metrics MEASUREMENT.json          prints the CUPTI metric list (for ncu)
 //   compare_with_ncu MEASUREMENT.json NCU.csv [TOL]      compares, kernel by kernel in launch order
 // NCU.csv: `ncu --csv --page raw --print-units base --metrics <list>`. Counters and ratios
-// must agree within TOL (default 1 %); times and clocks within 5 % (run-to-run noise).
+// must agree within TOL (default 1 %). Times, clocks and DRAM write bytes get 5 %: they vary
+// from launch to launch in either tool (clocks are not locked; how much dirty data L2 writes
+// back during a kernel depends on what earlier kernels left there, with caches not flushed).
 // Prints a table of the largest differences per metric; exit 0 pass, 1 fail.
 #include <cmath>
 #include <cstdio>
@@ -39,8 +41,10 @@ double number(std::string text) {
   return std::stod(digits);
 }
 
-bool is_timing(const std::string& metric) {
-  return metric.rfind("gpu__time_duration", 0) == 0 || metric.find("per_second") != std::string::npos;
+/// Metrics that differ between identical launches of one tool, so only 5 % is meaningful.
+bool varies_between_launches(const std::string& metric) {
+  return metric.rfind("gpu__time_duration", 0) == 0 || metric.find("per_second") != std::string::npos ||
+         metric.rfind("dram__bytes_write", 0) == 0;
 }
 
 }  // namespace
@@ -93,7 +97,7 @@ int main(int argc, char** argv) {
         }
         const double t = number(theirs->second), o = ours->second;
         const double rel = std::fabs(o - t) / std::max(std::fabs(t), 1e-12);
-        const bool ok = (std::fabs(o - t) < 1e-9) || rel <= (is_timing(metric) ? 0.05 : tolerance);
+        const bool ok = (std::fabs(o - t) < 1e-9) || rel <= (varies_between_launches(metric) ? 0.05 : tolerance);
         if (!ok) ++failures;
         auto& w = worst[metric];
         ++w.n;
@@ -103,7 +107,7 @@ int main(int argc, char** argv) {
     std::printf("| metric | kernels | worst difference | at launch | labbook | ncu | limit |\n|---|---|---|---|---|---|---|\n");
     for (const auto& [metric, w] : worst)
       std::printf("| %s | %zu | %.3f %% | %zu | %.6g | %.6g | %s |\n", metric.c_str(), w.n, 100 * w.rel, w.launch, w.ours,
-                  w.theirs, is_timing(metric) ? "5 %" : "1 %");
+                  w.theirs, varies_between_launches(metric) ? "5 %" : "1 %");
     std::printf("%d values outside their limit\n", failures);
     return failures == 0 ? 0 : 1;
   } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # GPU test: every metric the collector reports for the lab 4 kernels agrees with
-# `ncu --metrics` on the same binary (counters 1 %, times and clocks 5 %), both without
+# `ncu --metrics` on the same binary (counters 1 %; times, clocks and DRAM write bytes 5 %,
+# see compare_with_ncu.cpp), both without
 # cache or clock control, which is what CUPTI's range profiler does. Skips (77) without a
 # GPU or without ncu.
 set -euo pipefail
