@@ -230,19 +230,20 @@ bool RangeProfiler::configure(Context& c) {
 }
 
 void RangeProfiler::evaluate_batch(Context& c) {
+  // A failed step loses this batch's metrics (said as an issue), never the run.
+  auto lost = [&](const char* call, CUptiResult s) {
+    issues_.add("metrics_lost", describe_call(call, s));
+    c.pending.clear();
+  };
   auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
   stop.pRangeProfilerObject = c.object;
   if (CUptiResult s = cuptiRangeProfilerStop(&stop); s != CUPTI_SUCCESS) {
-    issues_.add("metrics_lost", describe_call("cuptiRangeProfilerStop", s));
-    c.pending.clear();
-    return;
+    return lost("cuptiRangeProfilerStop", s);
   }
   auto decode = LABBOOK_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
   decode.pRangeProfilerObject = c.object;
   if (CUptiResult s = cuptiRangeProfilerDecodeData(&decode); s != CUPTI_SUCCESS) {
-    issues_.add("metrics_lost", describe_call("cuptiRangeProfilerDecodeData", s));
-    c.pending.clear();
-    return;
+    return lost("cuptiRangeProfilerDecodeData", s);
   }
   if (decode.numOfRangeDropped > 0)
     issues_.add("ranges_dropped", std::to_string(decode.numOfRangeDropped) +
@@ -252,9 +253,7 @@ void RangeProfiler::evaluate_batch(Context& c) {
   info.pCounterDataImage = c.counter_data.data();
   info.counterDataImageSize = c.counter_data.size();
   if (CUptiResult s = cuptiRangeProfilerGetCounterDataInfo(&info); s != CUPTI_SUCCESS) {
-    issues_.add("metrics_lost", describe_call("cuptiRangeProfilerGetCounterDataInfo", s));
-    c.pending.clear();
-    return;
+    return lost("cuptiRangeProfilerGetCounterDataInfo", s);
   }
   // Auto ranges are numbered in launch order; a mismatch means a launch we did not see
   // (e.g. a graph launch) and the mapping would be wrong, so say so.

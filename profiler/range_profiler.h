@@ -35,9 +35,6 @@ class RangeProfiler {
   /// Metrics per launch index, for launches evaluated so far.
   std::map<std::uint64_t, std::map<std::string, double>> results() const;
 
-  /// False once collection was given up (denied counters, unknown metric...).
-  bool active() const { return !disabled_; }
-
  private:
   struct Context;
   struct HostConfig;
