@@ -40,7 +40,8 @@ struct ReferenceValue {
 };
 
 /// A claim from a source, checked on the measurement: either
-/// quantity(numerator) / quantity(denominator) >= min_ratio, or `best` has the lowest
+/// quantity(numerator) / quantity(denominator) >= min_ratio (a speed-up: numerator = the
+/// slower variant's time), or `best` has the lowest
 /// (or highest) quantity among `candidates`, within `tolerance` (relative).
 struct Claim {
   std::string text, citation, quantity;
