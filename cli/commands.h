@@ -1,8 +1,12 @@
 #pragma once
 // The CLI's subcommands; each returns the process exit code and throws labbook::Error for
 // failures the user should read about.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "labbook/model/measurement.h"
 
 namespace labbook::cli {
 
@@ -22,14 +26,26 @@ struct RenderOptions {
 };
 int render_lab(const RenderOptions&);
 
+/// Exit code for "skipped: no GPU", as the GPU tests use it.
+inline constexpr int kExitNoGpu = 77;
+
 struct ProfileOptions {
   std::vector<std::string> metrics;
+  std::vector<std::string> nvtx, kernels;   ///< globs choosing the launches that get metrics
+  std::optional<std::uint64_t> launch_skip, launch_count;
   std::string out_dir;
   std::vector<std::string> command;
 };
+/// Returns the profiled program's exit code (128 + signal when a signal ended it).
 int profile(const ProfileOptions&);
 
-/// The catalog; with `lab`, that lab's CUPTI metrics as one comma-separated line.
-int list_metrics(const std::string& lab);
+/// Writes summary.{md,html,json}, timeline.svg, trace.json and measurements.json for `m`.
+void write_profile_outputs(const Measurement& m, const std::string& out_dir);
+/// write_profile_outputs() for a measurement file.
+int summarize(const std::string& measurement, const std::string& out_dir);
+
+/// The catalog; with `lab`, that lab's CUPTI metrics as one comma-separated line; with
+/// `all_cupti`, every CUPTI metric of the catalog that way.
+int list_metrics(const std::string& lab, bool all_cupti);
 
 }  // namespace labbook::cli

@@ -8,6 +8,7 @@
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/text.h"
 #include "profile_session.h"
 #include "sheet_builder.h"
 #include "sheet_files.h"
@@ -99,11 +100,14 @@ int run_lab(const RunOptions& options) {
   return 0;
 }
 
-int list_metrics(const std::string& lab_id) {
-  if (!lab_id.empty()) {
-    std::string line;
-    for (const auto& m : cupti_metrics_for(find_lab(lab_id).metrics)) line += (line.empty() ? "" : ",") + m;
-    std::printf("%s\n", line.c_str());
+int list_metrics(const std::string& lab_id, bool all_cupti) {
+  if (!lab_id.empty() || all_cupti) {
+    std::vector<std::string> names;
+    if (all_cupti)
+      for (const auto& m : metric_catalog()) names.push_back(m.name);
+    else
+      names = find_lab(lab_id).metrics;
+    std::printf("%s\n", join(cupti_metrics_for(names), ",").c_str());
     return 0;
   }
   std::printf("%-38s %-18s %s\n", "name", "unit", "CUPTI (Perfworks) formula");

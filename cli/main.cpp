@@ -2,11 +2,14 @@
 //
 //   labbook run lab4                 measure lab 4 and write reports/lab4.{md,html,json,trace.json}
 //   labbook render lab4 --measurement FILE   write the sheet from a measurement file
-//   labbook profile [--metrics a,b] -- PROGRAM ARGS...   profile any CUDA program
+//   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]
+//                   [--launch-count N] -- PROGRAM ARGS...   profile any CUDA program
+//   labbook summary MEASUREMENT --out DIR     summary files from a measurement file
 //   labbook metrics                  list the metric catalog
 //
 // Exit codes: 0 success; 1 failure (bad input, wrong lab result, I/O); 2 bad usage;
-// the profiled program's own exit code when it fails under `profile`.
+// 77 no GPU to profile on; under `profile`, the profiled program's own exit code
+// (128 + signal number when a signal ended it).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -37,12 +40,28 @@ int main(int argc, char** argv) {
   labbook::cli::ProfileOptions profile;
   auto* profile_cmd = app.add_subcommand("profile", "Profile any CUDA program: timeline and metrics per NVTX range");
   profile_cmd->add_option("--metrics", profile.metrics, "Catalog or CUPTI metric names (comma-separated)")->delimiter(',');
+  profile_cmd->add_option("--nvtx", profile.nvtx,
+                          "Metrics only for kernels in NVTX ranges matching these globs, e.g. 'transpose/*' (comma-separated)")
+      ->delimiter(',');
+  profile_cmd->add_option("--kernel", profile.kernels, "Metrics only for kernels whose name matches these globs (comma-separated)")
+      ->delimiter(',');
+  profile_cmd->add_option("--launch-skip", profile.launch_skip, "Skip this many matching launches before collecting metrics");
+  profile_cmd->add_option("--launch-count", profile.launch_count, "Collect metrics for at most this many matching launches")
+      ->check(CLI::PositiveNumber);
   profile_cmd->add_option("--out", profile.out_dir, "Output folder (default labbook-out/PROGRAM-DATE)");
   profile_cmd->add_option("command", profile.command, "Program and arguments, after --")->required();
 
+  std::string summary_measurement, summary_out;
+  auto* summary_cmd = app.add_subcommand("summary", "Write summary.md, timeline.svg and trace.json from a measurement file");
+  summary_cmd->add_option("measurement", summary_measurement, "Measurement JSON file")->required()->check(CLI::ExistingFile);
+  summary_cmd->add_option("--out", summary_out, "Output folder")->required();
+
   std::string metrics_lab;
+  bool metrics_all = false;
   auto* metrics_cmd = app.add_subcommand("metrics", "List the metric catalog");
-  metrics_cmd->add_option("--lab", metrics_lab, "Print only the CUPTI metrics lab LAB collects, comma-separated");
+  auto* lab_option = metrics_cmd->add_option("--lab", metrics_lab, "Print only the CUPTI metrics lab LAB collects, comma-separated");
+  metrics_cmd->add_flag("--cupti-all", metrics_all, "Print every CUPTI metric the catalog uses, comma-separated")
+      ->excludes(lab_option);
 
   try {
     app.parse(argc, argv);
@@ -53,7 +72,8 @@ int main(int argc, char** argv) {
     if (*run_cmd) return labbook::cli::run_lab(run);
     if (*render_cmd) return labbook::cli::render_lab(render);
     if (*profile_cmd) return labbook::cli::profile(profile);
-    if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab);
+    if (*summary_cmd) return labbook::cli::summarize(summary_measurement, summary_out);
+    if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab, metrics_all);
   } catch (const labbook::Error& e) {
     std::fprintf(stderr, "labbook: %s\n", e.what());
     return 1;

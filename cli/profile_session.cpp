@@ -7,17 +7,12 @@
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/merge.h"
+#include "labbook/model/text.h"
 #include "program_runner.h"
 
 namespace labbook::cli {
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
-  return out;
-}
 
 /// One run of the program with the collector injected; returns its exit code.
 int run_collected(const ProfileRequest& request, const std::string& mode, const std::string& output) {
@@ -27,6 +22,10 @@ int run_collected(const ProfileRequest& request, const std::string& mode, const 
       {"LABBOOK_MODE", mode},
       {"LABBOOK_OUTPUT", output},
       {"LABBOOK_METRICS", mode == "metrics" ? join(request.cupti_metrics, ",") : ""},
+      {"LABBOOK_NVTX", join(request.nvtx, ",")},
+      {"LABBOOK_KERNELS", join(request.kernels, ",")},
+      {"LABBOOK_LAUNCH_SKIP", request.launch_skip ? std::to_string(*request.launch_skip) : ""},
+      {"LABBOOK_LAUNCH_COUNT", request.launch_count ? std::to_string(*request.launch_count) : ""},
   };
   // CUPTI loads libnvperf_host/target with dlopen: they must be on the loader path.
   const char* old = std::getenv("LD_LIBRARY_PATH");

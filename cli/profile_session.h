@@ -1,4 +1,6 @@
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,9 @@ struct ProfileRequest {
   std::vector<std::string> command;        ///< program and its arguments
   std::vector<std::string> cupti_metrics;  ///< empty: trace only
   std::string work_dir;                    ///< where the per-run files go
+  /// Which launches get metrics (the collector's LABBOOK_NVTX etc.); all when empty.
+  std::vector<std::string> nvtx, kernels;
+  std::optional<std::uint64_t> launch_skip, launch_count;
 };
 
 struct ProfileOutcome {

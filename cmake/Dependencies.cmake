@@ -1,6 +1,7 @@
 # Every third-party piece labbook needs, found once. Missing Debian packages are
 # reported together with the one apt-get line that installs them.
 find_package(CUDAToolkit 13 REQUIRED)
+find_package(Threads REQUIRED)
 
 set(_labbook_missing "")
 

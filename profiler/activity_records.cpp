@@ -40,7 +40,39 @@ HostMemoryKind memory_kind(std::uint32_t k) {
   }
 }
 
+struct UnifiedMemoryKindName {
+  CUpti_ActivityUnifiedMemoryCounterKind kind;
+  const char* name;
+  bool has_end;   // CUPTI leaves `end` invalid for the others
+};
+constexpr UnifiedMemoryKindName kUnifiedMemoryKinds[] = {
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD, "htod", true},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH, "dtoh", true},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD, "dtod", true},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT, "gpu_page_fault", true},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT, "cpu_page_fault", false},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING, "thrashing", false},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING, "throttling", true},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_REMOTE_MAP, "remote_map", false},
+};
+
+/// "cudaMemcpy" for CUPTI's "cudaMemcpy_v3020": the name the program called, as nvprof showed it.
+std::string api_name(const char* cupti_name) {
+  std::string name = cupti_name;
+  const auto v = name.rfind("_v");
+  if (v != std::string::npos && v + 2 < name.size() &&
+      name.find_first_not_of("0123456789", v + 2) == std::string::npos)
+    name.resize(v);
+  return name;
+}
+
 }  // namespace
+
+std::vector<CUpti_ActivityUnifiedMemoryCounterKind> unified_memory_counter_kinds() {
+  std::vector<CUpti_ActivityUnifiedMemoryCounterKind> out;
+  for (const auto& k : kUnifiedMemoryKinds) out.push_back(k.kind);
+  return out;
+}
 
 std::string demangle(const char* mangled) {
   if (!mangled) return {};
@@ -105,8 +137,27 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch) {
       const auto& r = reinterpret_cast<const CUpti_ActivityAPI&>(record);
       const char* name = nullptr;
       cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, r.cbid, &name);
-      batch.api_calls.push_back({name ? name : "cbid " + std::to_string(r.cbid), r.threadId,
+      batch.api_calls.push_back({name ? api_name(name) : "cbid " + std::to_string(r.cbid), r.threadId,
                                  r.correlationId, r.start, r.end});
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: {
+      const auto& r = reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3&>(record);
+      for (const auto& k : kUnifiedMemoryKinds) {
+        if (k.kind != r.counterKind) continue;
+        UnifiedMemoryEvent e;
+        e.kind = k.name;
+        e.value = r.value;
+        e.address = r.address;
+        e.start_ns = r.start;
+        e.end_ns = k.has_end && r.end >= r.start ? r.end : r.start;
+        // Migrations name the GPU at either end; faults and throttling the GPU involved.
+        const std::uint32_t gpu = r.counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH ? r.srcId
+                                  : r.counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD ? r.dstId
+                                                                                                                    : r.srcId;
+        e.device = gpu == CUPTI_UNIFIED_MEMORY_CPU_DEVICE_ID ? -1 : static_cast<int>(gpu);
+        batch.memory_events.push_back(e);
+      }
       break;
     }
     default: ++batch.other_records; break;

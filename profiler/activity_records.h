@@ -12,8 +12,12 @@ struct ActivityBatch {
   std::vector<Kernel> kernels;      ///< launch index and range are filled in later
   std::vector<Copy> copies;         ///< correlation holds the runtime API's id when known
   std::vector<ApiCall> api_calls;
+  std::vector<UnifiedMemoryEvent> memory_events;
   std::size_t other_records = 0;
 };
+
+/// The unified-memory counter kinds labbook asks CUPTI for.
+std::vector<CUpti_ActivityUnifiedMemoryCounterKind> unified_memory_counter_kinds();
 
 /// Converts one record into `batch`.
 void convert_record(const CUpti_Activity& record, ActivityBatch& batch);

@@ -51,7 +51,21 @@ void CUPTIAPI ActivityTracer::buffer_completed(CUcontext, std::uint32_t, std::ui
   b.kernels.insert(b.kernels.end(), local.kernels.begin(), local.kernels.end());
   b.copies.insert(b.copies.end(), local.copies.begin(), local.copies.end());
   b.api_calls.insert(b.api_calls.end(), local.api_calls.begin(), local.api_calls.end());
+  b.memory_events.insert(b.memory_events.end(), local.memory_events.begin(), local.memory_events.end());
   b.other_records += local.other_records;
+}
+
+void ActivityTracer::enable_unified_memory() {
+  std::call_once(unified_memory_once_, [this] {
+    std::vector<CUpti_ActivityUnifiedMemoryCounterConfig> config;
+    for (auto kind : unified_memory_counter_kinds())
+      config.push_back({CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES, kind, 0, 1});
+    CUptiResult s = cuptiActivityConfigureUnifiedMemoryCounter(config.data(), static_cast<std::uint32_t>(config.size()));
+    if (s == CUPTI_SUCCESS) s = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    if (s != CUPTI_SUCCESS)
+      issues_.add("unified_memory_untraced", "unified-memory migrations and faults are not in the timeline: " +
+                                                 describe_call("cuptiActivityConfigureUnifiedMemoryCounter", s));
+  });
 }
 
 void ActivityTracer::flush() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }

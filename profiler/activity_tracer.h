@@ -14,6 +14,9 @@ class ActivityTracer {
   /// There is one tracer per process (CUPTI's buffer callbacks are global).
   explicit ActivityTracer(IssueLog& issues);
 
+  /// Adds unified-memory migrations and faults to the trace. CUPTI accepts this only after
+  /// the driver is initialized, so the collector calls it when the first context appears.
+  void enable_unified_memory();
   /// Forces every buffer, including incomplete ones, to be delivered now.
   void flush();
   /// Everything converted so far; the tracer keeps nothing.
@@ -25,6 +28,7 @@ class ActivityTracer {
                                         std::size_t size, std::size_t valid_size);
 
   IssueLog& issues_;
+  std::once_flag unified_memory_once_;
   std::mutex mutex_;
   ActivityBatch batch_;
 };

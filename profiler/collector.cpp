@@ -13,7 +13,7 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <sstream>
+#include <optional>
 
 #include <cupti.h>
 #include <nvtx3/nvToolsExt.h>
@@ -25,6 +25,7 @@
 #include "issue_log.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
+#include "labbook/model/text.h"
 #include "nvtx_tracker.h"
 #include "range_profiler.h"
 
@@ -77,11 +78,14 @@ struct Launch {
 };
 
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
+thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
+
+double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
 class Collector {
  public:
   explicit Collector(CollectorConfig config)
-      : config_(std::move(config)), started_at_(utc_now_iso8601()) {}
+      : config_(std::move(config)), started_at_(utc_now_iso8601()), filter_(config_.filter) {}
 
   bool start() {
     if (CUptiResult s = cuptiSubscribe(&subscriber_, &Collector::on_callback, this); s != CUPTI_SUCCESS) {
@@ -97,6 +101,7 @@ class Collector {
           CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
           CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 
     if (config_.trace) tracer_ = std::make_unique<ActivityTracer>(issues_);
@@ -104,15 +109,19 @@ class Collector {
     return true;
   }
 
-  void finish() {
+  void finish(const std::string& stop_reason) {
     if (finished_.exchange(true)) return;
+    const std::uint64_t started = now_ns();
     if (profiler_) profiler_->finish_all();
     if (tracer_) tracer_->flush();
     try {
-      write_measurement(build(), config_.output);
+      Measurement m = build();
+      m.program.stop_reason = stop_reason;
+      write_measurement(m, config_.output);
     } catch (const Error& e) {
       std::fprintf(stderr, "labbook collector: %s\n", e.what());
     }
+    if (config_.verbose) report_overhead(now_ns() - started);
   }
 
  private:
@@ -125,7 +134,12 @@ class Collector {
       case CUPTI_CB_DOMAIN_RUNTIME_API: c->on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API: c->on_launch(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_RESOURCE:
-        if (c->profiler_) c->profiler_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+          // The driver is initialized now, which unified-memory tracing needs.
+          if (c->tracer_) c->tracer_->enable_unified_memory();
+        } else if (c->profiler_) {
+          c->profiler_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
+        }
         break;
       default: break;
     }
@@ -187,19 +201,40 @@ class Collector {
     }
   }
 
+  // With metrics, launches are serialized from entry to exit: CUPTI numbers its ranges in
+  // the order kernels reach the GPU, and labbook must number launches in that same order.
   void on_launch(const CUpti_CallbackData* d) {
-    if (d->callbackSite != CUPTI_API_ENTER) return;
+    if (d->callbackSite == CUPTI_API_EXIT) {
+      launch_ns_ += now_ns() - t_launch_entered_ns;
+      if (profiler_) launch_serializer_.unlock();
+      return;
+    }
+    if (profiler_) launch_serializer_.lock();
+    t_launch_entered_ns = now_ns();
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
     std::uint64_t index;
+    bool selected;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       index = launches_.size();
       const std::uint32_t thread = this_thread();
-      launches_.push_back({index, d->symbolName ? d->symbolName : "", nvtx_.current_path(thread), thread,
-                           static_cast<int>(device), t_runtime_correlation, d->correlationId});
+      Launch l{index, d->symbolName ? d->symbolName : "", nvtx_.current_path(thread), thread,
+               static_cast<int>(device), t_runtime_correlation, d->correlationId};
+      selected = filter_.select(l.range, demangle(l.mangled.c_str()));
+      launches_.push_back(std::move(l));
     }
-    if (profiler_) profiler_->before_launch(d->context, index);
+    if (!profiler_) return;
+    if (selected) profiler_->before_launch(d->context, index);
+    else profiler_->skip_launch(d->context);
+  }
+
+  void report_overhead(std::uint64_t finish_ns) const {
+    std::fprintf(stderr,
+                 "labbook collector: %zu launches, %.3f s inside launch calls (replay included), "
+                 "%d passes per kernel, %.3f s evaluating counters, %.3f s finishing\n",
+                 launches_.size(), seconds(launch_ns_.load()), profiler_ ? profiler_->passes() : 0,
+                 profiler_ ? profiler_->evaluation_seconds() : 0.0, seconds(finish_ns));
   }
 
   Measurement build() {
@@ -212,6 +247,8 @@ class Collector {
     cuptiGetVersion(&cupti_version);
     m.program.cupti_version = static_cast<int>(cupti_version);
     m.metrics_requested = config_.metrics;
+    m.metric_scope = config_.filter.describe();
+    m.metric_passes = profiler_ ? profiler_->passes() : 0;
     m.ranges = nvtx_.ranges();
 
     std::vector<Launch> launches;
@@ -257,6 +294,7 @@ class Collector {
         m.copies.push_back(c);
       }
       m.api_calls = std::move(batch.api_calls);
+      m.memory_events = std::move(batch.memory_events);
     } else {
       for (const auto& l : launches) {
         Kernel k;
@@ -277,6 +315,9 @@ class Collector {
 
   CollectorConfig config_;
   std::string started_at_;
+  LaunchFilter filter_;                   // guarded by mutex_
+  std::recursive_mutex launch_serializer_;
+  std::atomic<std::uint64_t> launch_ns_{0};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   IssueLog issues_;
   NvtxTracker nvtx_;
@@ -290,25 +331,40 @@ class Collector {
 
 Collector* g_collector = nullptr;
 
-std::vector<std::string> split_commas(const char* text) {
-  std::vector<std::string> out;
-  if (!text) return out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+std::optional<std::uint64_t> environment_count(const char* name) {
+  const std::string text = environment(name);
+  if (text.empty()) return std::nullopt;
+  std::size_t used = 0;
+  unsigned long long value = 0;
+  try {
+    value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text[0] == '-')
+    throw Error(std::string(name) + "='" + text + "': expected a whole number");
+  return value;
 }
 
 }  // namespace
 
 CollectorConfig CollectorConfig::from_environment() {
   CollectorConfig c;
-  const char* out = std::getenv("LABBOOK_OUTPUT");
-  c.output = out && *out ? out : "labbook-" + std::to_string(::getpid()) + ".json";
-  const char* mode = std::getenv("LABBOOK_MODE");
-  c.trace = !mode || std::string(mode).find("trace") != std::string::npos;
-  c.metrics = split_commas(std::getenv("LABBOOK_METRICS"));
+  c.output = environment("LABBOOK_OUTPUT");
+  if (c.output.empty()) c.output = "labbook-" + std::to_string(::getpid()) + ".json";
+  const std::string mode = environment("LABBOOK_MODE");
+  c.trace = mode.empty() || mode.find("trace") != std::string::npos;
+  c.metrics = split(environment("LABBOOK_METRICS"), ',');
+  c.filter.nvtx = split(environment("LABBOOK_NVTX"), ',');
+  c.filter.kernels = split(environment("LABBOOK_KERNELS"), ',');
+  c.filter.skip = environment_count("LABBOOK_LAUNCH_SKIP").value_or(0);
+  c.filter.count = environment_count("LABBOOK_LAUNCH_COUNT");
+  c.verbose = environment("LABBOOK_VERBOSE") == "1";
   return c;
 }
 
@@ -320,8 +376,8 @@ bool start_collector(const CollectorConfig& config) {
   return true;
 }
 
-void finish_collector() {
-  if (g_collector) g_collector->finish();
+void finish_collector(const std::string& stop_reason) {
+  if (g_collector) g_collector->finish(stop_reason);
 }
 
 }  // namespace labbook::profiler

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "launch_filter.h"
+
 namespace labbook::profiler {
 
 /// What one run of the collector does, read from LABBOOK_* environment variables.
@@ -19,8 +21,13 @@ struct CollectorConfig {
   std::string output;                 ///< LABBOOK_OUTPUT: measurement file to write
   bool trace = false;                 ///< LABBOOK_MODE contains "trace": Activity API timeline
   std::vector<std::string> metrics;   ///< LABBOOK_METRICS: CUPTI metrics, comma-separated
+  /// Which launches get metrics: LABBOOK_NVTX and LABBOOK_KERNELS (comma-separated globs),
+  /// LABBOOK_LAUNCH_SKIP and LABBOOK_LAUNCH_COUNT (integers).
+  LaunchFilterSpec filter;
+  bool verbose = false;               ///< LABBOOK_VERBOSE=1: where the collector's time went, on stderr
 
-  /// Reads the environment. Unset LABBOOK_OUTPUT gives "labbook-<pid>.json".
+  /// Reads the environment. Unset LABBOOK_OUTPUT gives "labbook-<pid>.json". Throws
+  /// labbook::Error naming the variable when a value cannot be used.
   static CollectorConfig from_environment();
 };
 
@@ -28,8 +35,9 @@ struct CollectorConfig {
 /// Returns false (after printing why) if CUPTI cannot be used at all. Call once.
 bool start_collector(const CollectorConfig& config);
 
-/// Evaluates pending metrics, flushes the trace and writes the measurement file.
-/// Safe to call more than once; only the first call writes. Registered with atexit().
-void finish_collector();
+/// Evaluates pending metrics, flushes the trace and writes the measurement file, noting
+/// `stop_reason` ("exit", "signal SIGSEGV", ...) in it. Safe to call more than once and
+/// from several threads; only the first call writes.
+void finish_collector(const std::string& stop_reason);
 
 }  // namespace labbook::profiler

@@ -8,12 +8,15 @@
 #include <exception>
 
 #include "collector.h"
+#include "fatal_signals.h"
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   try {
     if (!labbook::profiler::start_collector(labbook::profiler::CollectorConfig::from_environment()))
       return 0;
-    std::atexit([] { labbook::profiler::finish_collector(); });
+    // exit() and a return from main both end here; signals in fatal_signals.cpp.
+    std::atexit([] { labbook::profiler::finish_collector("exit"); });
+    labbook::profiler::write_measurement_on_fatal_signals();
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "labbook collector: not started: %s\n", e.what());

@@ -32,6 +32,7 @@ void NvtxTracker::start(std::uint64_t nvtx_id, std::uint32_t thread, const std::
   r.id = ranges_.size() + 1;
   r.name = r.path = name;
   r.thread = thread;
+  r.process_wide = true;
   r.start_ns = now_ns;
   open_by_nvtx_id_[nvtx_id] = ranges_.size();
   ranges_.push_back(std::move(r));

@@ -1,6 +1,7 @@
 #include "range_profiler.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -8,6 +9,7 @@
 #include <cupti_target.h>
 
 #include "cupti_status.h"
+#include "labbook/model/text.h"
 
 namespace labbook::profiler {
 
@@ -43,6 +45,7 @@ struct RangeProfiler::Context {
   CUpti_RangeProfiler_Object* object = nullptr;
   std::vector<std::uint8_t> counter_data;
   std::vector<std::uint64_t> pending;   // launch indices in this batch, in launch order
+  bool running = false;                 // between Start and Stop; then pending is not empty
 };
 
 RangeProfiler::RangeProfiler(std::vector<std::string> metrics, IssueLog& issues)
@@ -59,6 +62,18 @@ void RangeProfiler::disable(const std::string& code, const std::string& message)
 }
 
 bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
+  CUdevice dev = 0;
+  int major = 0, minor = 0;
+  if (cuDeviceGet(&dev, static_cast<int>(device)) == CUDA_SUCCESS &&
+      cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) == CUDA_SUCCESS &&
+      cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) == CUDA_SUCCESS &&
+      major * 10 + minor < 75) {
+    disable("metrics_unsupported",
+            "CUPTI's Range Profiler, which labbook uses for metrics, needs compute capability 7.5 or newer; GPU " +
+                std::to_string(device) + " is " + std::to_string(major) + "." + std::to_string(minor) +
+                ". The timeline was still recorded.");
+    return false;
+  }
   auto chip = LABBOOK_PARAMS(CUpti_Device_GetChipName_Params);
   chip.deviceIndex = device;
   if (CUptiResult s = cuptiDeviceGetChipName(&chip); s != CUPTI_SUCCESS) {
@@ -107,9 +122,7 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     if (cuptiProfilerHostGetMetricProperties(&props) != CUPTI_SUCCESS) unknown.push_back(m);
   }
   if (!unknown.empty()) {
-    std::string list;
-    for (const auto& m : unknown) list += (list.empty() ? "" : ", ") + m;
-    issues_.add("metric_unavailable", "not available on " + host_->chip + ": " + list);
+    issues_.add("metric_unavailable", "not available on " + host_->chip + ": " + join(unknown, ", "));
     std::vector<std::string> kept;
     for (const auto& m : metrics_)
       if (std::find(unknown.begin(), unknown.end(), m) == unknown.end()) kept.push_back(m);
@@ -145,6 +158,10 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     disable("metrics_unsupported", describe_call("cuptiProfilerHostGetConfigImage", s));
     return false;
   }
+  auto passes = LABBOOK_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+  passes.configImageSize = host_->config_image.size();
+  passes.pConfigImage = host_->config_image.data();
+  if (cuptiProfilerHostGetNumOfPasses(&passes) == CUPTI_SUCCESS) passes_ = static_cast<int>(passes.numOfPasses);
   return true;
 }
 
@@ -188,9 +205,8 @@ bool RangeProfiler::start(CUcontext ctx) {
     return false;
   }
   c->counter_data.resize(size.counterDataSize);
-  Context& ref = *c;
   contexts_[ctx] = std::move(c);
-  return configure(ref);
+  return true;
 }
 
 bool RangeProfiler::configure(Context& c) {
@@ -226,15 +242,26 @@ bool RangeProfiler::configure(Context& c) {
             is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerStart", s));
     return false;
   }
+  c.running = true;
   return true;
 }
 
 void RangeProfiler::evaluate_batch(Context& c) {
+  const auto started = std::chrono::steady_clock::now();
   // A failed step loses this batch's metrics (said as an issue), never the run.
   auto lost = [&](const char* call, CUptiResult s) {
     issues_.add("metrics_lost", describe_call(call, s));
     c.pending.clear();
   };
+  struct Accounting {   // runs on every return path
+    RangeProfiler& p;
+    Context& c;
+    std::chrono::steady_clock::time_point started;
+    ~Accounting() {
+      c.running = false;
+      p.evaluation_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    }
+  } accounting{*this, c, started};
   auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
   stop.pRangeProfilerObject = c.object;
   if (CUptiResult s = cuptiRangeProfilerStop(&stop); s != CUPTI_SUCCESS) {
@@ -291,11 +318,15 @@ void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch) {
     it = contexts_.find(ctx);
   }
   Context& c = *it->second;
-  if (c.pending.size() == kBatchRanges) {
-    evaluate_batch(c);
-    if (!configure(c)) return;
-  }
+  if (c.running && c.pending.size() == kBatchRanges) evaluate_batch(c);
+  if (!c.running && !configure(c)) return;
   c.pending.push_back(launch);
+}
+
+void RangeProfiler::skip_launch(CUcontext ctx) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = contexts_.find(ctx);
+  if (it != contexts_.end() && it->second->running) evaluate_batch(*it->second);
 }
 
 void RangeProfiler::finish(CUcontext ctx) {
@@ -303,7 +334,7 @@ void RangeProfiler::finish(CUcontext ctx) {
   auto it = contexts_.find(ctx);
   if (it == contexts_.end()) return;
   Context& c = *it->second;
-  if (host_) evaluate_batch(c);
+  if (c.running) evaluate_batch(c);
   auto disable_params = LABBOOK_PARAMS(CUpti_RangeProfiler_Disable_Params);
   disable_params.pRangeProfilerObject = c.object;
   cuptiRangeProfilerDisable(&disable_params);
@@ -334,6 +365,16 @@ void RangeProfiler::finish_all() {
 std::map<std::uint64_t, std::map<std::string, double>> RangeProfiler::results() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return results_;
+}
+
+int RangeProfiler::passes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return passes_;
+}
+
+double RangeProfiler::evaluation_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return evaluation_seconds_;
 }
 
 }  // namespace labbook::profiler

@@ -23,9 +23,13 @@ class RangeProfiler {
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
 
-  /// Call on the launching thread just before kernel `launch` starts on `ctx`. Starts
-  /// profiling `ctx` on its first launch and evaluates a full batch before starting the next.
+  /// Call on the launching thread just before kernel `launch` starts on `ctx`, for a launch
+  /// that gets metrics. Starts profiling `ctx` on its first such launch and evaluates a
+  /// full batch before starting the next.
   void before_launch(CUcontext ctx, std::uint64_t launch);
+  /// Call instead of before_launch() for a launch that gets no metrics: stops profiling
+  /// `ctx` (evaluating what it holds) so that the launch is not counted as a range.
+  void skip_launch(CUcontext ctx);
 
   /// Evaluates what `ctx` collected and stops profiling it (context about to be destroyed).
   void finish(CUcontext ctx);
@@ -34,6 +38,10 @@ class RangeProfiler {
 
   /// Metrics per launch index, for launches evaluated so far.
   std::map<std::uint64_t, std::map<std::string, double>> results() const;
+  /// Replay passes per kernel for the metric set; 0 before the first launch.
+  int passes() const;
+  /// Seconds spent stopping, decoding and evaluating counter data so far.
+  double evaluation_seconds() const;
 
  private:
   struct Context;
@@ -41,7 +49,7 @@ class RangeProfiler {
 
   bool start(CUcontext ctx);                // false: metrics disabled (issue recorded)
   bool configure(Context& c);               // counter data image + SetConfig + Start
-  void evaluate_batch(Context& c);          // Stop, Decode, evaluate into results_
+  void evaluate_batch(Context& c);          // Stop, Decode, evaluate into results_; c stops
   bool prepare_host(CUcontext ctx, std::uint32_t device);  // chip, availability, config image
   void disable(const std::string& code, const std::string& message);
 
@@ -54,6 +62,8 @@ class RangeProfiler {
   std::unique_ptr<HostConfig> host_;
   std::map<CUcontext, std::unique_ptr<Context>> contexts_;
   std::map<std::uint64_t, std::map<std::string, double>> results_;
+  int passes_ = 0;
+  double evaluation_seconds_ = 0;
 };
 
 }  // namespace labbook::profiler

@@ -15,6 +15,22 @@ std::optional<double> Kernel::duration_ns() const {
   return static_cast<double>(*end_ns - *start_ns);
 }
 
+std::string Kernel::range_or_name() const { return range.empty() ? kernel_short_name(name) : range; }
+
+std::string kernel_short_name(const std::string& demangled) {
+  // The parameter list is the first '(' outside template brackets; "(anonymous namespace)"
+  // and operator() make a naive search wrong, so count angle brackets.
+  int angle = 0;
+  for (std::size_t i = 0; i < demangled.size(); ++i) {
+    const char c = demangled[i];
+    if (c == '<') ++angle;
+    else if (c == '>') --angle;
+    else if (c == '(' && angle == 0 && i > 0 && demangled.compare(i, 21, "(anonymous namespace)") != 0)
+      return demangled.substr(0, i);
+  }
+  return demangled;
+}
+
 const DeviceFacts* Measurement::device(int ordinal) const {
   auto it = std::find_if(devices.begin(), devices.end(),
                          [&](const DeviceFacts& d) { return d.ordinal == ordinal; });

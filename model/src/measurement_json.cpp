@@ -29,6 +29,7 @@ json to_json(const Measurement& m) {
   json program = {{"command", m.program.command},
                   {"started_at", m.program.started_at},
                   {"mode", m.program.mode},
+                  {"stop_reason", m.program.stop_reason},
                   {"collector_version", m.program.collector_version},
                   {"cupti_version", m.program.cupti_version}};
   put_optional(program, "exit_code", m.program.exit_code);
@@ -53,7 +54,8 @@ json to_json(const Measurement& m) {
   j["ranges"] = json::array();
   for (const auto& r : m.ranges) {
     json jr = {{"id", r.id},         {"name", r.name},   {"path", r.path},
-               {"thread", r.thread}, {"depth", r.depth}, {"start_ns", r.start_ns}};
+               {"thread", r.thread}, {"depth", r.depth}, {"process_wide", r.process_wide},
+               {"start_ns", r.start_ns}};
     put_optional(jr, "end_ns", r.end_ns);
     j["ranges"].push_back(jr);
   }
@@ -103,7 +105,18 @@ json to_json(const Measurement& m) {
                               {"start_ns", a.start_ns},
                               {"end_ns", a.end_ns}});
   }
+  j["memory_events"] = json::array();
+  for (const auto& e : m.memory_events) {
+    j["memory_events"].push_back({{"kind", e.kind},
+                                  {"value", e.value},
+                                  {"address", e.address},
+                                  {"start_ns", e.start_ns},
+                                  {"end_ns", e.end_ns},
+                                  {"device", e.device}});
+  }
   j["metrics_requested"] = m.metrics_requested;
+  j["metric_scope"] = m.metric_scope;
+  j["metric_passes"] = m.metric_passes;
   j["issues"] = json::array();
   for (const auto& i : m.issues) j["issues"].push_back({{"code", i.code}, {"message", i.message}});
   return j;
@@ -114,17 +127,19 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   Measurement m;
   if (root.string("schema") != "labbook.measurement")
     root.fail("schema", "expected \"labbook.measurement\"");
-  m.schema_version = root.integer<int>("schema_version");
-  if (m.schema_version != kMeasurementSchemaVersion)
-    root.fail("schema_version", "this labbook reads version " +
+  const int version = root.integer<int>("schema_version");
+  if (version < 1 || version > kMeasurementSchemaVersion)
+    root.fail("schema_version", "this labbook reads versions 1 to " +
                                     std::to_string(kMeasurementSchemaVersion) + ", not " +
-                                    std::to_string(m.schema_version));
+                                    std::to_string(version));
+  const bool v2 = version >= 2;   // fields added in version 2 are required from then on
 
   const JsonReader program = root.object("program");
   m.program.command = program.strings("command");
   m.program.exit_code = program.optional_integer<int>("exit_code");
   m.program.started_at = program.string("started_at");
   m.program.mode = program.string("mode");
+  if (v2) m.program.stop_reason = program.string("stop_reason");
   m.program.collector_version = program.string("collector_version");
   m.program.cupti_version = program.integer<int>("cupti_version");
 
@@ -153,6 +168,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     x.path = r.string("path");
     x.thread = r.integer<std::uint32_t>("thread");
     x.depth = r.integer<int>("depth");
+    if (v2) x.process_wide = r.boolean("process_wide");
     x.start_ns = r.integer<std::uint64_t>("start_ns");
     x.end_ns = r.optional_integer<std::uint64_t>("end_ns");
     if (x.end_ns && *x.end_ns < x.start_ns) r.fail("end_ns", "ends before it starts");
@@ -212,6 +228,21 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     m.api_calls.push_back(x);
   });
 
+  if (v2) {
+    root.each("memory_events", [&](const JsonReader& e) {
+      UnifiedMemoryEvent x;
+      x.kind = e.string("kind");
+      x.value = e.integer<std::uint64_t>("value");
+      x.address = e.integer<std::uint64_t>("address");
+      x.start_ns = e.integer<std::uint64_t>("start_ns");
+      x.end_ns = e.integer<std::uint64_t>("end_ns");
+      if (x.end_ns < x.start_ns) e.fail("end_ns", "ends before it starts");
+      x.device = e.integer<int>("device");
+      m.memory_events.push_back(x);
+    });
+    m.metric_scope = root.string("metric_scope");
+    m.metric_passes = root.integer<int>("metric_passes");
+  }
   m.metrics_requested = root.strings("metrics_requested");
   root.each("issues", [&](const JsonReader& i) {
     m.issues.push_back({i.string("code"), i.string("message")});

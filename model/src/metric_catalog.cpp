@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "labbook/model/error.h"
+#include "labbook/model/text.h"
 
 namespace labbook {
 
@@ -150,6 +151,8 @@ const CatalogMetric* find_catalog_metric(const std::string& name) {
   return nullptr;
 }
 
+bool is_perfworks_name(const std::string& name) { return name.find("__") != std::string::npos; }
+
 std::vector<std::string> closest_metric_names(const std::string& name, std::size_t count) {
   std::vector<std::pair<std::size_t, std::string>> scored;
   for (const auto& m : metric_catalog()) scored.emplace_back(edit_distance(name, m.name), m.name);
@@ -166,11 +169,14 @@ std::vector<std::string> cupti_metrics_for(const std::vector<std::string>& names
     if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
   };
   for (const auto& name : names) {
+    if (is_perfworks_name(name)) {   // any Perfworks metric passes; the collector checks it on the GPU
+      if (!find_catalog_metric(name)) add(name);
+      else for (const auto& input : find_catalog_metric(name)->inputs) add(input);
+      continue;
+    }
     const CatalogMetric* m = find_catalog_metric(name);
     if (!m) {
-      std::string hint;
-      for (const auto& c : closest_metric_names(name)) hint += (hint.empty() ? "" : ", ") + c;
-      throw Error("unknown metric '" + name + "' (closest: " + hint +
+      throw Error("unknown metric '" + name + "' (closest: " + join(closest_metric_names(name), ", ") +
                   "; 'labbook metrics' lists them all)");
     }
     for (const auto& input : m->inputs) add(input);

@@ -16,6 +16,7 @@
 
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
+#include "labbook/model/text.h"
 
 namespace {
 
@@ -53,9 +54,7 @@ int main(int argc, char** argv) {
   try {
     if (argc == 3 && std::string(argv[1]) == "--metrics") {
       const auto m = labbook::read_measurement(argv[2]);
-      std::string list;
-      for (const auto& name : m.metrics_requested) list += (list.empty() ? "" : ",") + name;
-      std::printf("%s\n", list.c_str());
+      std::printf("%s\n", labbook::join(m.metrics_requested, ",").c_str());
       return 0;
     }
     if (argc < 3) {

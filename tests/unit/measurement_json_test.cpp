@@ -94,7 +94,7 @@ TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
   const nlohmann::json good = to_json(sample());
   auto j = good;
   j["schema_version"] = 99;
-  expect_rejected(j, "/schema_version: this labbook reads version 1, not 99");
+  expect_rejected(j, "/schema_version: this labbook reads versions 1 to 2, not 99");
   j = good;
   j.erase("kernels");
   expect_rejected(j, "/kernels: missing");

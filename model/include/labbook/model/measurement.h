@@ -11,7 +11,9 @@
 namespace labbook {
 
 /// Version of the measurement JSON schema. Bump on any incompatible change.
-inline constexpr int kMeasurementSchemaVersion = 1;
+/// Version 2 added stop_reason, unified-memory events, process-wide ranges and the
+/// metric scope; readers accept version 1 files with those left empty.
+inline constexpr int kMeasurementSchemaVersion = 2;
 
 /// Facts about one GPU, read from the driver when the program ran.
 struct DeviceFacts {
@@ -39,6 +41,7 @@ struct Range {
   int depth = 0;                 ///< 0 for an outermost range
   std::uint64_t start_ns = 0;
   std::optional<std::uint64_t> end_ns;   ///< missing when the program never closed it
+  bool process_wide = false;     ///< nvtxRangeStart/End: may end on another thread, no nesting
 };
 
 /// One kernel launch. Timing comes from the trace run, metrics from the metrics run.
@@ -60,7 +63,14 @@ struct Kernel {
   std::optional<std::uint64_t> start_ns, end_ns;   ///< from the trace run
   std::map<std::string, double> metrics;           ///< CUPTI metric name -> value
   std::optional<double> duration_ns() const;
+  /// The NVTX path, or for a kernel launched outside any range its short name, so that
+  /// programs without NVTX still get one "range" per kernel.
+  std::string range_or_name() const;
 };
+
+/// "readSegment" for "readSegment(float const*, float*, int, int)": the demangled name up
+/// to its parameter list (template arguments kept).
+std::string kernel_short_name(const std::string& demangled);
 
 enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice, HostToHost, PeerToPeer, Unknown };
 enum class HostMemoryKind { Pageable, Pinned, Device, Managed, Array, Unknown };
@@ -85,6 +95,16 @@ struct ApiCall {
   std::uint64_t start_ns = 0, end_ns = 0;
 };
 
+/// Unified (managed) memory activity: a migration, a page fault or a throttling event.
+struct UnifiedMemoryEvent {
+  std::string kind;              ///< "htod", "dtoh", "dtod", "gpu_page_fault", "cpu_page_fault",
+                                 ///< "thrashing", "throttling", "remote_map"
+  std::uint64_t value = 0;       ///< bytes for migrations, fault groups or counts otherwise
+  std::uint64_t address = 0;
+  std::uint64_t start_ns = 0, end_ns = 0;   ///< end_ns == start_ns for instant events
+  int device = -1;               ///< the GPU involved; -1 for the CPU
+};
+
 /// Something the collector could not do; shown in the sheet, never silently dropped.
 struct Issue {
   std::string code;              ///< stable identifier, e.g. "counters_denied"
@@ -97,6 +117,9 @@ struct ProgramRun {
   std::optional<int> exit_code;  ///< filled in by the launcher; the collector cannot know it
   std::string started_at;        ///< ISO 8601, UTC
   std::string mode;              ///< "trace", "metrics" or "trace+metrics" after merging
+  /// Why collection ended: "exit" (main returned or exit() was called) or "signal SIGSEGV"
+  /// etc.; "" in files from version 1.
+  std::string stop_reason;
   std::string collector_version;
   int cupti_version = 0;
 };
@@ -110,7 +133,10 @@ struct Measurement {
   std::vector<Kernel> kernels;
   std::vector<Copy> copies;
   std::vector<ApiCall> api_calls;
-  std::vector<std::string> metrics_requested;
+  std::vector<UnifiedMemoryEvent> memory_events;
+  std::vector<std::string> metrics_requested;   ///< CUPTI metric names
+  std::string metric_scope;      ///< which launches got metrics, e.g. "nvtx 'a/*'"; "" for all
+  int metric_passes = 0;         ///< replay passes the metric set needed per kernel
   std::vector<Issue> issues;
 
   const DeviceFacts* device(int ordinal) const;

@@ -39,9 +39,13 @@ const std::vector<CatalogMetric>& metric_catalog();
 /// Finds an entry by catalog name, or by the CUPTI name of a Direct entry. nullptr if none.
 const CatalogMetric* find_catalog_metric(const std::string& name);
 
-/// Resolves user-given names (catalog or CUPTI names) to the CUPTI metrics to collect, in
-/// order, without duplicates. Throws labbook::Error for an unknown name, listing the
-/// closest known names.
+/// True for a name in Perfworks' grammar ("unit__counter.rollup"), e.g. "dram__bytes_read.sum".
+bool is_perfworks_name(const std::string& name);
+
+/// Resolves user-given names (catalog names, or Perfworks names, which pass through even
+/// when the catalog lacks them: the collector checks them on the GPU) to the CUPTI metrics
+/// to collect, in order, without duplicates. Throws labbook::Error for any other unknown
+/// name, listing the closest catalog names.
 std::vector<std::string> cupti_metrics_for(const std::vector<std::string>& names);
 
 /// Up to `count` catalog names closest to `name` by edit distance.

@@ -1,0 +1,22 @@
+#include "labbook/model/text.h"
+
+#include <sstream>
+
+namespace labbook {
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+  return out;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, separator))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+}  // namespace labbook

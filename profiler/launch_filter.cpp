@@ -1,0 +1,64 @@
+#include "launch_filter.h"
+
+#include <fnmatch.h>
+
+#include "labbook/model/measurement.h"
+
+namespace labbook::profiler {
+
+namespace {
+
+bool glob(const std::string& pattern, const std::string& text) {
+  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+bool any_glob(const std::vector<std::string>& patterns, const std::string& text) {
+  for (const auto& p : patterns)
+    if (glob(p, text)) return true;
+  return false;
+}
+
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "'" : ", '") + i + "'";
+  return out;
+}
+
+}  // namespace
+
+std::string LaunchFilterSpec::describe() const {
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+  if (!nvtx.empty()) add("NVTX ranges " + quoted_list(nvtx));
+  if (!kernels.empty()) add("kernels " + quoted_list(kernels));
+  if (skip || count) {
+    std::string window = "matching launches from #" + std::to_string(skip + 1);
+    if (count) window += ", " + std::to_string(*count) + " of them";
+    add(window);
+  }
+  return out;
+}
+
+bool LaunchFilter::matches(const std::string& range_path, const std::string& kernel_name) const {
+  const std::string short_name = kernel_short_name(kernel_name);
+  if (!spec_.kernels.empty() && !any_glob(spec_.kernels, short_name) && !any_glob(spec_.kernels, kernel_name))
+    return false;
+  if (spec_.nvtx.empty()) return true;
+  if (range_path.empty()) return any_glob(spec_.nvtx, short_name);
+  // The path itself, then each enclosing path: "a/b/c", "a/b", "a".
+  for (std::string path = range_path;;) {
+    if (any_glob(spec_.nvtx, path)) return true;
+    const auto slash = path.rfind('/');
+    if (slash == std::string::npos) return false;
+    path.resize(slash);
+  }
+}
+
+bool LaunchFilter::select(const std::string& range_path, const std::string& kernel_name) {
+  if (exhausted() || !matches(range_path, kernel_name)) return false;
+  if (matched_++ < spec_.skip) return false;
+  ++selected_;
+  return true;
+}
+
+}  // namespace labbook::profiler

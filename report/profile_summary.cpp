@@ -1,0 +1,155 @@
+#include "profile_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "activity_summary.h"
+#include "format.h"
+#include "labbook/model/metric_catalog.h"
+#include "labbook/model/text.h"
+
+namespace labbook::report {
+
+using nlohmann::json;
+
+namespace {
+
+std::string percent(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", v);
+  return buf;
+}
+
+Table activity_table(const std::vector<ActivityRow>& rows) {
+  Table t{{"Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name"}, {}};
+  for (const auto& r : rows)
+    t.rows.push_back({percent(r.share_pct), nvprof_duration(static_cast<double>(r.total_ns)),
+                      std::to_string(r.calls), nvprof_duration(r.average_ns()),
+                      nvprof_duration(static_cast<double>(r.min_ns)), nvprof_duration(static_cast<double>(r.max_ns)),
+                      r.name});
+  return t;
+}
+
+json activity_json(const std::vector<ActivityRow>& rows) {
+  json out = json::array();
+  for (const auto& r : rows)
+    out.push_back({{"name", r.name}, {"calls", r.calls}, {"total_ns", r.total_ns}, {"min_ns", r.min_ns},
+                   {"max_ns", r.max_ns}, {"share_pct", r.share_pct}});
+  return out;
+}
+
+std::string metric_unit(const std::string& name) {
+  const CatalogMetric* c = find_catalog_metric(name);
+  return c ? c->unit : "";
+}
+
+/// Mean, with the spread when launches differ by more than 1 %.
+std::string metric_cell(const std::vector<double>& values, const std::string& unit) {
+  if (values.empty()) return "—";
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  double sum = 0;
+  for (double v : values) sum += v;
+  std::string cell = format_value(sum / static_cast<double>(values.size()), unit);
+  if (*hi - *lo > 0.01 * std::max(std::fabs(*hi), std::fabs(*lo)))
+    cell += " (" + format_value(*lo, unit) + " – " + format_value(*hi, unit) + ")";
+  return cell;
+}
+
+std::string run_facts(const Measurement& m) {
+  std::string out = "Command: `" + join(m.program.command, " ") + "`";
+  if (!m.devices.empty()) {
+    const auto& d = m.devices.front();
+    out += "  \nGPU: " + d.name + " (compute capability " + std::to_string(d.cc_major) + "." +
+           std::to_string(d.cc_minor) + ")";
+  }
+  out += "  \nExit code: " + (m.program.exit_code ? std::to_string(*m.program.exit_code) : std::string("unknown")) +
+         "; collection ended by: " + (m.program.stop_reason.empty() ? "unknown" : m.program.stop_reason);
+  if (!m.metrics_requested.empty()) {
+    out += "  \nMetrics: " + std::to_string(m.metrics_requested.size()) + " CUPTI metrics, " +
+           (m.metric_passes ? std::to_string(m.metric_passes) : std::string("an unknown number of")) +
+           " replay passes per kernel; kernels profiled: " +
+           (m.metric_scope.empty() ? std::string("all") : m.metric_scope);
+  }
+  return out;
+}
+
+}  // namespace
+
+Sheet build_profile_summary(const Measurement& m, const std::string& timeline_file) {
+  Sheet s;
+  const std::string program = m.program.command.empty() ? "program" : m.program.command.front();
+  s.title = "labbook profile: " + program;
+  s.heading(1, s.title);
+  s.markdown(run_facts(m));
+  if (!m.issues.empty()) {
+    std::string text = "**What could not be collected**\n\n";
+    for (const auto& i : m.issues) text += "- `" + i.code + "`: " + i.message + "\n";
+    s.markdown(text);
+  }
+  s.data["issues"] = json::array();
+  for (const auto& i : m.issues) s.data["issues"].push_back({{"code", i.code}, {"message", i.message}});
+
+  const auto gpu = gpu_activities(m);
+  s.heading(2, "GPU activities");
+  if (gpu.empty()) s.markdown("No kernel, copy or memset was traced.");
+  else s.table(activity_table(gpu));
+  s.data["gpu_activities"] = activity_json(gpu);
+
+  const auto api = api_call_statistics(m);
+  s.heading(2, "API calls");
+  if (api.empty()) s.markdown("No CUDA runtime call was traced.");
+  else s.table(activity_table(api));
+  s.data["api_calls"] = activity_json(api);
+
+  s.heading(2, "Kernels per NVTX range");
+  s.markdown("A kernel launched outside any NVTX range is listed under its own name. Metric cells show the "
+             "mean over the range's launches, and the spread when launches differ by more than 1 %.");
+  const std::vector<std::string> metrics = shown_metrics(m);
+  Table t{{"Range", "Kernel", "Launches", "Time (median)"}, {}};
+  for (const auto& name : metrics) t.header.push_back(name);
+  s.data["ranges"] = json::array();
+  for (const auto& r : kernels_by_range(m)) {
+    std::vector<std::string> row = {r.range, r.kernel, std::to_string(r.launches),
+                                    r.median_ns ? nvprof_duration(*r.median_ns) : "—"};
+    json jr = {{"range", r.range}, {"kernel", r.kernel}, {"launches", r.launches}, {"metrics", json::object()}};
+    if (r.median_ns) jr["median_ns"] = *r.median_ns;
+    for (const auto& name : metrics) {
+      const auto it = r.metrics.find(name);
+      row.push_back(it == r.metrics.end() ? "—" : metric_cell(it->second, metric_unit(name)));
+      if (it != r.metrics.end()) jr["metrics"][name] = it->second;
+    }
+    t.rows.push_back(std::move(row));
+    s.data["ranges"].push_back(std::move(jr));
+  }
+  s.table(std::move(t));
+
+  if (!m.memory_events.empty()) {
+    s.heading(2, "Unified memory");
+    std::map<std::string, std::pair<std::size_t, std::uint64_t>> by_kind;
+    for (const auto& e : m.memory_events) {
+      ++by_kind[e.kind].first;
+      by_kind[e.kind].second += e.value;
+    }
+    Table u{{"Event", "Count", "Total value"}, {}};
+    for (const auto& [kind, stats] : by_kind) {
+      const bool bytes = kind == "htod" || kind == "dtoh" || kind == "dtod";
+      u.rows.push_back({kind, std::to_string(stats.first),
+                        bytes ? with_thousands(static_cast<long long>(stats.second)) + " bytes"
+                              : kind == "gpu_page_fault" ? with_thousands(static_cast<long long>(stats.second)) + " fault groups"
+                                                         : "—"});
+      s.data["unified_memory"][kind] = {{"count", stats.first}, {"total_value", stats.second}};
+    }
+    s.table(std::move(u));
+  }
+
+  if (!timeline_file.empty()) {
+    s.heading(2, "Timeline");
+    s.markdown("![Timeline of ranges, API calls, kernels and copies](" + timeline_file +
+               ")\n\nOpen `trace.json` in https://ui.perfetto.dev to zoom in.");
+  }
+  return s;
+}
+
+}  // namespace labbook::report

@@ -1,0 +1,160 @@
+#include "timeline_svg.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "activity_summary.h"
+
+namespace labbook::report {
+
+namespace {
+
+constexpr double kLabelWidth = 230, kPlotWidth = 1100, kRowHeight = 16, kAxisHeight = 28;
+
+std::string escape_xml(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+struct Box {
+  std::uint64_t start, end;
+  std::string css_class, tooltip;
+};
+
+struct Lane {
+  std::string label;
+  std::vector<Box> boxes;
+};
+
+/// Lanes in display order: host threads (NVTX by depth, API calls), process-wide NVTX
+/// ranges, GPU streams, unified memory.
+std::vector<Lane> build_lanes(const Measurement& m, std::uint64_t open_range_end) {
+  std::vector<Lane> lanes;
+  std::set<std::uint32_t> threads;
+  for (const auto& r : m.ranges)
+    if (!r.process_wide) threads.insert(r.thread);
+  for (const auto& a : m.api_calls) threads.insert(a.thread);
+  for (std::uint32_t t : threads) {
+    int depth = -1;
+    for (const auto& r : m.ranges)
+      if (!r.process_wide && r.thread == t) depth = std::max(depth, r.depth);
+    for (int d = 0; d <= depth; ++d) {
+      Lane lane{"thread " + std::to_string(t) + " NVTX" + (d ? " depth " + std::to_string(d) : ""), {}};
+      for (const auto& r : m.ranges)
+        if (!r.process_wide && r.thread == t && r.depth == d)
+          lane.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path});
+      lanes.push_back(std::move(lane));
+    }
+    Lane api{"thread " + std::to_string(t) + " CUDA API", {}};
+    for (const auto& a : m.api_calls)
+      if (a.thread == t) api.boxes.push_back({a.start_ns, a.end_ns, "api", a.name});
+    if (!api.boxes.empty()) lanes.push_back(std::move(api));
+  }
+  Lane process_wide{"NVTX start/end", {}};
+  for (const auto& r : m.ranges)
+    if (r.process_wide) process_wide.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path});
+  if (!process_wide.boxes.empty()) lanes.push_back(std::move(process_wide));
+
+  std::map<std::pair<int, std::uint32_t>, Lane> streams;
+  auto stream_lane = [&](int device, std::uint32_t stream) -> Lane& {
+    Lane& l = streams[{device, stream}];
+    if (l.label.empty()) l.label = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
+    return l;
+  };
+  for (const auto& k : m.kernels)
+    if (k.start_ns && k.end_ns)
+      stream_lane(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, "kernel", k.name + " [" + k.range_or_name() + "]"});
+  for (const auto& c : m.copies) {
+    const std::string what = c.is_memset ? "memset" : std::string("memcpy ") + to_string(c.kind) + " " + to_string(c.src) +
+                                                          " -> " + to_string(c.dst);
+    stream_lane(c.device, c.stream)
+        .boxes.push_back({c.start_ns, c.end_ns, c.is_memset ? "memset" : "memcpy",
+                          what + ", " + std::to_string(c.bytes) + " bytes"});
+  }
+  for (auto& [key, lane] : streams) lanes.push_back(std::move(lane));
+
+  Lane uvm{"unified memory", {}};
+  for (const auto& e : m.memory_events)
+    uvm.boxes.push_back({e.start_ns, e.end_ns, "uvm", e.kind + ", " + std::to_string(e.value)});
+  if (!uvm.boxes.empty()) lanes.push_back(std::move(uvm));
+  return lanes;
+}
+
+/// A round tick step giving about eight ticks over `span_ns`.
+double tick_step(double span_ns) {
+  const double raw = span_ns / 8;
+  const double power = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
+  for (double f : {1.0, 2.0, 5.0})
+    if (f * power >= raw) return f * power;
+  return 10 * power;
+}
+
+}  // namespace
+
+std::string timeline_svg(const Measurement& m) {
+  std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+  auto see = [&](std::uint64_t a, std::uint64_t b) {
+    first = std::min(first, a);
+    last = std::max(last, b);
+  };
+  for (const auto& r : m.ranges) see(r.start_ns, r.end_ns.value_or(r.start_ns));
+  for (const auto& a : m.api_calls) see(a.start_ns, a.end_ns);
+  for (const auto& k : m.kernels)
+    if (k.start_ns && k.end_ns) see(*k.start_ns, *k.end_ns);
+  for (const auto& c : m.copies) see(c.start_ns, c.end_ns);
+  for (const auto& e : m.memory_events) see(e.start_ns, e.end_ns);
+  if (first > last) first = last = 0;
+  const double span = std::max<double>(static_cast<double>(last - first), 1.0);
+  const auto x = [&](std::uint64_t t) { return kLabelWidth + kPlotWidth * static_cast<double>(t - first) / span; };
+
+  const std::vector<Lane> lanes = build_lanes(m, last);
+  const double height = kAxisHeight + kRowHeight * static_cast<double>(lanes.size()) + 8;
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(kLabelWidth + kPlotWidth + 10) +
+                    "\" height=\"" + number(height) + "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+                    "<style>.nvtx{fill:#7aa6da}.api{fill:#b9b9b9}.kernel{fill:#4c9f38}.memcpy{fill:#e8a33d}"
+                    ".memset{fill:#9b59b6}.uvm{fill:#d9534f}.lane{fill:#f7f7f7}text{fill:#222}</style>\n";
+  // Time axis.
+  const double step = tick_step(span);
+  for (double t = 0; t <= span; t += step) {
+    const double px = kLabelWidth + kPlotWidth * t / span;
+    svg += "<line x1=\"" + number(px) + "\" y1=\"" + number(kAxisHeight - 6) + "\" x2=\"" + number(px) + "\" y2=\"" +
+           number(height) + "\" stroke=\"#ddd\"/>\n<text x=\"" + number(px + 2) + "\" y=\"" +
+           number(kAxisHeight - 10) + "\">" + escape_xml(nvprof_duration(t)) + "</text>\n";
+  }
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    const double y = kAxisHeight + kRowHeight * static_cast<double>(i);
+    svg += "<g class=\"lane-row\"><rect class=\"lane\" x=\"0\" y=\"" + number(y) + "\" width=\"" +
+           number(kLabelWidth + kPlotWidth) + "\" height=\"" + number(kRowHeight - 2) + "\"/>\n<text x=\"4\" y=\"" +
+           number(y + kRowHeight - 5) + "\">" + escape_xml(lanes[i].label) + "</text>\n";
+    for (const auto& b : lanes[i].boxes) {
+      const double width = std::max(x(b.end) - x(b.start), 0.5);   // keep short events visible
+      svg += "<rect class=\"" + b.css_class + "\" x=\"" + number(x(b.start)) + "\" y=\"" + number(y + 1) +
+             "\" width=\"" + number(width) + "\" height=\"" + number(kRowHeight - 4) + "\"><title>" +
+             escape_xml(b.tooltip + " (" + nvprof_duration(static_cast<double>(b.end - b.start)) + ")") +
+             "</title></rect>\n";
+    }
+    svg += "</g>\n";
+  }
+  return svg + "</svg>\n";
+}
+
+}  // namespace labbook::report
