@@ -33,6 +33,7 @@ struct ProfileOptions {
   std::vector<std::string> metrics;
   std::vector<std::string> nvtx, kernels;   ///< globs choosing the launches that get metrics
   std::optional<std::uint64_t> launch_skip, launch_count;
+  bool no_trace = false;                    ///< metrics run only
   std::string out_dir;
   std::vector<std::string> command;
 };

@@ -48,6 +48,8 @@ int main(int argc, char** argv) {
   profile_cmd->add_option("--launch-skip", profile.launch_skip, "Skip this many matching launches before collecting metrics");
   profile_cmd->add_option("--launch-count", profile.launch_count, "Collect metrics for at most this many matching launches")
       ->check(CLI::PositiveNumber);
+  profile_cmd->add_flag("--no-trace", profile.no_trace,
+                        "Run the program once, for metrics only: no timeline, copies or API calls (faster)");
   profile_cmd->add_option("--out", profile.out_dir, "Output folder (default labbook-out/PROGRAM-DATE)");
   profile_cmd->add_option("command", profile.command, "Program and arguments, after --")->required();
 

@@ -68,6 +68,8 @@ int profile(const ProfileOptions& options) {
   request.kernels = options.kernels;
   request.launch_skip = options.launch_skip;
   request.launch_count = options.launch_count;
+  request.trace = !options.no_trace;
+  if (options.no_trace && request.cupti_metrics.empty()) throw Error("--no-trace needs --metrics: there would be nothing to collect");
   const std::string out = options.out_dir.empty() ? default_out_dir(options.command.at(0)) : options.out_dir;
   request.work_dir = out + "/runs";
   ProfileOutcome outcome = profile_program(request);

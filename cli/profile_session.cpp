@@ -1,5 +1,6 @@
 #include "profile_session.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -32,7 +33,11 @@ int run_collected(const ProfileRequest& request, const std::string& mode, const 
   env["LD_LIBRARY_PATH"] = std::string(LABBOOK_CUPTI_LIBRARY_DIR) + (old && *old ? ":" + std::string(old) : "");
   std::filesystem::remove(output);
   std::fprintf(stderr, "labbook: %s run: %s\n", mode.c_str(), join(request.command, " ").c_str());
-  return run_program(request.command, env);
+  const auto started = std::chrono::steady_clock::now();
+  const int exit_code = run_program(request.command, env);
+  std::fprintf(stderr, "labbook: %s run: %.2f s, exit code %d\n", mode.c_str(),
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), exit_code);
+  return exit_code;
 }
 
 Measurement read_run(const std::string& path, const std::string& mode, int exit_code) {
@@ -51,6 +56,14 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
   const std::string metrics_path = request.work_dir + "/metrics-run.json";
 
   ProfileOutcome outcome;
+  if (!request.trace) {
+    if (request.cupti_metrics.empty()) throw Error("nothing to collect: no trace run and no metrics");
+    outcome.exit_code = run_collected(request, "metrics", metrics_path);
+    outcome.measurement = read_run(metrics_path, "metrics", outcome.exit_code);
+    outcome.measurement.program.command = request.command;
+    outcome.measurement.program.exit_code = outcome.exit_code;
+    return outcome;
+  }
   outcome.exit_code = run_collected(request, "trace", trace_path);
   outcome.measurement = read_run(trace_path, "trace", outcome.exit_code);
   if (!request.cupti_metrics.empty()) {

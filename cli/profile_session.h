@@ -11,6 +11,7 @@ namespace labbook::cli {
 struct ProfileRequest {
   std::vector<std::string> command;        ///< program and its arguments
   std::vector<std::string> cupti_metrics;  ///< empty: trace only
+  bool trace = true;                       ///< false: the metrics run alone (needs metrics)
   std::string work_dir;                    ///< where the per-run files go
   /// Which launches get metrics (the collector's LABBOOK_NVTX etc.); all when empty.
   std::vector<std::string> nvtx, kernels;
@@ -23,8 +24,8 @@ struct ProfileOutcome {
 };
 
 /// Runs the program under the collector: a trace run, then (if metrics are asked for and
-/// the trace run succeeded) a metrics run, and merges them. Throws labbook::Error when the
-/// collector wrote nothing.
+/// the trace run succeeded) a metrics run, and merges them; with `trace` off, the metrics
+/// run alone. Throws labbook::Error when the collector wrote nothing.
 ProfileOutcome profile_program(const ProfileRequest& request);
 
 }  // namespace labbook::cli

@@ -3,7 +3,7 @@
 // Reproduces the experiments of 003_c67e0f909fb510d6.txt (chapter 4, from "Accès aligné
 // et coalescé" to "Exposer plus de parallélisme") on today's GPU. Every experiment is one
 // NVTX range such as "readSegment/offset=11"; each kernel is checked against a host
-// reference on fresh random data. Runs on its own; labbook only watches it.
+// reference on random data. Runs on its own; labbook only watches it.
 //
 //   lab4_global_memory [--elements N] [--repeat R] [--only TEXT] [--seed S]
 //
@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,14 +79,18 @@ struct Result {
   bool correct;
 };
 
-/// Expected value of output element i, or nullopt where the kernel must not write.
-using Reference = std::function<std::optional<float>(unsigned i)>;
-
 class Lab {
  public:
+  // Random inputs, made and uploaded once: no kernel writes them, and every experiment
+  // poisons its output first, so a stale result cannot pass a check.
   explicit Lab(const Options& o)
-      : opt_(o), rng_(o.seed), a_(o.elements), b_(o.elements), c_(o.elements),
-        host_a_(o.elements), host_b_(o.elements) {}
+      : opt_(o), a_(o.elements), b_(o.elements), c_(o.elements), host_a_(o.elements), host_b_(o.elements) {
+    labbook::lab::RandomFloats rng(o.seed);
+    rng.fill(host_a_);
+    rng.fill(host_b_);
+    a_.upload(host_a_);
+    b_.upload(host_b_);
+  }
 
   // Misaligned reads, L1 cached (sm_90's default for global loads) and uncached.
   void read_segment(const char* group, bool uncached, const std::vector<unsigned>& offsets,
@@ -181,17 +184,14 @@ class Lab {
     return opt_.only.empty() || path.find(opt_.only) != std::string::npos;
   }
 
-  // Fresh inputs, poisoned output, one checked launch plus `repeat` timed ones inside the
-  // experiment's NVTX range(s), then an exact comparison with the host reference: float
-  // addition is correctly rounded on both sides.
-  template <typename Launch>
+  // Poisoned output, one checked launch plus `repeat` timed ones inside the experiment's
+  // NVTX range(s), then an exact comparison with the host reference: float addition is
+  // correctly rounded on both sides. `expected(i)` is output element i's value, or nullopt
+  // where the kernel must not write.
+  template <typename Launch, typename Reference>
   void run_vector_experiment(const std::string& path, double bytes, Launch&& launch,
                              const Reference& expected) {
     if (!selected(path)) return;
-    rng_.fill(host_a_);
-    rng_.fill(host_b_);
-    a_.upload(host_a_);
-    b_.upload(host_b_);
     c_.poison();
     float ms = 0;
     {
@@ -201,7 +201,8 @@ class Lab {
       NvtxRange experiment(slash == std::string::npos ? path : path.substr(slash + 1));
       ms = labbook::lab::median_kernel_ms(1 + opt_.repeat, launch);
     }
-    const std::vector<float> c = c_.download();
+    c_.download(result_);
+    const std::vector<float>& c = result_;
     bool correct = true;
     for (unsigned i = 0; i < c.size() && correct; ++i) {
       const std::optional<float> want = expected(i);
@@ -219,9 +220,8 @@ class Lab {
   }
 
   Options opt_;
-  labbook::lab::RandomFloats rng_;
   DeviceBuffer<float> a_, b_, c_;
-  std::vector<float> host_a_, host_b_;
+  std::vector<float> host_a_, host_b_, result_;
   std::vector<Result> results_;
 };
 

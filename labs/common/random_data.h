@@ -1,5 +1,5 @@
 #pragma once
-// Fresh random inputs for every experiment (xorshift64*: fast, seedable, not zeros).
+// Random inputs for the labs (xorshift64*: fast, seedable, not zeros).
 #include <cstdint>
 #include <vector>
 

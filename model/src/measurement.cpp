@@ -18,15 +18,19 @@ std::optional<double> Kernel::duration_ns() const {
 std::string Kernel::range_or_name() const { return range.empty() ? kernel_short_name(name) : range; }
 
 std::string kernel_short_name(const std::string& demangled) {
-  // The parameter list is the first '(' outside template brackets; "(anonymous namespace)"
-  // and operator() make a naive search wrong, so count angle brackets.
+  // The parameter list is the first '(' outside template brackets ("(anonymous namespace)"
+  // is part of a name); a return type, which the demangler prints for function templates
+  // ("void f<4>(int)"), ends at the last space outside brackets before it.
   int angle = 0;
+  std::size_t name_start = 0;
   for (std::size_t i = 0; i < demangled.size(); ++i) {
     const char c = demangled[i];
-    if (c == '<') ++angle;
+    if (demangled.compare(i, 21, "(anonymous namespace)") == 0) i += 20;
+    else if (c == '<') ++angle;
     else if (c == '>') --angle;
-    else if (c == '(' && angle == 0 && i > 0 && demangled.compare(i, 21, "(anonymous namespace)") != 0)
-      return demangled.substr(0, i);
+    else if (c == ' ' && angle == 0) name_start = i + 1;
+    else if (c == '(' && angle == 0)
+      return i > name_start ? demangled.substr(name_start, i - name_start) : demangled;
   }
   return demangled;
 }

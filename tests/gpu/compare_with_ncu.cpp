@@ -1,10 +1,17 @@
 // Compares the collector's per-kernel metrics with Nsight Compute's on the same program.
 //   compare_with_ncu --metrics MEASUREMENT.json          prints the CUPTI metric list (for ncu)
 //   compare_with_ncu MEASUREMENT.json NCU.csv [TOL]      compares, kernel by kernel in launch order
-// NCU.csv: `ncu --csv --page raw --print-units base --metrics <list>`. Counters and ratios
-// must agree within TOL (default 1 %). Times, clocks and DRAM write bytes get 5 %: they vary
-// from launch to launch in either tool (clocks are not locked; how much dirty data L2 writes
-// back during a kernel depends on what earlier kernels left there, with caches not flushed).
+// NCU.csv: `ncu --csv --page raw --print-units base --metrics <list>`. Each metric has a limit
+// by what it depends on (limit_for below):
+//   1 % (TOL)  what the access pattern alone decides: sectors, requests, wavefronts,
+//              instructions, efficiencies, L1 hit rate, occupancy, DRAM bytes read;
+//   5 %        time and clock: durations, cycles, anything per second or a share of peak
+//              over the elapsed time; clocks are not locked in either tool;
+//   10 %       what the state of L2 and the data banks decides when the kernel starts, with
+//              caches not flushed (neither CUPTI 13.0 nor ncu --cache-control none flushes):
+//              DRAM bytes written (dirty lines written back during the kernel), L2 hit rate,
+//              and shared-memory bank conflicts, which on sm_90 also count cycles a bank was
+//              busy with other L1 traffic. Identical launches differ by a few % in one tool.
 // Prints a table of the largest differences per metric; exit 0 pass, 1 fail.
 #include <cmath>
 #include <cstdio>
@@ -42,10 +49,18 @@ double number(std::string text) {
   return std::stod(digits);
 }
 
-/// Metrics that differ between identical launches of one tool, so only 5 % is meaningful.
-bool varies_between_launches(const std::string& metric) {
-  return metric.rfind("gpu__time_duration", 0) == 0 || metric.find("per_second") != std::string::npos ||
-         metric.rfind("dram__bytes_write", 0) == 0;
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+/// The agreement limit for `metric` (see the file comment).
+double limit_for(const std::string& metric, double tolerance) {
+  if (starts_with(metric, "dram__bytes_write") || starts_with(metric, "lts__t_sector_hit_rate") ||
+      starts_with(metric, "l1tex__data_bank_conflicts"))
+    return 0.10;
+  if (starts_with(metric, "gpu__time_duration") || starts_with(metric, "gpc__cycles_elapsed") ||
+      contains(metric, "per_second") || contains(metric, "pct_of_peak_sustained_elapsed"))
+    return 0.05;
+  return tolerance;
 }
 
 }  // namespace
@@ -96,7 +111,7 @@ int main(int argc, char** argv) {
         }
         const double t = number(theirs->second), o = ours->second;
         const double rel = std::fabs(o - t) / std::max(std::fabs(t), 1e-12);
-        const bool ok = (std::fabs(o - t) < 1e-9) || rel <= (varies_between_launches(metric) ? 0.05 : tolerance);
+        const bool ok = (std::fabs(o - t) < 1e-9) || rel <= limit_for(metric, tolerance);
         if (!ok) ++failures;
         auto& w = worst[metric];
         ++w.n;
@@ -105,8 +120,8 @@ int main(int argc, char** argv) {
     }
     std::printf("| metric | kernels | worst difference | at launch | labbook | ncu | limit |\n|---|---|---|---|---|---|---|\n");
     for (const auto& [metric, w] : worst)
-      std::printf("| %s | %zu | %.3f %% | %zu | %.6g | %.6g | %s |\n", metric.c_str(), w.n, 100 * w.rel, w.launch, w.ours,
-                  w.theirs, varies_between_launches(metric) ? "5 %" : "1 %");
+      std::printf("| %s | %zu | %.3f %% | %zu | %.6g | %.6g | %.0f %% |\n", metric.c_str(), w.n, 100 * w.rel, w.launch,
+                  w.ours, w.theirs, 100 * limit_for(metric, tolerance));
     std::printf("%d values outside their limit\n", failures);
     return failures == 0 ? 0 : 1;
   } catch (const std::exception& e) {

@@ -34,11 +34,11 @@ TEST(MetricCatalog, EveryEntryHasUnitDescriptionAndUniqueName) {
 TEST(MetricCatalog, EvaluatesDerivedMetrics) {
   const CatalogMetric* per_request = find_catalog_metric("gld_transactions_per_request");
   EXPECT_DOUBLE_EQ(*per_request->evaluate({{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 5242880},
-                                           {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1048576}}),
+                                           {"smsp__inst_executed_op_global_ld.sum", 1048576}}),
                    5.0);
   EXPECT_FALSE(per_request->evaluate({{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1}}).has_value());
   EXPECT_FALSE(per_request->evaluate({{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1},
-                                      {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 0}}).has_value());
+                                      {"smsp__inst_executed_op_global_ld.sum", 0}}).has_value());
   const CatalogMetric* requested = find_catalog_metric("gld_requested_throughput");
   EXPECT_DOUBLE_EQ(*requested->evaluate({{"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second", 1000},
                                          {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 80}}),
@@ -49,7 +49,7 @@ TEST(MetricCatalog, ResolvesNamesToCuptiMetricsWithoutDuplicates) {
   const auto m = cupti_metrics_for({"gld_transactions", "gld_transactions_per_request", "gld_efficiency"});
   ASSERT_EQ(m.size(), 3u);
   EXPECT_EQ(m[0], "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
-  EXPECT_EQ(m[1], "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+  EXPECT_EQ(m[1], "smsp__inst_executed_op_global_ld.sum");
 }
 
 TEST(MetricCatalog, UnknownNameIsAnErrorListingTheClosest) {
