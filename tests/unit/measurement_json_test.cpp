@@ -52,7 +52,11 @@ Measurement sample() {
   c.start_ns = 10;
   c.end_ns = 90;
   m.copies.push_back(c);
-  m.api_calls.push_back({"cudaLaunchKernel_v7000", 42, 5, 150, 160});
+  m.api_calls.push_back({"cudaLaunchKernel", 42, 5, 150, 160});
+  m.memory_events.push_back({"htod", 65536, 0x7f0000000000, 300, 310, 0});
+  m.program.stop_reason = "signal SIGSEGV";
+  m.metric_scope = "NVTX ranges 'readSegment/*'";
+  m.metric_passes = 2;
   m.metrics_requested = {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"};
   m.issues.push_back({"ranges_dropped", "2 kernel ranges did not fit"});
   return m;
@@ -113,6 +117,43 @@ TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
   j = good;
   j["copies"][0]["bytes"] = -4;
   expect_rejected(j, "/copies/0/bytes: expected a non-negative integer");
+}
+
+TEST(MeasurementJson, ReadsVersion1FilesWithoutTheFieldsVersion2Added) {
+  auto j = to_json(sample());
+  j["schema_version"] = 1;
+  j["program"].erase("stop_reason");
+  j.erase("memory_events");
+  j.erase("metric_scope");
+  j.erase("metric_passes");
+  for (auto& r : j["ranges"]) r.erase("process_wide");
+  const Measurement m = measurement_from_json(j, "old.json");
+  EXPECT_EQ(m.program.stop_reason, "");
+  EXPECT_TRUE(m.memory_events.empty());
+  EXPECT_EQ(m.metric_passes, 0);
+  EXPECT_EQ(m.kernels.size(), 1u);
+  // The same file claiming version 2 lacks required fields.
+  j["schema_version"] = 2;
+  expect_rejected(j, "/program/stop_reason: missing");
+}
+
+TEST(MeasurementJson, RejectsUnifiedMemoryEventsThatEndBeforeTheyStart) {
+  auto j = to_json(sample());
+  j["memory_events"][0]["end_ns"] = 1;
+  expect_rejected(j, "/memory_events/0/end_ns: ends before it starts");
+}
+
+TEST(KernelShortName, DropsParametersAndReturnTypeButKeepsTemplateArguments) {
+  EXPECT_EQ(kernel_short_name("readSegment(float const*, float*, unsigned int)"), "readSegment");
+  EXPECT_EQ(kernel_short_name("void transposeShared<0>(float*, float const*, int)"), "transposeShared<0>");
+  EXPECT_EQ(kernel_short_name("void ns::f<std::pair<int, int> >(int)"), "ns::f<std::pair<int, int> >");
+  EXPECT_EQ(kernel_short_name("(anonymous namespace)::scale(float*)"), "(anonymous namespace)::scale");
+  EXPECT_EQ(kernel_short_name("plain_c_kernel"), "plain_c_kernel");
+  Kernel k;
+  k.name = "copy(float*, float const*, int)";
+  EXPECT_EQ(k.range_or_name(), "copy") << "a kernel outside NVTX is its own range";
+  k.range = "transpose/naive";
+  EXPECT_EQ(k.range_or_name(), "transpose/naive");
 }
 
 TEST(MeasurementJson, ReportsInvalidJsonWithTheFileName) {

@@ -42,3 +42,38 @@ TEST(TraceWriter, WritesRangesKernelsCopiesAndApiCallsAsCompleteEvents) {
   EXPECT_EQ(by_name["cudaLaunchKernel"]["pid"], by_name["offset=11"]["pid"]) << "host work on the host process";
   EXPECT_NE(by_name["readSegment"]["pid"], by_name["offset=11"]["pid"]);
 }
+
+TEST(TraceWriter, LinksApiCallsToGpuWorkAndKeepsStartEndRangesApart) {
+  Measurement m;
+  m.ranges.push_back({1, "push", "push", 42, 0, 0, 100});
+  Range wide{2, "whole", "whole", 42, 0, 0, 200};
+  wide.process_wide = true;
+  m.ranges.push_back(wide);
+  Kernel k;
+  k.name = "k";
+  k.correlation = 9;
+  k.start_ns = 50;
+  k.end_ns = 60;
+  m.kernels.push_back(k);
+  m.api_calls.push_back({"cudaLaunchKernel", 42, 9, 10, 20});
+  m.memory_events.push_back({"htod", 4096, 0x1000, 70, 80, 0});
+  const nlohmann::json trace = report::chrome_trace(m);
+  int flow_start = 0, flow_end = 0;
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "s") {
+      ++flow_start;
+      EXPECT_EQ(e["id"], 9);
+    }
+    if (e["ph"] == "f") {
+      ++flow_end;
+      EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 0.05) << "at the kernel's start, in µs";
+    }
+    if (e["ph"] == "X") by_name[e["name"].get<std::string>()] = e;
+  }
+  EXPECT_EQ(flow_start, 1);
+  EXPECT_EQ(flow_end, 1);
+  EXPECT_NE(by_name["whole"]["tid"], by_name["push"]["tid"]) << "start/end ranges may overlap push/pop ones";
+  EXPECT_EQ(by_name["htod"]["cat"], "unified_memory");
+  EXPECT_EQ(by_name["htod"]["args"]["value"], 4096);
+}

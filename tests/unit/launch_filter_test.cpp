@@ -1,0 +1,62 @@
+#include <gtest/gtest.h>
+
+#include "launch_filter.h"
+
+using labbook::profiler::LaunchFilter;
+using labbook::profiler::LaunchFilterSpec;
+
+TEST(LaunchFilter, EmptySpecSelectsEveryLaunch) {
+  LaunchFilterSpec spec;
+  EXPECT_TRUE(spec.selects_everything());
+  LaunchFilter f(spec);
+  EXPECT_TRUE(f.select("", "k(int)"));
+  EXPECT_TRUE(f.select("a/b", "k(int)"));
+  EXPECT_EQ(spec.describe(), "");
+}
+
+TEST(LaunchFilter, NvtxGlobMatchesThePathOrAnEnclosingRange) {
+  LaunchFilterSpec spec;
+  spec.nvtx = {"transpose/*"};
+  LaunchFilter f(spec);
+  EXPECT_TRUE(f.select("transpose/naive", "k()"));
+  EXPECT_TRUE(f.select("transpose/shared/iteration 3", "k()")) << "'*' crosses '/'";
+  EXPECT_FALSE(f.select("transpose", "k()")) << "the range itself has no child part";
+  EXPECT_FALSE(f.select("copy/transpose/naive", "k()"));
+  LaunchFilterSpec whole;
+  whole.nvtx = {"transpose"};
+  LaunchFilter g(whole);
+  EXPECT_TRUE(g.select("transpose/naive", "k()")) << "an enclosing range selects its children";
+  EXPECT_FALSE(g.select("transposed", "k()"));
+}
+
+TEST(LaunchFilter, LaunchesOutsideNvtxAreMatchedByKernelName) {
+  LaunchFilterSpec spec;
+  spec.nvtx = {"transpose*"};
+  LaunchFilter f(spec);
+  EXPECT_TRUE(f.select("", "void transposeShared<1>(float*, float const*, int)"));
+  EXPECT_FALSE(f.select("", "copy(float*, float const*, int)"));
+}
+
+TEST(LaunchFilter, KernelGlobOnShortOrFullName) {
+  LaunchFilterSpec spec;
+  spec.kernels = {"readSegment", "*Unroll<4u>*"};
+  LaunchFilter f(spec);
+  EXPECT_TRUE(f.select("x", "readSegment(float const*, float*)"));
+  EXPECT_FALSE(f.select("x", "readSegmentUncached(float const*, float*)"));
+  EXPECT_TRUE(f.select("x", "void readSegmentUnroll<4u>(float const*)"));
+  EXPECT_FALSE(f.select("x", "void readSegmentUnroll<2u>(float const*)"));
+}
+
+TEST(LaunchFilter, SkipAndCountApplyToMatchingLaunchesOnly) {
+  LaunchFilterSpec spec;
+  spec.kernels = {"scale"};
+  spec.skip = 1;
+  spec.count = 2;
+  LaunchFilter f(spec);
+  std::vector<bool> picked;
+  for (const char* k : {"scale(float*)", "other()", "scale(float*)", "other()", "scale(float*)", "scale(float*)"})
+    picked.push_back(f.select("", k));
+  EXPECT_EQ(picked, (std::vector<bool>{false, false, true, false, true, false}));
+  EXPECT_TRUE(f.exhausted());
+  EXPECT_EQ(spec.describe(), "kernels 'scale'; matching launches from #2, 2 of them");
+}
