@@ -4,7 +4,7 @@ BUILD ?= build
 CMAKE ?= cmake
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all configure lab4 test clean
+.PHONY: all configure lab4 test docs clean
 
 all: configure
 	$(CMAKE) --build $(BUILD)
@@ -18,6 +18,10 @@ lab4: configure
 test: configure
 	$(CMAKE) --build $(BUILD)
 	cd $(BUILD) && ctest --output-on-failure
+
+# API documentation of the collector and data model (Doxygen): build/docs/html/index.html.
+docs:
+	doxygen Doxyfile
 
 clean:
 	rm -rf $(BUILD)

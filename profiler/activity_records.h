@@ -1,6 +1,7 @@
 #pragma once
-// Conversion from CUPTI activity records to the labbook data model. The only code that
-// reads CUPTI's record structs.
+/// @file
+/// Conversion from CUPTI activity records to the labbook data model. The only code that
+/// reads CUPTI's record structs.
 #include <cupti_activity.h>
 
 #include "labbook/model/measurement.h"

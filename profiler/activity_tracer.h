@@ -1,6 +1,7 @@
 #pragma once
-// ActivityTracer: CUPTI Activity API for the timeline (kernels, copies, memsets, runtime
-// API calls). Owns the buffers; converted records accumulate until take().
+/// @file
+/// ActivityTracer: CUPTI Activity API for the timeline (kernels, copies, memsets, runtime
+/// API calls). Owns the buffers; converted records accumulate until take().
 #include <mutex>
 
 #include "activity_records.h"

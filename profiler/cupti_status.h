@@ -1,5 +1,6 @@
 #pragma once
-// CUPTI result codes to readable text and to labbook issues.
+/// @file
+/// CUPTI result codes to readable text and to labbook issues.
 #include <string>
 
 #include <cupti.h>

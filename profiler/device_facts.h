@@ -1,6 +1,7 @@
 #pragma once
-// Device facts read from the CUDA driver API (the collector never calls the runtime: the
-// profiled program owns it).
+/// @file
+/// Device facts read from the CUDA driver API (the collector never calls the runtime: the
+/// profiled program owns it).
 #include "issue_log.h"
 #include "labbook/model/measurement.h"
 

@@ -1,6 +1,7 @@
 #pragma once
-// IssueLog: what the collector could not do, kept as data for the measurement file
-// (and echoed once to stderr so a user watching the terminal sees it too).
+/// @file
+/// IssueLog: what the collector could not do, kept as data for the measurement file
+/// (and echoed once to stderr so a user watching the terminal sees it too).
 #include <mutex>
 #include <string>
 #include <vector>

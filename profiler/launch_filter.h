@@ -20,7 +20,6 @@ struct LaunchFilterSpec {
   std::uint64_t skip = 0;                ///< matching launches to pass over first
   std::optional<std::uint64_t> count;    ///< matching launches to profile after the skip
 
-  bool selects_everything() const { return nvtx.empty() && kernels.empty() && skip == 0 && !count; }
   /// One line for the sheet and the summary, e.g. "nvtx 'transpose/*', launches 2 to 11".
   std::string describe() const;
 };

@@ -1,7 +1,8 @@
 #pragma once
-// NvtxTracker: turns NVTX push/pop and start/end events into Range records and knows,
-// for each thread, the range path open right now (what a kernel launch is attributed to).
-// Knows nothing about CUPTI, so tests drive it with synthetic events.
+/// @file
+/// NvtxTracker: turns NVTX push/pop and start/end events into Range records and knows,
+/// for each thread, the range path open right now (what a kernel launch is attributed to).
+/// Knows nothing about CUPTI, so tests drive it with synthetic events.
 #include <cstdint>
 #include <map>
 #include <mutex>

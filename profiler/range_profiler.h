@@ -1,7 +1,8 @@
 #pragma once
-// RangeProfiler: per-kernel metrics through CUPTI's Range Profiler (auto range, kernel
-// replay) and the Profiler Host API (config image, evaluation). One counter-data batch
-// per context; ranges come back in launch order and are matched to launch indices.
+/// @file
+/// RangeProfiler: per-kernel metrics through CUPTI's Range Profiler (auto range, kernel
+/// replay) and the Profiler Host API (config image, evaluation). One counter-data batch
+/// per context; ranges come back in launch order and are matched to launch indices.
 #include <cstdint>
 #include <map>
 #include <memory>
