@@ -18,6 +18,20 @@ bool is_count(const std::string& unit) {
 }
 }  // namespace
 
+std::string escape_markup(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 std::string with_thousands(long long value) {
   std::string digits = std::to_string(value < 0 ? -value : value);
   std::string out;

@@ -15,4 +15,7 @@ std::string format_comparison(double measured, double source, const std::string&
 /// 1234567 -> "1,234,567".
 std::string with_thousands(long long value);
 
+/// Text safe inside HTML, SVG or XML elements and attributes: & < > " escaped.
+std::string escape_markup(const std::string& text);
+
 }  // namespace labbook::report

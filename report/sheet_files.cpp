@@ -1,29 +1,14 @@
 #include "sheet_files.h"
 
 #include "cmark_document.h"
+#include "format.h"
 #include "labbook/model/atomic_file.h"
 #include "markdown_writer.h"
 
 namespace labbook::report {
 
-namespace {
-std::string escape_html(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-}  // namespace
-
 std::string html_page(const std::string& title, const std::string& body) {
-  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + escape_html(title) +
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + escape_markup(title) +
          "</title>\n<style>\n"
          "body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;line-height:1.45;color:#222}\n"
          "table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}\n"

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "activity_summary.h"
+#include "format.h"
 
 namespace labbook::report {
 
@@ -15,19 +16,6 @@ namespace {
 
 constexpr double kLabelWidth = 230, kPlotWidth = 1100, kRowHeight = 16, kAxisHeight = 28;
 
-std::string escape_xml(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string number(double v) {
   char buf[32];
@@ -138,18 +126,18 @@ std::string timeline_svg(const Measurement& m) {
     const double px = kLabelWidth + kPlotWidth * t / span;
     svg += "<line x1=\"" + number(px) + "\" y1=\"" + number(kAxisHeight - 6) + "\" x2=\"" + number(px) + "\" y2=\"" +
            number(height) + "\" stroke=\"#ddd\"/>\n<text x=\"" + number(px + 2) + "\" y=\"" +
-           number(kAxisHeight - 10) + "\">" + escape_xml(nvprof_duration(t)) + "</text>\n";
+           number(kAxisHeight - 10) + "\">" + escape_markup(nvprof_duration(t)) + "</text>\n";
   }
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const double y = kAxisHeight + kRowHeight * static_cast<double>(i);
     svg += "<g class=\"lane-row\"><rect class=\"lane\" x=\"0\" y=\"" + number(y) + "\" width=\"" +
            number(kLabelWidth + kPlotWidth) + "\" height=\"" + number(kRowHeight - 2) + "\"/>\n<text x=\"4\" y=\"" +
-           number(y + kRowHeight - 5) + "\">" + escape_xml(lanes[i].label) + "</text>\n";
+           number(y + kRowHeight - 5) + "\">" + escape_markup(lanes[i].label) + "</text>\n";
     for (const auto& b : lanes[i].boxes) {
       const double width = std::max(x(b.end) - x(b.start), 0.5);   // keep short events visible
       svg += "<rect class=\"" + b.css_class + "\" x=\"" + number(x(b.start)) + "\" y=\"" + number(y + 1) +
              "\" width=\"" + number(width) + "\" height=\"" + number(kRowHeight - 4) + "\"><title>" +
-             escape_xml(b.tooltip + " (" + nvprof_duration(static_cast<double>(b.end - b.start)) + ")") +
+             escape_markup(b.tooltip + " (" + nvprof_duration(static_cast<double>(b.end - b.start)) + ")") +
              "</title></rect>\n";
     }
     svg += "</g>\n";

@@ -8,6 +8,11 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
   Measurement& m = trace;
   m.program.mode = "trace+metrics";
   m.metrics_requested = metrics.metrics_requested;
+  m.metric_scope = metrics.metric_scope;
+  m.metric_passes = metrics.metric_passes;
+  // The run that ended abnormally says why collection stopped.
+  if (!metrics.program.stop_reason.empty() && metrics.program.stop_reason != "exit")
+    m.program.stop_reason = metrics.program.stop_reason;
   if (m.devices.empty()) m.devices = metrics.devices;
   for (const auto& issue : metrics.issues)
     if (!m.has_issue(issue.code)) m.issues.push_back(issue);

@@ -21,8 +21,14 @@ TEST(MergeRuns, AttachesMetricsByLaunchOrder) {
   metrics.kernels = {kernel(0, "a"), kernel(1, "b")};
   metrics.kernels[1].metrics["m"] = 7;
   metrics.metrics_requested = {"m"};
+  metrics.metric_passes = 2;
+  metrics.metric_scope = "kernels 'b'";
+  trace.program.stop_reason = metrics.program.stop_reason = "exit";
   const Measurement out = merge_runs(trace, metrics);
   EXPECT_EQ(out.kernels[1].metrics.at("m"), 7);
+  EXPECT_EQ(out.metric_passes, 2);
+  EXPECT_EQ(out.metric_scope, "kernels 'b'");
+  EXPECT_EQ(out.program.stop_reason, "exit");
   EXPECT_EQ(out.kernels[0].start_ns, 1u);
   EXPECT_EQ(out.program.mode, "trace+metrics");
   EXPECT_TRUE(out.issues.empty());
@@ -36,6 +42,13 @@ TEST(MergeRuns, DifferentLaunchSequencesBecomeAnIssueNotAWrongAttribution) {
   const Measurement out = merge_runs(trace, metrics);
   EXPECT_TRUE(out.kernels[1].metrics.empty());
   EXPECT_TRUE(out.has_issue("launch_mismatch"));
+}
+
+TEST(MergeRuns, AMetricsRunThatCrashedSaysSo) {
+  Measurement trace, metrics;
+  trace.program.stop_reason = "exit";
+  metrics.program.stop_reason = "signal SIGSEGV";
+  EXPECT_EQ(merge_runs(trace, metrics).program.stop_reason, "signal SIGSEGV");
 }
 
 TEST(MergeRuns, KeepsIssuesOfTheMetricsRun) {
