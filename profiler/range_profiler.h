@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// RangeProfiler: per-kernel metrics through CUPTI's Range Profiler (auto range, kernel
-/// replay) and the Profiler Host API (config image, evaluation). One counter-data batch
-/// per context; ranges come back in launch order and are matched to launch indices.
+/// replay) and the Profiler Host API (config image, evaluation). Each context has one
+/// counter-data image, evaluated and reset after every kernel (see kBatchRanges); ranges come
+/// back in launch order and are matched to launch indices.
 #include <cstdint>
 #include <map>
 #include <memory>

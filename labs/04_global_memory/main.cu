@@ -22,6 +22,7 @@
 #include "global_memory.cuh"
 #include "kernel_timer.h"
 #include "nvtx_range.h"
+#include "parallel_check.h"
 #include "random_data.h"
 
 namespace {
@@ -203,16 +204,17 @@ class Lab {
     }
     c_.download(result_);
     const std::vector<float>& c = result_;
-    bool correct = true;
-    for (unsigned i = 0; i < c.size() && correct; ++i) {
-      const std::optional<float> want = expected(i);
+    const std::size_t wrong = labbook::lab::first_wrong(c.size(), [&](std::size_t i) {
+      const std::optional<float> want = expected(static_cast<unsigned>(i));
       std::uint32_t bits;
       std::memcpy(&bits, &c[i], sizeof bits);
-      if (want ? c[i] != *want : bits != 0xFFFFFFFFu) {
-        std::fprintf(stderr, "%s: element %u is %g, expected %s\n", path.c_str(), i, c[i],
-                     want ? std::to_string(*want).c_str() : "untouched");
-        correct = false;
-      }
+      return want ? c[i] == *want : bits == 0xFFFFFFFFu;
+    });
+    const bool correct = wrong == c.size();
+    if (!correct) {
+      const std::optional<float> want = expected(static_cast<unsigned>(wrong));
+      std::fprintf(stderr, "%s: element %zu is %g, expected %s\n", path.c_str(), wrong, c[wrong],
+                   want ? std::to_string(*want).c_str() : "untouched");
     }
     results_.push_back({path, ms, bytes, correct});
     std::printf("%-32s %s\n", path.c_str(), correct ? "ok" : "WRONG");
