@@ -1,8 +1,25 @@
 #include "labbook/model/merge.h"
 
+#include <map>
 #include <string>
+#include <tuple>
 
 namespace labbook {
+
+namespace {
+
+/// (range, mangled name, n-th such launch): the same in both runs of a deterministic
+/// program, whatever order its threads launched in.
+using KernelKey = std::tuple<std::string, std::string, std::size_t>;
+
+std::vector<KernelKey> keys(const std::vector<Kernel>& kernels) {
+  std::map<std::pair<std::string, std::string>, std::size_t> seen;
+  std::vector<KernelKey> out;
+  for (const auto& k : kernels) out.emplace_back(k.range, k.mangled, seen[{k.range, k.mangled}]++);
+  return out;
+}
+
+}  // namespace
 
 Measurement merge_runs(Measurement trace, const Measurement& metrics) {
   Measurement& m = trace;
@@ -17,24 +34,25 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
   for (const auto& issue : metrics.issues)
     if (!m.has_issue(issue.code)) m.issues.push_back(issue);
 
-  if (m.kernels.size() != metrics.kernels.size())
-    m.issues.push_back({"launch_mismatch", "the trace run launched " + std::to_string(m.kernels.size()) +
-                                               " kernels and the metrics run " +
-                                               std::to_string(metrics.kernels.size()) +
-                                               "; metrics are kept only where the kernel names agree"});
-  std::size_t renamed = 0;
-  for (std::size_t i = 0; i < m.kernels.size() && i < metrics.kernels.size(); ++i) {
-    const Kernel& measured = metrics.kernels[i];
-    if (measured.mangled != m.kernels[i].mangled || measured.launch != m.kernels[i].launch) {
-      ++renamed;
+  std::map<KernelKey, const Kernel*> measured;
+  const auto metric_keys = keys(metrics.kernels);
+  for (std::size_t i = 0; i < metrics.kernels.size(); ++i) measured[metric_keys[i]] = &metrics.kernels[i];
+  const auto trace_keys = keys(m.kernels);
+  std::size_t unmatched = 0;
+  for (std::size_t i = 0; i < m.kernels.size(); ++i) {
+    const auto it = measured.find(trace_keys[i]);
+    if (it == measured.end()) {
+      ++unmatched;
       continue;
     }
-    for (const auto& [name, value] : measured.metrics) m.kernels[i].metrics[name] = value;
+    for (const auto& [name, value] : it->second->metrics) m.kernels[i].metrics[name] = value;
+    measured.erase(it);
   }
-  if (renamed)
-    m.issues.push_back({"launch_mismatch", std::to_string(renamed) +
-                                               " kernels differ between the trace and metrics runs; "
-                                               "their metrics were dropped"});
+  if (unmatched || !measured.empty())
+    m.issues.push_back({"launch_mismatch", std::to_string(unmatched) + " kernels of the trace run and " +
+                                               std::to_string(measured.size()) +
+                                               " of the metrics run found no partner (same range, name and "
+                                               "launch count) in the other run; they have no metrics"});
   return m;
 }
 

@@ -13,7 +13,7 @@ Kernel kernel(std::uint64_t launch, const std::string& mangled) {
 }
 }  // namespace
 
-TEST(MergeRuns, AttachesMetricsByLaunchOrder) {
+TEST(MergeRuns, AttachesMetricsToTheSameLaunch) {
   Measurement trace, metrics;
   trace.kernels = {kernel(0, "a"), kernel(1, "b")};
   trace.kernels[0].start_ns = 1;
@@ -49,6 +49,26 @@ TEST(MergeRuns, AMetricsRunThatCrashedSaysSo) {
   trace.program.stop_reason = "exit";
   metrics.program.stop_reason = "signal SIGSEGV";
   EXPECT_EQ(merge_runs(trace, metrics).program.stop_reason, "signal SIGSEGV");
+}
+
+TEST(MergeRuns, MatchesByRangeAndNameWhateverOrderThreadsLaunchedIn) {
+  Measurement trace, metrics;
+  auto in = [](Kernel k, const char* range) {
+    k.range = range;
+    return k;
+  };
+  // Two workers launch "scale" twice each; the runs interleave them differently.
+  trace.kernels = {in(kernel(0, "scale"), "w0"), in(kernel(1, "scale"), "w1"), in(kernel(2, "scale"), "w0"),
+                   in(kernel(3, "scale"), "w1")};
+  metrics.kernels = {in(kernel(0, "scale"), "w1"), in(kernel(1, "scale"), "w1"), in(kernel(2, "scale"), "w0"),
+                     in(kernel(3, "scale"), "w0")};
+  for (std::size_t i = 0; i < 4; ++i) metrics.kernels[i].metrics["id"] = static_cast<double>(i);
+  const Measurement out = merge_runs(trace, metrics);
+  EXPECT_EQ(out.kernels[0].metrics.at("id"), 2) << "first w0 launch";
+  EXPECT_EQ(out.kernels[1].metrics.at("id"), 0) << "first w1 launch";
+  EXPECT_EQ(out.kernels[2].metrics.at("id"), 3);
+  EXPECT_EQ(out.kernels[3].metrics.at("id"), 1);
+  EXPECT_FALSE(out.has_issue("launch_mismatch"));
 }
 
 TEST(MergeRuns, KeepsIssuesOfTheMetricsRun) {
