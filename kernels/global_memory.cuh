@@ -1,28 +1,13 @@
 #pragma once
 // Kernels of lab 4 (global memory), after 003_c67e0f909fb510d6.txt, chapter 4:
 // readSegment / writeSegment (misaligned accesses), simpleMathAoS / simpleMathSoA,
-// readSegmentUnroll. Index arithmetic lives in __host__ __device__ functions so that a
-// host-side model can replay exactly the addresses a warp touches.
+// readSegmentUnroll. Their index arithmetic is in global_memory_indexing.h, which the
+// warp-level model (warp_model/) compiles on the host to replay the addresses a warp touches.
 #include <cuda_runtime.h>
 
+#include "global_memory_indexing.h"
+
 namespace labbook::kernels {
-
-/// Linear thread index in a 1-D grid.
-__host__ __device__ inline unsigned thread_index(unsigned block, unsigned block_dim, unsigned thread) {
-  return block * block_dim + thread;
-}
-
-/// readSegment: thread i reads element i + offset of A and B.
-__host__ __device__ inline unsigned read_segment_index(unsigned i, unsigned offset) { return i + offset; }
-
-/// writeSegment: thread i writes element i + offset of C.
-__host__ __device__ inline unsigned write_segment_index(unsigned i, unsigned offset) { return i + offset; }
-
-/// readSegmentUnroll<U>: thread t of block b handles U elements, blockDim apart.
-__host__ __device__ inline unsigned unrolled_index(unsigned block, unsigned block_dim, unsigned thread,
-                                                   unsigned unroll, unsigned u) {
-  return block * block_dim * unroll + u * block_dim + thread;
-}
 
 /// C[i] = A[i + offset] + B[i + offset], loads through L1 (the default on sm_90).
 __global__ void readSegment(const float* A, const float* B, float* C, unsigned n, unsigned offset) {
