@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <fnmatch.h>
+
 #include <toml++/toml.h>
+
+#include "architecture.h"
+#include "lab4_kernels.h"
 
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
@@ -101,7 +106,53 @@ class TableReader {
   std::string where_;
 };
 
+/// Checks a name against the warp model, turning its error into one that names file:line.
+template <typename Check>
+void check_model_name(const TableReader& r, const std::string& key, const Check& check) {
+  try {
+    check();
+  } catch (const Error& e) {
+    r.fail(key, e.what());
+  }
+}
+
+ModelSettings parse_model(const toml::table& table, const std::string& origin) {
+  const TableReader m(table, origin, "[model]");
+  ModelSettings model;
+  model.this_architecture = m.string("this_architecture");
+  check_model_name(m, "this_architecture", [&] { warp::architecture(model.this_architecture); });
+  model.source_elements = static_cast<std::uint64_t>(*m.number("source_elements"));
+  model.tolerance = m.number("tolerance", false).value_or(1.0);
+  model.figures = m.strings("figures", false);
+  for (const toml::table* t : m.tables("pattern")) {
+    const TableReader p(*t, origin, "[[model.pattern]]");
+    ModelPattern pattern;
+    pattern.experiments = p.string("experiments");
+    pattern.kernel = p.string("kernel");
+    check_model_name(p, "kernel", [&] { warp::program_of({pattern.kernel, 32, 32, 0, 1}); });
+    pattern.source_architecture = p.string("source_architecture");
+    check_model_name(p, "source_architecture", [&] { warp::architecture(pattern.source_architecture); });
+    pattern.block = static_cast<unsigned>(p.number("block", false).value_or(0));
+    pattern.offset = static_cast<unsigned>(p.number("offset", false).value_or(0));
+    pattern.unroll = static_cast<unsigned>(p.number("unroll", false).value_or(1));
+    model.patterns.push_back(std::move(pattern));
+  }
+  for (const toml::table* t : m.tables("gap")) {
+    const TableReader g(*t, origin, "[[model.gap]]");
+    ModelGap gap{g.string("experiments"), g.string("quantity"), g.string("reason")};
+    g.check_quantity("quantity", gap.quantity);
+    model.gaps.push_back(std::move(gap));
+  }
+  return model;
+}
+
 }  // namespace
+
+const ModelPattern* ModelSettings::pattern_for(const std::string& experiment) const {
+  for (const auto& p : patterns)
+    if (::fnmatch(p.experiments.c_str(), experiment.c_str(), 0) == 0) return &p;
+  return nullptr;
+}
 
 std::string LabData::folder() const { return std::filesystem::path(path).parent_path().string(); }
 
@@ -204,6 +255,8 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     }
     lab.claims.push_back(std::move(claim));
   }
+
+  if (root.contains("model")) lab.model = parse_model(top.table("model"), origin);
   return lab;
 }
 

@@ -3,6 +3,7 @@
 /// A lab's data file (labs/NN_name/lab.toml): what to run, which metrics to collect, how
 /// the sheet is laid out, every reference value from the sources with its citation, and
 /// the sources' claims to check. Loading validates everything and names file:line.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,37 @@ struct Claim {
   bool is_best_claim() const { return !best.empty(); }
 };
 
+/// Which warp-level model kernel stands for the experiments matching `experiments` (a glob).
+/// Parameters written in the experiment's last path part ("offset=11", "unroll=4",
+/// "block=256") override the defaults here.
+struct ModelPattern {
+  std::string experiments;
+  std::string kernel;                 ///< a kernel the warp model knows (warp_model/lab4_kernels.h)
+  std::string source_architecture;    ///< the architecture the source measured on, e.g. "fermi_ca"
+  unsigned block = 0;                 ///< 0: the measured launch's block size
+  unsigned offset = 0, unroll = 1;
+};
+
+/// A known reason why measurements and the model for this GPU differ.
+struct ModelGap {
+  std::string experiments;            ///< glob
+  std::string quantity;
+  std::string reason;
+};
+
+/// The [model] table: predictions beside every measurement.
+struct ModelSettings {
+  std::string this_architecture;      ///< e.g. "sm_90"
+  std::uint64_t source_elements = 0;  ///< the array size the sources' numbers come from
+  /// Largest |measured - model| still "as predicted": percentage points for %, else % of the model.
+  double tolerance = 1.0;
+  std::vector<ModelPattern> patterns;
+  std::vector<ModelGap> gaps;
+  std::vector<std::string> figures;   ///< experiments that get a one-warp picture per architecture
+  /// The pattern for `experiment`, or nullptr.
+  const ModelPattern* pattern_for(const std::string& experiment) const;
+};
+
 struct LabData {
   std::string path;           ///< the lab.toml this came from
   std::string id, title, program, source;
@@ -65,6 +97,7 @@ struct LabData {
   std::optional<Sweep> sweep;
   std::vector<ReferenceValue> references;
   std::vector<Claim> claims;
+  std::optional<ModelSettings> model;
 
   /// Folder holding lab.toml.
   std::string folder() const;

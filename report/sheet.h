@@ -23,9 +23,16 @@ struct Block {
   Table table;
 };
 
+/// A picture the sheet links to, written next to it.
+struct Figure {
+  std::string file;       ///< name relative to the sheet, e.g. "lab4.warp-1.svg"
+  std::string svg;
+};
+
 struct Sheet {
   std::string title;
   std::vector<Block> blocks;
+  std::vector<Figure> figures;
   nlohmann::json data;    ///< every number shown, machine-readable (reports/labN.json)
 
   void heading(int level, std::string text) { blocks.push_back({Block::Kind::Heading, level, std::move(text), {}}); }

@@ -7,7 +7,9 @@
 
 #include "format.h"
 #include "labbook/model/metric_catalog.h"
+#include "model_predictions.h"
 #include "quantities.h"
+#include "warp_figure.h"
 
 namespace labbook::report {
 
@@ -95,30 +97,51 @@ void add_setup(Sheet& sheet, const Measurement& m) {
   sheet.data["measured_at"] = m.program.started_at;
 }
 
+/// "transactions" where the unit says "sectors": the sources' GPUs counted lines or segments.
+std::string source_unit(const std::string& unit) {
+  const auto at = unit.find("sectors");
+  return at == std::string::npos ? unit : unit.substr(0, at) + "transactions" + unit.substr(at + 7);
+}
+
 void add_section(Sheet& sheet, const LabData& lab, const Section& section, const Measurement& m,
-                 Citations& citations) {
+                 Citations& citations, ModelPredictions& model) {
   sheet.heading(3, section.title);
   if (!section.text.empty()) sheet.markdown(section.text);
-  Table t{{"Experiment", "Quantity", "Source", "Measured here", "Here vs. source", "What changed"}, {}};
+  Table t{{"Experiment", "Quantity", "Source (its GPU)", "Model, source's GPU", "Model, this GPU", "Measured here",
+           "Verdict", "What changed"},
+          {}};
   json rows = json::array();
   for (const auto& experiment : section.experiments) {
     for (const auto& quantity : section.quantities) {
       const std::string unit = quantity_unit(quantity);
       const QuantityValue measured = range_quantity(m, experiment, quantity);
       json row = {{"experiment", experiment}, {"quantity", quantity}, {"measured", value_json(measured, unit)}};
-      std::vector<std::string> cells = {experiment, quantity, "—", cell(measured, unit), "—", ""};
+      const Prediction p = model.predict(experiment, quantity);
+      const std::string verdict = model.verdict(experiment, quantity, measured.value);
+      std::vector<std::string> cells = {experiment,
+                                        quantity,
+                                        "—",
+                                        p.source_gpu ? format_value(*p.source_gpu, source_unit(unit)) + " (" +
+                                                           p.source_architecture + ")"
+                                                     : "—",
+                                        p.this_gpu ? format_value(*p.this_gpu, unit) : "—",
+                                        cell(measured, unit),
+                                        verdict,
+                                        ""};
+      if (p.source_gpu) row["model_source_gpu"] = {{"value", *p.source_gpu}, {"architecture", p.source_architecture}};
+      if (p.this_gpu) row["model_this_gpu"] = *p.this_gpu;
+      row["verdict"] = verdict;
       auto ref = std::find_if(lab.references.begin(), lab.references.end(), [&](const ReferenceValue& r) {
         return r.experiment == experiment && r.quantity == quantity;
       });
       if (ref != lab.references.end()) {
         const int n = citations.number(ref->citation);
         cells[2] = format_value(ref->value, ref->unit) + " (" + short_gpu(ref->gpu) + ") [" + std::to_string(n) + "]";
-        if (measured.value) cells[4] = format_comparison(*measured.value, ref->value, unit);
-        cells[5] = expand_placeholders(ref->explanation, m);
-        if (!ref->note.empty()) cells[5] += (cells[5].empty() ? "" : " ") + ref->note;
+        cells[7] = expand_placeholders(ref->explanation, m);
+        if (!ref->note.empty()) cells[7] += (cells[7].empty() ? "" : " ") + ref->note;
         row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu},
                          {"build", ref->build}, {"citation", ref->citation}};
-        row["comparison"] = cells[4];
+        if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
       }
       t.rows.push_back(std::move(cells));
       rows.push_back(std::move(row));
@@ -217,6 +240,29 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
   sheet.table(std::move(t));
 }
 
+/// One warp of each figure experiment, drawn for the source's architecture and this GPU's.
+void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model) {
+  if (!lab.model || lab.model->figures.empty()) return;
+  sheet.heading(3, "One warp, then and now");
+  std::string text =
+      "The first warp's first load, as the model sees it: lanes on top, memory below (32-byte sectors, heavy "
+      "lines every 128 bytes), one coloured band per transaction.\n\n";
+  for (const auto& experiment : lab.model->figures) {
+    const auto access = model.first_load(experiment);
+    const ModelPattern* pattern = lab.model->pattern_for(experiment);
+    if (!access || !pattern) continue;
+    for (const auto& arch : {pattern->source_architecture, lab.model->this_architecture}) {
+      std::string file = lab.id + ".warp." + experiment + "." + arch + ".svg";
+      std::replace(file.begin(), file.end(), '/', '-');
+      std::replace(file.begin(), file.end(), '=', '-');
+      const auto& a = warp::architecture(arch);
+      sheet.figures.push_back({file, warp_figure_svg(*access, a, experiment + " on " + arch + ": " + a.description)});
+      text += "![" + experiment + " on " + arch + "](" + file + ")\n\n";
+    }
+  }
+  sheet.markdown(text);
+}
+
 std::string issue_advice(const Issue& issue) { return "- **" + issue.code + "**: " + issue.message; }
 
 }  // namespace
@@ -256,10 +302,18 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   sheet.markdown(lab.prose.background);
 
   sheet.heading(2, "Results");
-  sheet.markdown("Each row: the value a source printed (its GPU, citation in brackets), the value measured on this "
-                 "GPU, how they compare, and why they differ. Percentages compare as a difference in points, "
-                 "other quantities as a ratio (here / source).");
-  for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations);
+  ModelPredictions model(lab, m);
+  std::string intro =
+      "Each row: the value a source printed (its GPU, citation in brackets); what the warp-level model predicts for "
+      "the source's GPU and for this one, from the addresses each warp of the kernel touches; the value measured "
+      "here; and the verdict, measured against the model for this GPU";
+  if (lab.model)
+    intro += " (\"as predicted\" within " + format_value(lab.model->tolerance, "") + " percentage points for "
+             "percentages, " + format_value(lab.model->tolerance, "") + " % otherwise)";
+  sheet.markdown(intro + ". Transactions on the sources' GPUs were 128-byte lines (L1 caching) or 32-byte "
+                 "segments; here they are 32-byte sectors.");
+  for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model);
+  add_warp_figures(sheet, lab, model);
   if (lab.sweep) add_sweep(sheet, *lab.sweep, m);
   add_claims(sheet, lab, m, citations);
 

@@ -25,6 +25,7 @@ SheetFiles write_sheet(const Sheet& sheet, const std::string& folder, const std:
   write_file_atomically(files.markdown, markdown);
   write_file_atomically(files.html, html_page(sheet.title, markdown_to_html(markdown)));
   write_file_atomically(files.json, sheet.data.dump(1) + "\n");
+  for (const auto& f : sheet.figures) write_file_atomically(folder + "/" + f.file, f.svg);
   return files;
 }
 

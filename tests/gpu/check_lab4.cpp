@@ -1,13 +1,16 @@
 // GPU acceptance checks on a lab 4 measurement taken on a real GPU:
 //  - load/store efficiency 100 / 80 / 100 (+-0.5) at offsets 0 / 11 / 128, AoS 50 / SoA 100;
 //  - the timeline has exactly one NVTX range per experiment, and every kernel ran inside
-//    the range it is attributed to.
+//    the range it is attributed to;
+//  - every experiment's measured sectors per request (loads and stores, every offset of the
+//    sweep) equal the warp-level model's for sm_90 within 0.01, or the lab data names the gap.
 // Usage: check_lab4 MEASUREMENT.json LAB.toml   (exit 0 pass, 1 fail)
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "lab_data.h"
+#include "model_predictions.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "quantities.h"
@@ -44,6 +47,25 @@ int main(int argc, char** argv) {
     expect_near(m, "writeSegment/offset=128", "gst_efficiency", 100, 0.5);
     expect_near(m, "simpleMathAoS", "gld_efficiency", 50, 0.5);
     expect_near(m, "simpleMathSoA", "gld_efficiency", 100, 0.5);
+
+    // Sectors per request against the model, for every experiment that has a pattern.
+    labbook::report::ModelPredictions model(lab, m);
+    std::size_t compared = 0;
+    for (const auto& r : m.ranges)
+      for (const char* q : {"gld_transactions_per_request", "gst_transactions_per_request"}) {
+        const auto measured = labbook::report::range_quantity(m, r.path, q).value;
+        const auto predicted = model.predict(r.path, q).this_gpu;
+        if (!measured || !predicted) continue;
+        ++compared;
+        const bool ok = std::fabs(*measured - *predicted) <= 0.01 || model.verdict(r.path, q, measured).find(": ") != std::string::npos;
+        if (!ok) {
+          std::printf("FAIL %-32s %s: measured %.4f, model %.4f\n", r.path.c_str(), q, *measured, *predicted);
+          ++failures;
+        }
+      }
+    std::printf("%s sectors per request equal the sm_90 model in %zu (experiment, load/store) pairs\n",
+                compared ? "ok  " : "FAIL", compared);
+    if (compared == 0) ++failures;
 
     // One range per experiment of the lab data.
     for (const auto& experiment : lab.experiments()) {

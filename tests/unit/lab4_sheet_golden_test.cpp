@@ -32,7 +32,7 @@ std::string render() {
 std::map<std::string, std::vector<std::string>> rows_by_key(const std::vector<ParsedTable>& tables) {
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& t : tables)
-    if (t.header.size() == 6 && t.header[0] == "Experiment")
+    if (t.header.size() == 8 && t.header[0] == "Experiment")
       for (const auto& r : t.rows) out[r[0] + "|" + r[1]] = r;
   return out;
 }
@@ -47,18 +47,34 @@ TEST(Lab4Sheet, MatchesTheGoldenFile) {
 
 TEST(Lab4Sheet, KeyCellsParseBackThroughCmarkGfm) {
   const auto rows = rows_by_key(parse_tables(render()));
-  // Source | measured | comparison for the misaligned read: the book's Fermi number beside the H100's.
+  // Source | model then | model now | measured | verdict for the misaligned read: the book's
+  // Fermi number beside the model's explanation of it and the H100's.
   const auto& r11 = rows.at("readSegment/offset=11|gld_efficiency");
   EXPECT_EQ(r11[2], "49.81 % (Fermi M2070) [1]");
-  EXPECT_EQ(r11[3], "80.00 %");
-  EXPECT_EQ(r11[4], "+30.19 pts");
-  EXPECT_NE(r11[5].find("32-byte sector"), std::string::npos);
-  EXPECT_EQ(rows.at("readSegment/offset=11|gld_transactions_per_request")[3], "5.00 sectors/request");
-  EXPECT_EQ(rows.at("readSegment/offset=0|gld_transactions_per_request")[3], "4.00 sectors/request");
+  EXPECT_EQ(r11[3], "50.00 % (fermi_ca)");
+  EXPECT_EQ(r11[4], "80.00 %");
+  EXPECT_EQ(r11[5], "80.00 %");
+  EXPECT_EQ(r11[6], "as predicted");
+  EXPECT_NE(r11[7].find("32-byte sector"), std::string::npos);
+  EXPECT_EQ(rows.at("readSegmentUncached/offset=11|gld_efficiency")[3], "80.00 % (fermi_cg)");
+  EXPECT_EQ(rows.at("readSegment/offset=11|gld_transactions")[3], "131,070 transactions (fermi_ca)")
+      << "the source printed 131,039";
+  EXPECT_EQ(rows.at("readSegment/offset=11|gld_transactions_per_request")[5], "5.00 sectors/request");
+  EXPECT_EQ(rows.at("readSegment/offset=0|gld_transactions_per_request")[5], "4.00 sectors/request");
   EXPECT_EQ(rows.at("writeSegment/offset=11|gst_efficiency")[2], "80.00 % (not named) [5]");
-  EXPECT_EQ(rows.at("writeSegment/offset=11|gst_efficiency")[3], "80.00 %");
-  EXPECT_EQ(rows.at("simpleMathAoS|gld_efficiency")[3], "50.00 %");
-  EXPECT_EQ(rows.at("simpleMathSoA|gld_efficiency")[3], "100.00 %");
+  EXPECT_EQ(rows.at("writeSegment/offset=11|gst_transactions_per_request")[3], "2.00 transactions/request (fermi_ca)")
+      << "a 4-segment and a 1-segment transaction";
+  EXPECT_EQ(rows.at("writeSegment/offset=11|gst_efficiency")[5], "80.00 %");
+  EXPECT_EQ(rows.at("simpleMathAoS|gld_efficiency")[5], "50.00 %");
+  EXPECT_EQ(rows.at("simpleMathSoA|gld_efficiency")[5], "100.00 %");
+  // Every per-request row of the recorded H100 run matches the model for sm_90.
+  std::size_t per_request = 0;
+  for (const auto& [key, row] : rows)
+    if (key.find("transactions_per_request") != std::string::npos) {
+      ++per_request;
+      EXPECT_EQ(row[6], "as predicted") << key << ": model " << row[4] << ", measured " << row[5];
+    }
+  EXPECT_GE(per_request, 10u);
   // A row without a source value says so instead of leaving a blank.
   EXPECT_EQ(rows.at("readSegment/offset=0|time")[2], "—");
 }
@@ -71,8 +87,10 @@ TEST(Lab4Sheet, MissingCountersShowNotCollectedWithTheReason) {
   const Sheet sheet = build_sheet(lab, m, {});
   const std::string md = to_markdown(sheet);
   const auto rows = rows_by_key(parse_tables(md));
-  EXPECT_EQ(rows.at("readSegment/offset=11|gld_efficiency")[3],
+  EXPECT_EQ(rows.at("readSegment/offset=11|gld_efficiency")[5],
             "not collected: GPU counters were denied (see Collection notes)");
-  EXPECT_NE(rows.at("readSegment/offset=11|time")[3].find("µs"), std::string::npos) << "timings survive";
+  EXPECT_EQ(rows.at("readSegment/offset=11|gld_efficiency")[4], "80.00 %") << "the model needs no counters";
+  EXPECT_EQ(rows.at("readSegment/offset=11|gld_efficiency")[6], "—");
+  EXPECT_NE(rows.at("readSegment/offset=11|time")[5].find("µs"), std::string::npos) << "timings survive";
   EXPECT_NE(md.find("**counters_denied**"), std::string::npos);
 }

@@ -78,3 +78,31 @@ TEST(LabData, TheShippedLab4DataIsValidAndCitesEveryReference) {
   }
   EXPECT_TRUE(has_4981);
 }
+
+TEST(LabData, ModelSectionNamesArchitecturesAndKernelsTheModelKnows) {
+  const std::string model = std::string(kMinimal) + R"(
+[model]
+this_architecture = "sm_90"
+source_elements = 1048576
+
+[[model.pattern]]
+experiments = "readSegment/*"
+kernel = "readSegment"
+source_architecture = "fermi_ca"
+)";
+  const LabData lab = parse_lab_data(model, "lab.toml");
+  ASSERT_TRUE(lab.model.has_value());
+  ASSERT_NE(lab.model->pattern_for("readSegment/offset=11"), nullptr);
+  EXPECT_EQ(lab.model->pattern_for("writeSegment/offset=11"), nullptr);
+  EXPECT_DOUBLE_EQ(lab.model->tolerance, 1.0);
+
+  std::string bad = model;
+  bad.replace(bad.find("\"fermi_ca\""), 10, "\"kepler\"");
+  EXPECT_NE(error_of(bad).find("lab.toml:26: [[model.pattern]]: 'source_architecture' unknown architecture 'kepler'"),
+            std::string::npos)
+      << error_of(bad);
+  bad = model;
+  bad.replace(bad.find("kernel = \"readSegment\""), 22, "kernel = \"transpose\"");
+  EXPECT_NE(error_of(bad).find("'kernel' the warp model has no lab 4 kernel 'transpose'"), std::string::npos)
+      << error_of(bad);
+}
