@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "architecture.h"
+#include "global_cost.h"
 #include "lab4_kernels.h"
 #include "quantities.h"
 
@@ -106,14 +107,19 @@ std::string ModelPredictions::verdict(const std::string& experiment, const std::
   return text;
 }
 
-std::optional<warp::WarpAccess> ModelPredictions::first_load(const std::string& experiment) const {
+std::optional<warp::WarpAccess> ModelPredictions::telling_access(const std::string& experiment) const {
   const auto l = launch_for(experiment, true);
   if (!l) return std::nullopt;
   std::vector<warp::WarpAccess> instructions;
   warp::program_of(l->kernel)(0, instructions);
-  for (const auto& i : instructions)
-    if (i.op == warp::Operation::Load) return i;
-  return std::nullopt;
+  const warp::Architecture& arch = warp::architecture(l->architecture);
+  std::optional<warp::WarpAccess> worst;
+  double worst_efficiency = 101;
+  for (const auto& i : instructions) {
+    const double e = warp::global_cost(i, arch).efficiency_pct();
+    if (e < worst_efficiency) worst = i, worst_efficiency = e;
+  }
+  return worst;
 }
 
 }  // namespace labbook::report

@@ -29,8 +29,9 @@ class ModelPredictions {
   /// the lab data knows it, why. "—" when there is no prediction or no measurement.
   std::string verdict(const std::string& experiment, const std::string& quantity, std::optional<double> measured);
 
-  /// The first warp's first load of `experiment`'s kernel (for pictures); nullopt without a pattern.
-  std::optional<warp::WarpAccess> first_load(const std::string& experiment) const;
+  /// For pictures: of the first warp's instructions in `experiment`'s kernel, the one the
+  /// source's GPU served least efficiently (the first of equals); nullopt without a pattern.
+  std::optional<warp::WarpAccess> telling_access(const std::string& experiment) const;
 
  private:
   struct Launch;

@@ -245,10 +245,11 @@ void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model)
   if (!lab.model || lab.model->figures.empty()) return;
   sheet.heading(3, "One warp, then and now");
   std::string text =
-      "The first warp's first load, as the model sees it: lanes on top, memory below (32-byte sectors, heavy "
-      "lines every 128 bytes), one coloured band per transaction.\n\n";
+      "The first warp of each kernel, as the model sees it: the memory instruction the source's GPU served least "
+      "efficiently, lanes on top, memory below (32-byte sectors, a heavy edge every 128-byte line), one coloured "
+      "band per transaction; first on the source's GPU, then on this one.\n\n";
   for (const auto& experiment : lab.model->figures) {
-    const auto access = model.first_load(experiment);
+    const auto access = model.telling_access(experiment);
     const ModelPattern* pattern = lab.model->pattern_for(experiment);
     if (!access || !pattern) continue;
     for (const auto& arch : {pattern->source_architecture, lab.model->this_architecture}) {

@@ -53,6 +53,19 @@ void check_threads(const labbook::Measurement& m, std::size_t launches) {
   expect(streams["worker0/scale"].size() == 1 && streams["worker0/scale"] != streams["worker1/scale"] &&
              streams["worker0/scale"] != streams["main/scale"],
          "each worker's kernels run on a stream of their own");
+  // With two GPUs, worker1 runs on the second: its kernels must say so, and the devices list
+  // must hold both.
+  std::set<int> devices0, devices1;
+  for (const auto& k : m.kernels) {
+    if (k.range == "worker0/scale") devices0.insert(k.device);
+    if (k.range == "worker1/scale") devices1.insert(k.device);
+  }
+  if (m.devices.size() > 1)
+    expect(devices0 == std::set<int>{0} && devices1 == std::set<int>{1},
+           "two GPUs: worker0's kernels on GPU 0, worker1's on GPU 1");
+  else
+    expect(devices0 == std::set<int>{0} && devices1 == std::set<int>{0}, "one GPU: every kernel on GPU 0");
+  std::printf("(%zu GPU%s in the measurement)\n", m.devices.size(), m.devices.size() > 1 ? "s" : "");
   // Every kernel's thread launched it: an API call with its correlation id on that thread.
   std::map<std::uint32_t, std::uint32_t> api_thread;
   for (const auto& a : m.api_calls) api_thread[a.correlation] = a.thread;
