@@ -37,16 +37,22 @@ report::LabData find_lab(const std::string& id) {
 /// Prints the sheet's path and the rows that have a source value: one screen.
 void print_summary(const report::Sheet& sheet, const report::SheetFiles& files) {
   std::printf("\n%s\n", sheet.title.c_str());
-  std::printf("%-32s %-28s %-18s %s\n", "experiment", "quantity", "measured here", "source");
+  std::printf("%-30s %-24s %-14s %-14s %-14s %s\n", "experiment", "quantity", "measured here", "model here",
+              "verdict", "source (its GPU)");
   for (const auto& section : sheet.data["sections"])
     for (const auto& row : section["rows"]) {
       if (!row.contains("source")) continue;
       const auto& m = row["measured"];
-      char measured[64];
+      char measured[64], model[64];
       if (m.contains("value")) std::snprintf(measured, sizeof measured, "%.6g", m["value"].get<double>());
       else std::snprintf(measured, sizeof measured, "not collected");
-      std::printf("%-32s %-28s %-18s %.6g %s\n", row["experiment"].get<std::string>().c_str(),
-                  row["quantity"].get<std::string>().c_str(), measured, row["source"]["value"].get<double>(),
+      if (row.contains("model_this_gpu")) std::snprintf(model, sizeof model, "%.6g", row["model_this_gpu"].get<double>());
+      else std::snprintf(model, sizeof model, "-");   // ASCII: printf pads bytes, not characters
+      std::string verdict = row["verdict"].get<std::string>();
+      if (verdict == "—") verdict = "-";
+      std::printf("%-30s %-24s %-14s %-14s %-14s %.6g %s\n", row["experiment"].get<std::string>().c_str(),
+                  row["quantity"].get<std::string>().c_str(), measured, model,
+                  verdict.c_str(), row["source"]["value"].get<double>(),
                   row["source"]["unit"].get<std::string>().c_str());
     }
   for (const auto& claim : sheet.data["claims"])
