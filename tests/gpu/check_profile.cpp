@@ -3,6 +3,8 @@
 //                                           --nvtx 'worker0/*' metrics
 //   check_profile stopped DIR EXIT REASON KERNELS   it ended early (crash or exit())
 //   check_profile transpose DIR             transpose, with every catalog metric
+//   check_profile filtered DIR              transpose with --kernel 'transpose*' --launch-skip 1
+//                                           --launch-count 1 and a metric no GPU has
 // DIR holds measurements.json and summary.json. Prints each failed expectation; exit 0
 // when all hold, 1 otherwise.
 #include <cmath>
@@ -150,6 +152,23 @@ void check_transpose(const labbook::Measurement& m, const nlohmann::json& summar
   expect(share > 99.99 && share < 100.01, "GPU activity shares add up to 100 %");
 }
 
+void check_filtered(const labbook::Measurement& m) {
+  expect(m.program.exit_code == 0, "exit code 0: an unknown Perfworks metric does not fail the run");
+  std::vector<std::string> with_metrics;
+  for (const auto& k : m.kernels)
+    if (!k.metrics.empty()) with_metrics.push_back(labbook::kernel_short_name(k.name));
+  expect(with_metrics == std::vector<std::string>{"transposeShared<0>"},
+         "metrics only for the second kernel matching 'transpose*' (transposeShared<0>), got " +
+             std::to_string(with_metrics.size()));
+  bool named = false;
+  for (const auto& i : m.issues) named |= i.code == "metric_unavailable" && i.message.find("foo__bar.sum") != std::string::npos;
+  expect(named, "the unavailable metric is named in a metric_unavailable issue");
+  for (const auto& k : m.kernels)
+    if (!k.metrics.empty())
+      expect(k.metrics.count("dram__bytes_read.sum") == 1 && k.metrics.count("foo__bar.sum") == 0,
+             "the available metric was collected, the unavailable one left out");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -159,6 +178,7 @@ int main(int argc, char** argv) {
     const labbook::Measurement m = labbook::read_measurement(dir + "/measurements.json");
     if (mode == "threads" && argc == 4) check_threads(m, std::stoul(argv[3]));
     else if (mode == "stopped" && argc == 6) check_stopped(m, std::stoi(argv[3]), argv[4], std::stoul(argv[5]));
+    else if (mode == "filtered" && argc == 3) check_filtered(m);
     else if (mode == "transpose" && argc == 3) {
       std::ifstream in(dir + "/summary.json");
       check_transpose(m, nlohmann::json::parse(in));

@@ -3,7 +3,8 @@
 # threads, streams, NVTX push/pop and start/end, copies, managed memory and a launch
 # filter; a crash and an exit() mid-run, whose exit codes must pass through and whose
 # measurements must stay valid; a program without NVTX, with every catalog metric, whose
-# summary must carry nvprof's GPU activities. Skips (77) without a GPU.
+# summary must carry nvprof's GPU activities; kernel-name and launch-window filters with a
+# metric the GPU lacks. Skips (77) without a GPU.
 set -euo pipefail
 build=$1
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
@@ -31,6 +32,10 @@ expect_exit 3 exit --exit-after 3
 echo "== transpose, every catalog metric"
 "$lb" profile --metrics "$("$lb" metrics --cupti-all)" --out "$out/transpose" -- "$programs/transpose" 1024
 "$check" transpose "$out/transpose"
+echo "== transpose, --kernel/--launch-skip/--launch-count filter and a metric no GPU has"
+"$lb" profile --metrics dram_read_bytes,foo__bar.sum --kernel 'transpose*' --launch-skip 1 --launch-count 1 \
+    --out "$out/filtered" -- "$programs/transpose" 256
+"$check" filtered "$out/filtered"
 if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then
   for run in threads crash exit transpose; do
     mkdir -p "$LABBOOK_KEEP_RESULTS/$run"
