@@ -13,6 +13,13 @@ std::optional<double> KernelCost::quantity(const std::string& name) const {
   if (name == "gst_transactions_per_request") return stores.transactions_per_request();
   if (name == "inst_executed_global_loads" || name == "global_load_requests") return loads.requests;
   if (name == "inst_executed_global_stores" || name == "global_store_requests") return stores.requests;
+  const auto per_request = [](const SharedCost& c) { return c.requests > 0 ? c.wavefronts / c.requests : 0.0; };
+  if (name == "shared_load_transactions") return shared_loads.wavefronts;
+  if (name == "shared_store_transactions") return shared_stores.wavefronts;
+  if (name == "shared_load_transactions_per_request") return per_request(shared_loads);
+  if (name == "shared_store_transactions_per_request") return per_request(shared_stores);
+  if (name == "shared_load_bank_conflicts") return shared_loads.conflicts();
+  if (name == "shared_store_bank_conflicts") return shared_stores.conflicts();
   return std::nullopt;
 }
 
@@ -24,8 +31,12 @@ KernelCost kernel_cost(std::uint64_t warps, const WarpProgram& program, const Ar
     instructions.clear();
     program(warp, instructions);
     for (const auto& i : instructions) {
-      const GlobalCost c = global_cost(i, arch).scaled(weight);
-      (i.op == Operation::Load ? total.loads : total.stores) += c;
+      const bool load = i.op == Operation::Load;
+      if (i.space == Space::Shared) {
+        (load ? total.shared_loads : total.shared_stores) += shared_cost(i, arch).scaled(weight);
+      } else {
+        (load ? total.loads : total.stores) += global_cost(i, arch).scaled(weight);
+      }
     }
   };
   constexpr std::uint64_t kEdge = 1024, kMiddleSamples = 2048;

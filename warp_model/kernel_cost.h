@@ -9,15 +9,18 @@
 #include <vector>
 
 #include "global_cost.h"
+#include "shared_cost.h"
 #include "warp_access.h"
 
 namespace labbook::warp {
 
 struct KernelCost {
-  GlobalCost loads, stores;
+  GlobalCost loads, stores;              ///< global memory
+  SharedCost shared_loads, shared_stores;
 
   /// A catalog quantity (gld_efficiency, gst_efficiency, gld_transactions,
-  /// gst_transactions, gld/gst_transactions_per_request, inst_executed_global_loads/stores);
+  /// gst_transactions, gld/gst_transactions_per_request, inst_executed_global_loads/stores,
+  /// shared_load/store_transactions(_per_request), shared_load/store_bank_conflicts);
   /// nullopt for anything the model does not predict.
   std::optional<double> quantity(const std::string& name) const;
 };

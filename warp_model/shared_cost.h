@@ -16,9 +16,9 @@ struct SharedCost {
   int degree = 0;                       ///< worst n-way conflict in one group (1: none)
 
   SharedCost& operator+=(const SharedCost& o);
+  SharedCost scaled(double factor) const { return {requests * factor, wavefronts * factor, ideal_wavefronts * factor, degree}; }
   /// nvprof-style bank conflicts: wavefronts beyond the ideal.
   double conflicts() const { return wavefronts - ideal_wavefronts; }
-  double wavefronts_per_request() const { return requests > 0 ? wavefronts / requests : 0.0; }
 };
 
 SharedCost shared_cost(const WarpAccess& access, const Architecture& arch);

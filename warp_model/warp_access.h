@@ -9,9 +9,11 @@ namespace labbook::warp {
 constexpr int kWarpSize = 32;
 
 enum class Operation { Load, Store };
+enum class Space { Global, Shared };
 
 struct WarpAccess {
   Operation op = Operation::Load;
+  Space space = Space::Global;
   int width = 4;                                   ///< bytes per lane: 1, 2, 4, 8 or 16
   std::array<bool, kWarpSize> active{};            ///< lanes that execute the instruction
   std::array<std::uint64_t, kWarpSize> address{};  ///< byte address per lane (global or shared)

@@ -7,6 +7,7 @@
 
 #include "architecture.h"
 #include "global_cost.h"
+#include "kernel_cost.h"
 #include "lab4_kernels.h"
 #include "labbook/model/error.h"
 #include "shared_cost.h"
@@ -198,4 +199,19 @@ TEST(WarpFigure, OneBandPerTransactionAndTheSummary) {
   EXPECT_EQ(count(now, "class=\"lane\""), 32u);
   EXPECT_NE(fermi.find("256 bytes moved for 128 requested (50.0 %)"), std::string::npos);
   EXPECT_NE(now.find("160 bytes moved for 128 requested (80.0 %)"), std::string::npos);
+}
+
+TEST(KernelCost, AddsSharedAccessesSeparatelyFromGlobalOnes) {
+  // A transpose tile read down a column: every lane in one bank on sm_90 (stride 32 words).
+  const WarpProgram column = [](std::uint64_t warp, std::vector<WarpAccess>& out) {
+    WarpAccess a = strided(Operation::Load, 4, warp * 4, 128);
+    a.space = Space::Shared;
+    out.push_back(a);
+    out.push_back(floats_from(warp * 128));
+  };
+  const KernelCost cost = kernel_cost(8, column, sm90());
+  EXPECT_DOUBLE_EQ(*cost.quantity("shared_load_transactions_per_request"), 32.0);
+  EXPECT_DOUBLE_EQ(*cost.quantity("shared_load_bank_conflicts"), 8 * 31.0);
+  EXPECT_DOUBLE_EQ(*cost.quantity("gld_transactions"), 8 * 4.0) << "the global load is costed apart";
+  EXPECT_FALSE(cost.quantity("dram_read_bytes").has_value()) << "no caches in the model";
 }
