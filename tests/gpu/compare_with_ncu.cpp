@@ -4,9 +4,11 @@
 // NCU.csv: `ncu --csv --page raw --print-units base --metrics <list>`. Each metric has a limit
 // by what it depends on (limit_for below):
 //   1 % (TOL)  what the access pattern alone decides: sectors, requests, wavefronts,
-//              instructions, efficiencies, L1 hit rate, occupancy, DRAM bytes read;
+//              instructions, efficiencies, L1 hit rate, DRAM bytes read;
 //   5 %        time and clock: durations, cycles, anything per second or a share of peak
-//              over the elapsed time; clocks are not locked in either tool;
+//              over the elapsed time (clocks are not locked in either tool), and achieved
+//              occupancy, an average over the kernel's cycles of the warps resident, which
+//              depends on when each block finishes (1.16 % apart once on lab 4);
 //   10 %       what the state of L2 and the data banks decides when the kernel starts, with
 //              caches not flushed (neither CUPTI 13.0 nor ncu --cache-control none flushes):
 //              DRAM bytes written (dirty lines written back during the kernel), L2 hit rate,
@@ -58,7 +60,8 @@ double limit_for(const std::string& metric, double tolerance) {
       starts_with(metric, "l1tex__data_bank_conflicts"))
     return 0.10;
   if (starts_with(metric, "gpu__time_duration") || starts_with(metric, "gpc__cycles_elapsed") ||
-      contains(metric, "per_second") || contains(metric, "pct_of_peak_sustained_elapsed"))
+      starts_with(metric, "sm__warps_active") || contains(metric, "per_second") ||
+      contains(metric, "pct_of_peak_sustained_elapsed"))
     return 0.05;
   return tolerance;
 }
