@@ -60,6 +60,31 @@ bool coalesces_strictly(const WarpAccess& a, int first, int count) {
   return !have_base || (a.width >= 4 && base % (w * static_cast<std::uint64_t>(count)) == 0);
 }
 
+/// CC 1.0/1.1 (004): a coalesced half-warp is one block of 16 words, moved as 64 bytes
+/// (32-bit words), 128 (64-bit) or two of 128 (128-bit); otherwise one `unit` per lane.
+void strict_half_warp_cost(const WarpAccess& a, int first, int count, std::uint64_t unit, GlobalCost& cost,
+                           std::vector<Transaction>* out) {
+  auto add = [&](std::uint64_t address, std::uint64_t bytes) {
+    ++cost.transactions;
+    cost.bytes_moved += static_cast<double>(bytes);
+    if (out) out->push_back({address, bytes});
+  };
+  if (!coalesces_strictly(a, first, count)) {
+    for (int l = first; l < first + count; ++l)
+      if (a.active[static_cast<std::size_t>(l)]) add(a.address[static_cast<std::size_t>(l)] / unit * unit, unit);
+    return;
+  }
+  std::uint64_t low = ~0ull, high = 0;
+  for (int l = first; l < first + count; ++l)
+    if (a.active[static_cast<std::size_t>(l)]) {
+      low = std::min(low, a.address[static_cast<std::size_t>(l)]);
+      high = std::max(high, a.address[static_cast<std::size_t>(l)] + static_cast<std::uint64_t>(a.width));
+    }
+  const std::uint64_t block = static_cast<std::uint64_t>(a.width) * static_cast<std::uint64_t>(count);
+  const std::uint64_t size = std::min<std::uint64_t>(block, 128);
+  for (std::uint64_t t = high > 0 ? low / block * block : 0; t < high; t += size) add(t, size);
+}
+
 }  // namespace
 
 GlobalCost& GlobalCost::operator+=(const GlobalCost& o) {
@@ -102,33 +127,8 @@ GlobalCost global_cost(const WarpAccess& a, const Architecture& arch, std::vecto
   const bool store = a.op == Operation::Store;
   const std::uint64_t unit = static_cast<std::uint64_t>(store ? arch.store_unit_bytes : arch.load_unit_bytes);
   for (int first = 0; first < kWarpSize; first += arch.coalescing_lanes) {
-    if (arch.strict_coalescing && !coalesces_strictly(a, first, arch.coalescing_lanes)) {
-      // One transaction of `unit` bytes per active lane.
-      for (int l = first; l < first + arch.coalescing_lanes; ++l) {
-        const auto i = static_cast<std::size_t>(l);
-        if (!a.active[i]) continue;
-        ++cost.transactions;
-        cost.bytes_moved += static_cast<double>(unit);
-        if (out) out->push_back({a.address[i] / unit * unit, unit});
-      }
-      continue;
-    }
     if (arch.strict_coalescing) {
-      // One block of 16 words: 64 bytes (32-bit words), 128 (64-bit), two of 128 (128-bit).
-      std::uint64_t low = ~0ull, high = 0;
-      for (int l = first; l < first + arch.coalescing_lanes; ++l)
-        if (a.active[static_cast<std::size_t>(l)]) {
-          low = std::min(low, a.address[static_cast<std::size_t>(l)]);
-          high = std::max(high, a.address[static_cast<std::size_t>(l)] + static_cast<std::uint64_t>(a.width));
-        }
-      const std::uint64_t block = static_cast<std::uint64_t>(a.width) * static_cast<std::uint64_t>(arch.coalescing_lanes);
-      const std::uint64_t size = std::min<std::uint64_t>(block, 128);
-      const std::uint64_t start = low / block * block;
-      for (std::uint64_t t = start; t < high; t += size) {
-        ++cost.transactions;
-        cost.bytes_moved += static_cast<double>(size);
-        if (out) out->push_back({t, size});
-      }
+      strict_half_warp_cost(a, first, arch.coalescing_lanes, unit, cost, out);
       continue;
     }
     const auto units = units_touched(a, first, arch.coalescing_lanes, unit);
