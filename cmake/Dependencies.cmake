@@ -40,7 +40,7 @@ endif()
 if(_labbook_missing)
   list(JOIN _labbook_missing " " _labbook_missing_line)
   message(FATAL_ERROR
-    "labbook: missing Debian packages. Install them with\n"
+    "labbook: missing Debian packages. `make` installs them (tools/install-deps); or run\n"
     "  sudo apt-get install ${_labbook_missing_line}\n"
     "(all of labbook's: libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev "
     "nlohmann-json3-dev libcli11-dev libgtest-dev)")
