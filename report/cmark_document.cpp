@@ -4,6 +4,7 @@
 #include <cmark-gfm.h>
 #include <cmark-gfm-extension_api.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -26,7 +27,9 @@ using Document = std::unique_ptr<cmark_node, NodeDeleter>;
 Document parse(const std::string& markdown, cmark_llist** extensions) {
   cmark_gfm_core_extensions_ensure_registered();
   std::unique_ptr<cmark_parser, ParserDeleter> parser(cmark_parser_new(CMARK_OPT_DEFAULT));
-  for (const char* name : {"table", "autolink", "strikethrough"})
+  // No "autolink" extension: it links any "www.x" or "a@b.c" in text, names included, and
+  // no escape stops it. Links in authored prose use <...>.
+  for (const char* name : {"table", "strikethrough"})
     if (cmark_syntax_extension* ext = cmark_find_syntax_extension(name)) cmark_parser_attach_syntax_extension(parser.get(), ext);
   cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
   Document doc(cmark_parser_finish(parser.get()));
@@ -58,20 +61,13 @@ std::string plain_text(cmark_node* node) {
   return out;
 }
 
-/// Strips the Markdown markup our cells may hold (**bold**, `code`), for comparison.
-std::string unmarked(const std::string& cell) {
-  std::string out;
-  for (std::size_t i = 0; i < cell.size(); ++i) {
-    if (cell[i] == '`') continue;
-    if (cell[i] == '*' && i + 1 < cell.size() && cell[i + 1] == '*') {
-      ++i;
-      continue;
-    }
-    if (cell[i] == '\\' && i + 1 < cell.size() && cell[i + 1] == '|') continue;
-    out += cell[i];
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
+/// What a reader of the cell sees: the parser folds newlines and trims the ends.
+std::string visible(const Text& cell) {
+  std::string out = cell.plain();
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  const auto first = out.find_first_not_of(' ');
+  if (first == std::string::npos) return "";
+  return out.substr(first, out.find_last_not_of(' ') - first + 1);
 }
 
 }  // namespace
@@ -105,10 +101,14 @@ void validate_markdown(const Sheet& sheet, const std::string& markdown) {
       throw Error(where + ": parsed as " + std::to_string(p.header.size()) + " columns x " +
                   std::to_string(p.rows.size()) + " rows, expected " + std::to_string(b.table.header.size()) +
                   " x " + std::to_string(b.table.rows.size()));
+    for (std::size_t c = 0; c < p.header.size(); ++c)
+      if (p.header[c] != visible(b.table.header[c]))
+        throw Error(where + ", header column " + std::to_string(c + 1) + ": parsed '" + p.header[c] +
+                    "', expected '" + visible(b.table.header[c]) + "'");
     for (std::size_t r = 0; r < p.rows.size(); ++r)
       for (std::size_t c = 0; c < p.header.size(); ++c) {
-        const std::string want = unmarked(b.table.rows[r][c]);
-        if (p.rows[r].at(c) != want && !(want.empty() && p.rows[r][c].empty()))
+        const std::string want = visible(b.table.rows[r][c]);
+        if (p.rows[r].at(c) != want)
           throw Error(where + ", row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + ": parsed '" +
                       p.rows[r][c] + "', expected '" + want + "'");
       }

@@ -21,7 +21,7 @@ std::vector<ParsedTable> parse_tables(const std::string& markdown);
 /// same cell text). Throws labbook::Error naming the first table and cell that differ.
 void validate_markdown(const Sheet& sheet, const std::string& markdown);
 
-/// HTML body for `markdown` (GFM tables, autolinks, strikethrough).
+/// HTML body for `markdown` (GFM tables and strikethrough; no autolinks).
 std::string markdown_to_html(const std::string& markdown);
 
 }  // namespace labbook::report

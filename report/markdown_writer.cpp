@@ -1,32 +1,101 @@
 #include "markdown_writer.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace labbook::report {
 
-std::string escape_cell(const std::string& text) {
-  std::string out;
+namespace {
+
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+/// Backquotes fence a code span; cmark-gfm splits table cells at '|' even inside code, so
+/// there a pipe keeps its backslash (GFM removes it before the code span is read).
+std::string code_span(const std::string& text, bool in_table) {
+  std::size_t longest = 0, run = 0;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
   }
+  const std::string fence(longest + 1, '`');
+  std::string body;
+  for (char c : text) {
+    if (c == '\n') body += ' ';
+    else if (c == '|' && in_table) body += "\\|";
+    else body += c;
+  }
+  // A space on each side is stripped again by the parser; it keeps a leading or trailing
+  // backquote from joining the fence.
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`' || body.front() == ' ');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
+std::string render(const Text& text, bool in_table) {
+  std::string out;
+  for (const auto& s : text.spans) {
+    switch (s.style) {
+      case Span::Style::Plain: out += escape_inline(s.text); break;
+      case Span::Style::Strong: out += "**" + escape_inline(s.text) + "**"; break;
+      case Span::Style::Code: out += code_span(s.text, in_table); break;
+    }
+  }
+  return out;
+}
+
+/// A line or list item must not start a block of its own: '#', '-', '+', '>', '=' or a
+/// "1." / "1)" ordinal at its start are escaped.
+std::string line_start_safe(std::string line) {
+  if (line.empty()) return line;
+  if (std::string("#-+>=").find(line.front()) != std::string::npos) return "\\" + line;
+  std::size_t digits = 0;
+  while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
+  if (digits > 0 && digits < line.size() && (line[digits] == '.' || line[digits] == ')')) line.insert(digits, "\\");
+  return line;
+}
+
+std::string cell(const Text& text) {
+  const std::string out = render(text, true);
   return out.empty() ? " " : out;
 }
 
-namespace {
 std::string table_markdown(const Table& t) {
   std::string out = "|";
-  for (const auto& h : t.header) out += " " + escape_cell(h) + " |";
+  for (const auto& h : t.header) out += " " + cell(h) + " |";
   out += "\n|";
   for (std::size_t i = 0; i < t.header.size(); ++i) out += " --- |";
   out += "\n";
   for (const auto& row : t.rows) {
     out += "|";
-    for (const auto& c : row) out += " " + escape_cell(c) + " |";
+    for (const auto& c : row) out += " " + cell(c) + " |";
     out += "\n";
   }
   return out;
 }
+
 }  // namespace
+
+std::string escape_inline(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      case '\n': out += ' '; break;
+      case '\\': case '`': case '*': case '[': case ']': case '<': case '>': case '&': case '|': case '~':
+        out += '\\';
+        out += c;
+        break;
+      case '_': {
+        // Inside a word ("gld_efficiency") an underscore can open no emphasis: keep it bare.
+        const bool inside_word = i > 0 && i + 1 < text.size() && is_word(text[i - 1]) && is_word(text[i + 1]);
+        if (!inside_word) out += '\\';
+        out += c;
+        break;
+      }
+      default: out += c;
+    }
+  }
+  return out;
+}
 
 std::string to_markdown(const Sheet& sheet) {
   std::string out;
@@ -41,6 +110,15 @@ std::string to_markdown(const Sheet& sheet) {
         break;
       }
       case Block::Kind::Table: out += table_markdown(b.table) + "\n"; break;
+      case Block::Kind::Lines:
+        for (std::size_t i = 0; i < b.items.size(); ++i)
+          out += line_start_safe(render(b.items[i], false)) + (i + 1 < b.items.size() ? "  \n" : "\n");
+        out += "\n";
+        break;
+      case Block::Kind::List:
+        for (const auto& item : b.items) out += "- " + line_start_safe(render(item, false)) + "\n";
+        out += "\n";
+        break;
     }
   }
   return out;

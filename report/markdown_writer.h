@@ -1,15 +1,18 @@
 #pragma once
+/// @file
+/// GitHub-flavoured Markdown for a sheet. Text built from data (Span) is escaped here and
+/// only here, so that cmark-gfm parses back exactly the text of the model (checked by
+/// validate_markdown) whatever characters a kernel or range name holds.
 #include <string>
 
 #include "sheet.h"
 
 namespace labbook::report {
 
-/// GitHub-flavoured Markdown for the sheet. Table cells are escaped ('|', newlines) so
-/// that cmark-gfm parses back exactly the cells of the model (checked by validate_markdown).
 std::string to_markdown(const Sheet&);
 
-/// Escapes one table cell.
-std::string escape_cell(const std::string& text);
+/// `text` as Markdown inline content that reads as `text` and nothing else: no emphasis,
+/// link, HTML, entity or table cell boundary. Newlines become spaces.
+std::string escape_inline(const std::string& text);
 
 }  // namespace labbook::report

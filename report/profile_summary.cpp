@@ -57,22 +57,22 @@ std::string metric_cell(const std::vector<double>& values, const std::string& un
   return cell;
 }
 
-std::string run_facts(const Measurement& m) {
-  std::string out = "Command: `" + join(m.program.command, " ") + "`";
+std::vector<Text> run_facts(const Measurement& m) {
+  std::vector<Text> lines = {{{"Command: "}, code(join(m.program.command, " "))}};
   if (!m.devices.empty()) {
     const auto& d = m.devices.front();
-    out += "  \nGPU: " + d.name + " (compute capability " + std::to_string(d.cc_major) + "." +
-           std::to_string(d.cc_minor) + ")";
+    lines.push_back("GPU: " + d.name + " (compute capability " + std::to_string(d.cc_major) + "." +
+                    std::to_string(d.cc_minor) + ")");
   }
-  out += "  \nExit code: " + (m.program.exit_code ? std::to_string(*m.program.exit_code) : std::string("unknown")) +
-         "; collection ended by: " + (m.program.stop_reason.empty() ? "unknown" : m.program.stop_reason);
+  lines.push_back("Exit code: " + (m.program.exit_code ? std::to_string(*m.program.exit_code) : std::string("unknown")) +
+                  "; collection ended by: " + (m.program.stop_reason.empty() ? "unknown" : m.program.stop_reason));
   if (!m.metrics_requested.empty()) {
-    out += "  \nMetrics: " + std::to_string(m.metrics_requested.size()) + " CUPTI metrics, " +
-           (m.metric_passes ? std::to_string(m.metric_passes) : std::string("an unknown number of")) +
-           " replay passes per kernel; kernels profiled: " +
-           (m.metric_scope.empty() ? std::string("all") : m.metric_scope);
+    lines.push_back("Metrics: " + std::to_string(m.metrics_requested.size()) + " CUPTI metrics, " +
+                    (m.metric_passes ? std::to_string(m.metric_passes) : std::string("an unknown number of")) +
+                    " replay passes per kernel; kernels profiled: " +
+                    (m.metric_scope.empty() ? std::string("all") : m.metric_scope));
   }
-  return out;
+  return lines;
 }
 
 }  // namespace
@@ -82,11 +82,12 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
   const std::string program = m.program.command.empty() ? "program" : m.program.command.front();
   s.title = "labbook profile: " + program;
   s.heading(1, s.title);
-  s.markdown(run_facts(m));
+  s.lines(run_facts(m));
   if (!m.issues.empty()) {
-    std::string text = "**What could not be collected**\n\n";
-    for (const auto& i : m.issues) text += "- `" + i.code + "`: " + i.message + "\n";
-    s.markdown(text);
+    s.lines({{strong("What could not be collected")}});
+    std::vector<Text> items;
+    for (const auto& i : m.issues) items.push_back({code(i.code), {": " + i.message}});
+    s.list(std::move(items));
   }
   s.data["issues"] = json::array();
   for (const auto& i : m.issues) s.data["issues"].push_back({{"code", i.code}, {"message", i.message}});
@@ -111,7 +112,7 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
   for (const auto& name : metrics) t.header.push_back(name);
   s.data["ranges"] = json::array();
   for (const auto& r : kernels_by_range(m)) {
-    std::vector<std::string> row = {r.range, r.kernel, std::to_string(r.launches),
+    std::vector<Text> row = {r.range, r.kernel, std::to_string(r.launches),
                                     r.median_ns ? nvprof_duration(*r.median_ns) : "—"};
     json jr = {{"range", r.range}, {"kernel", r.kernel}, {"launches", r.launches}, {"metrics", json::object()}};
     if (r.median_ns) jr["median_ns"] = *r.median_ns;
@@ -147,7 +148,7 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
   if (!timeline_file.empty()) {
     s.heading(2, "Timeline");
     s.markdown("![Timeline of ranges, API calls, kernels and copies](" + timeline_file +
-               ")\n\nOpen `trace.json` in https://ui.perfetto.dev to zoom in.");
+               ")\n\nOpen `trace.json` in <https://ui.perfetto.dev> to zoom in.");
   }
   return s;
 }

@@ -1,8 +1,10 @@
 #pragma once
 /// @file
-/// The lab sheet as a document model, independent of output format: headings, Markdown
-/// paragraphs and tables of plain-text cells, plus the sheet's numbers as JSON. Writers
-/// (markdown_writer, html_writer) only format it.
+/// The lab sheet as a document model, independent of output format: headings, authored
+/// Markdown (the lab's prose), and text built from data (table cells, lines, list items) as
+/// spans of plain text that the writer escapes, plus the sheet's numbers as JSON. Writers
+/// only format it.
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -10,17 +12,43 @@
 
 namespace labbook::report {
 
+/// A run of text, stored as it should read: the Markdown writer escapes it, so a kernel
+/// name such as `k<float*, 4>` or `operator|` reaches the reader unchanged.
+struct Span {
+  enum class Style { Plain, Strong, Code };
+  std::string text;
+  Style style = Style::Plain;
+};
+inline Span strong(std::string text) { return {std::move(text), Span::Style::Strong}; }
+inline Span code(std::string text) { return {std::move(text), Span::Style::Code}; }
+
+/// Inline text built from data: a table cell, a line or a list item.
+struct Text {
+  std::vector<Span> spans;
+  Text() = default;
+  Text(std::string plain) : spans{{std::move(plain)}} {}   // NOLINT: plain text converts
+  Text(const char* plain) : spans{{plain}} {}              // NOLINT
+  Text(std::initializer_list<Span> s) : spans(s) {}
+  /// The text a reader sees, without styling.
+  std::string plain() const {
+    std::string out;
+    for (const auto& s : spans) out += s.text;
+    return out;
+  }
+};
+
 struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;   ///< each row has header.size() cells
+  std::vector<Text> header;
+  std::vector<std::vector<Text>> rows;   ///< each row has header.size() cells
 };
 
 struct Block {
-  enum class Kind { Heading, Markdown, Table };
+  enum class Kind { Heading, Markdown, Table, Lines, List };
   Kind kind = Kind::Markdown;
-  int level = 2;          ///< for headings
-  std::string text;       ///< heading text or Markdown
+  int level = 2;           ///< for headings
+  std::string text;        ///< heading text or authored Markdown
   Table table;
+  std::vector<Text> items; ///< Lines: one paragraph, a line each; List: bullet items
 };
 
 /// A picture the sheet links to, written next to it.
@@ -35,9 +63,14 @@ struct Sheet {
   std::vector<Figure> figures;
   nlohmann::json data;    ///< every number shown, machine-readable (reports/labN.json)
 
-  void heading(int level, std::string text) { blocks.push_back({Block::Kind::Heading, level, std::move(text), {}}); }
-  void markdown(std::string text) { blocks.push_back({Block::Kind::Markdown, 0, std::move(text), {}}); }
-  void table(Table t) { blocks.push_back({Block::Kind::Table, 0, {}, std::move(t)}); }
+  void heading(int level, std::string text) { blocks.push_back({Block::Kind::Heading, level, std::move(text), {}, {}}); }
+  /// Authored Markdown (lab prose), written as it is: never put data such as names in it.
+  void markdown(std::string text) { blocks.push_back({Block::Kind::Markdown, 0, std::move(text), {}, {}}); }
+  void table(Table t) { blocks.push_back({Block::Kind::Table, 0, {}, std::move(t), {}}); }
+  /// One paragraph of `lines`, each on its own line.
+  void lines(std::vector<Text> lines) { blocks.push_back({Block::Kind::Lines, 0, {}, {}, std::move(lines)}); }
+  /// A bulleted list.
+  void list(std::vector<Text> items) { blocks.push_back({Block::Kind::List, 0, {}, {}, std::move(items)}); }
 };
 
 }  // namespace labbook::report

@@ -118,7 +118,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
       json row = {{"experiment", experiment}, {"quantity", quantity}, {"measured", value_json(measured, unit)}};
       const Prediction p = model.predict(experiment, quantity);
       const std::string verdict = model.verdict(experiment, quantity, measured.value);
-      std::vector<std::string> cells = {experiment,
+      std::vector<Text> cells = {experiment,
                                         quantity,
                                         "—",
                                         p.source_gpu ? format_value(*p.source_gpu, source_unit(unit)) + " (" +
@@ -137,8 +137,9 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
       if (ref != lab.references.end()) {
         const int n = citations.number(ref->citation);
         cells[2] = format_value(ref->value, ref->unit) + " (" + short_gpu(ref->gpu) + ") [" + std::to_string(n) + "]";
-        cells[7] = expand_placeholders(ref->explanation, m);
-        if (!ref->note.empty()) cells[7] += (cells[7].empty() ? "" : " ") + ref->note;
+        std::string changed = expand_placeholders(ref->explanation, m);
+        if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
+        cells[7] = changed;
         row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu},
                          {"build", ref->build}, {"citation", ref->citation}};
         if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
@@ -168,7 +169,7 @@ void add_sweep(Sheet& sheet, const Sweep& sweep, const Measurement& m) {
     for (const auto& q : sweep.quantities) t.header.push_back(g + " " + q);
   json rows = json::array();
   for (const auto& v : values) {
-    std::vector<std::string> cells = {v};
+    std::vector<Text> cells = {v};
     json row = {{sweep.parameter, v}};
     for (const auto& g : sweep.groups)
       for (const auto& q : sweep.quantities) {
@@ -191,7 +192,8 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
   for (const auto& c : lab.claims) {
     const int n = citations.number(c.citation);
     const std::string unit = quantity_unit(c.quantity);
-    std::string measured, verdict;
+    std::string measured;
+    Text verdict;
     json row = {{"claim", c.text}, {"citation", c.citation}};
     if (c.is_best_claim()) {
       std::string best_range;
@@ -212,9 +214,9 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
       measured = listing.empty() ? "not measured" : listing;
       if (!complete || !claimed.value) verdict = "cannot be checked: not every candidate was measured";
       else if (std::fabs(*claimed.value - best_value) <= c.tolerance * std::fabs(best_value))
-        verdict = "**holds here**: " + c.best + " is the best (within " + printf1("%.0f %%", c.tolerance * 100) + ")";
+        verdict = {strong("holds here"), {": " + c.best + " is the best (within " + printf1("%.0f %%", c.tolerance * 100) + ")"}};
       else
-        verdict = "**does not hold here**: the best is " + best_range + " (" + format_value(best_value, unit) + ")";
+        verdict = {strong("does not hold here"), {": the best is " + best_range + " (" + format_value(best_value, unit) + ")"}};
     } else {
       const QuantityValue num = range_quantity(m, c.numerator, c.quantity);
       const QuantityValue den = range_quantity(m, c.denominator, c.quantity);
@@ -224,16 +226,18 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
         const double ratio = *num.value / *den.value;
         measured = c.numerator + ": " + format_value(*num.value, unit) + "; " + c.denominator + ": " +
                    format_value(*den.value, unit) + " (ratio " + printf1("%.2f", ratio) + ")";
-        verdict = ratio >= c.min_ratio ? "**holds here** (ratio " + printf1("%.2f", ratio) + " ≥ " + printf1("%.2f", c.min_ratio) + ")"
-                                       : "**does not hold here** (ratio " + printf1("%.2f", ratio) + ", the claim needs ≥ " +
-                                             printf1("%.2f", c.min_ratio) + ")";
+        if (ratio >= c.min_ratio)
+          verdict = {strong("holds here"), {" (ratio " + printf1("%.2f", ratio) + " ≥ " + printf1("%.2f", c.min_ratio) + ")"}};
+        else
+          verdict = {strong("does not hold here"),
+                     {" (ratio " + printf1("%.2f", ratio) + ", the claim needs ≥ " + printf1("%.2f", c.min_ratio) + ")"}};
         row["ratio"] = ratio;
       } else {
         measured = !num.value ? num.missing : den.missing;
         verdict = "cannot be checked";
       }
     }
-    row["verdict"] = verdict;
+    row["verdict"] = verdict.plain();
     sheet.data["claims"].push_back(row);
     t.rows.push_back({c.text + " [" + std::to_string(n) + "]", measured, verdict});
   }
@@ -264,7 +268,7 @@ void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model)
   sheet.markdown(text);
 }
 
-std::string issue_advice(const Issue& issue) { return "- **" + issue.code + "**: " + issue.message; }
+Text issue_advice(const Issue& issue) { return {strong(issue.code), {": " + issue.message}}; }
 
 }  // namespace
 
@@ -293,7 +297,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
 
   sheet.heading(1, lab.title);
   if (!context.note.empty()) {
-    sheet.markdown("> **Note:** " + context.note);
+    sheet.lines({{strong("Note:"), {" " + context.note}}});
     sheet.data["note"] = context.note;
   }
   add_setup(sheet, m);
@@ -327,9 +331,10 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   sheet.markdown(questions);
 
   sheet.heading(2, "Collection notes");
-  std::string notes;
-  for (const auto& issue : m.issues) notes += issue_advice(issue) + "\n";
-  sheet.markdown(notes.empty() ? "Every requested metric was collected; no records were lost." : notes);
+  std::vector<Text> notes;
+  for (const auto& issue : m.issues) notes.push_back(issue_advice(issue));
+  if (notes.empty()) sheet.markdown("Every requested metric was collected; no records were lost.");
+  else sheet.list(std::move(notes));
   sheet.data["issues"] = json::array();
   for (const auto& issue : m.issues) sheet.data["issues"].push_back({{"code", issue.code}, {"message", issue.message}});
 
