@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "exit_codes.h"
+#include "labbook/model/error.h"
 #include "labbook/model/measurement.h"
 
 namespace labbook::cli {
@@ -26,22 +28,30 @@ struct RenderOptions {
 };
 int render_lab(const RenderOptions&);
 
-/// Exit code for "skipped: no GPU", as the GPU tests use it.
-inline constexpr int kExitNoGpu = 77;
+/// A command-line mistake: main() prints it and exits with kExitUsage.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
 
 struct ProfileOptions {
   std::vector<std::string> metrics;
   std::vector<std::string> nvtx, kernels;   ///< globs choosing the launches that get metrics
   std::optional<std::uint64_t> launch_skip, launch_count;
   bool no_trace = false;                    ///< metrics run only
+  std::string replay = "application";       ///< --replay kernel|application
+  std::string cache_control = "all";        ///< --cache-control all|none
   std::string out_dir;
   std::vector<std::string> command;
 };
-/// Returns the profiled program's exit code (128 + signal when a signal ended it).
+/// Returns profile_exit_code() of the program's exit code (128 + signal when a signal ended
+/// it). Throws UsageError for a command-line mistake before running anything.
 int profile(const ProfileOptions&);
 
-/// Writes summary.{md,html,json}, timeline.svg, trace.json and measurements.json for `m`.
-void write_profile_outputs(const Measurement& m, const std::string& out_dir);
+/// Writes summary.{md,html,json}, timeline.svg, trace.json and measurements.json for `m`,
+/// each on its own: one that fails is said on stderr and as an issue in the measurement
+/// (written last). Returns how many files were written.
+int write_profile_outputs(Measurement m, const std::string& out_dir);
 /// write_profile_outputs() for a measurement file.
 int summarize(const std::string& measurement, const std::string& out_dir);
 

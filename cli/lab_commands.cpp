@@ -96,6 +96,7 @@ int run_lab(const RunOptions& options) {
   request.cupti_metrics = cupti_metrics_for(lab.metrics);
   request.work_dir = options.out_dir + "/.runs/" + lab.id;
   ProfileOutcome outcome = profile_program(request);
+  if (!outcome.collected) throw Error(outcome.problem);
   if (outcome.exit_code != 0)
     throw Error("the lab program failed (exit code " + std::to_string(outcome.exit_code) +
                 "): a wrong result or a CUDA error, see its output above; no sheet was written");

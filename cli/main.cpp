@@ -3,13 +3,16 @@
 //   labbook run lab4                 measure lab 4 and write reports/lab4.{md,html,json,trace.json}
 //   labbook render lab4 --measurement FILE   write the sheet from a measurement file
 //   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]
-//                   [--launch-count N] -- PROGRAM ARGS...   profile any CUDA program
+//                   [--launch-count N] [--replay application|kernel] [--cache-control all|none]
+//                   -- PROGRAM ARGS...   profile any CUDA program
 //   labbook summary MEASUREMENT --out DIR     summary files from a measurement file
 //   labbook metrics                  list the metric catalog
 //
-// Exit codes: 0 success; 1 failure (bad input, wrong lab result, I/O); 2 bad usage;
-// 77 no GPU to profile on; under `profile`, the profiled program's own exit code
-// (128 + signal number when a signal ended it).
+// Exit codes (cli/exit_codes.h): 0 success; 1 failure (bad input, wrong lab result, I/O);
+// 2 bad usage, found before anything runs; 77 no GPU to profile on. `profile` exits with the
+// profiled program's own exit code (128 + signal number when a signal ended it); labbook's
+// own problems go to stderr and the measurement's issues, and only when the program
+// succeeded but labbook could write nothing at all does `profile` exit 70.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -50,6 +53,16 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   profile_cmd->add_flag("--no-trace", profile.no_trace,
                         "Run the program once, for metrics only: no timeline, copies or API calls (faster)");
+  profile_cmd->add_option("--replay", profile.replay,
+                          "application: run the program once per pass (default; every pass sees the kernel as the "
+                          "program launched it); kernel: CUPTI replays each kernel within one run")
+      ->check(CLI::IsMember({"application", "kernel"}))
+      ->capture_default_str();
+  profile_cmd->add_option("--cache-control", profile.cache_control,
+                          "all: flush and invalidate L2 before each profiled kernel, like ncu (default); none: "
+                          "kernels find what earlier work left in L2")
+      ->check(CLI::IsMember({"all", "none"}))
+      ->capture_default_str();
   profile_cmd->add_option("--out", profile.out_dir, "Output folder (default labbook-out/PROGRAM-DATE)");
   profile_cmd->add_option("command", profile.command, "Program and arguments, after --")->required();
 
@@ -76,9 +89,12 @@ int main(int argc, char** argv) {
     if (*profile_cmd) return labbook::cli::profile(profile);
     if (*summary_cmd) return labbook::cli::summarize(summary_measurement, summary_out);
     if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab, metrics_all);
+  } catch (const labbook::cli::UsageError& e) {
+    std::fprintf(stderr, "labbook: %s\n", e.what());
+    return labbook::cli::kExitUsage;
   } catch (const labbook::Error& e) {
     std::fprintf(stderr, "labbook: %s\n", e.what());
-    return 1;
+    return labbook::cli::kExitFailure;
   }
-  return 2;
+  return labbook::cli::kExitUsage;
 }

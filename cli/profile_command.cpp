@@ -11,6 +11,8 @@
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/metric_catalog.h"
+#include "launch_filter.h"
+#include "program_runner.h"
 #include "profile_session.h"
 #include "profile_summary.h"
 #include "sheet_files.h"
@@ -30,62 +32,108 @@ std::string default_out_dir(const std::string& program) {
   return "labbook-out/" + std::filesystem::path(program).filename().string() + "-" + stamp;
 }
 
-/// The top of nvprof's "GPU activities" table, for the terminal.
+/// The top of nvprof's "GPU activities" table. On stderr, like everything labbook says
+/// during `profile`: stdout belongs to the program.
 void print_gpu_activities(const Measurement& m) {
   const auto rows = report::gpu_activities(m);
   if (rows.empty()) return;
-  std::printf("%8s %10s %6s %10s %10s %10s  %s\n", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name");
+  std::fprintf(stderr, "%8s %10s %6s %10s %10s %10s  %s\n", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name");
   for (std::size_t i = 0; i < rows.size() && i < 10; ++i) {
     const auto& r = rows[i];
-    std::printf("%7.2f%% %10s %6llu %10s %10s %10s  %s\n", r.share_pct,
-                report::nvprof_duration(static_cast<double>(r.total_ns)).c_str(),
-                static_cast<unsigned long long>(r.calls), report::nvprof_duration(r.average_ns()).c_str(),
-                report::nvprof_duration(static_cast<double>(r.min_ns)).c_str(),
-                report::nvprof_duration(static_cast<double>(r.max_ns)).c_str(), r.name.c_str());
+    std::fprintf(stderr, "%7.2f%% %10s %6llu %10s %10s %10s  %s\n", r.share_pct,
+                 report::nvprof_duration(static_cast<double>(r.total_ns)).c_str(),
+                 static_cast<unsigned long long>(r.calls), report::nvprof_duration(r.average_ns()).c_str(),
+                 report::nvprof_duration(static_cast<double>(r.min_ns)).c_str(),
+                 report::nvprof_duration(static_cast<double>(r.max_ns)).c_str(), r.name.c_str());
   }
-  if (rows.size() > 10) std::printf("(%zu more in summary.md)\n", rows.size() - 10);
+  if (rows.size() > 10) std::fprintf(stderr, "(%zu more in summary.md)\n", rows.size() - 10);
 }
 
-}  // namespace
-
-void write_profile_outputs(const Measurement& m, const std::string& out) {
-  write_measurement(m, out + "/measurements.json");
-  report::write_chrome_trace(m, out + "/trace.json");
-  write_file_atomically(out + "/timeline.svg", report::timeline_svg(m));
-  report::write_sheet(report::build_profile_summary(m, "timeline.svg"), out, "summary");
-}
-
-int profile(const ProfileOptions& options) {
-  std::string why;
-  if (!gpu_available(why)) {
-    std::fprintf(stderr, "labbook: no CUDA GPU to profile on: %s\n", why.c_str());
-    return kExitNoGpu;
-  }
+/// The request, checked before anything runs (a GPU is not needed to find these mistakes).
+ProfileRequest checked_request(const ProfileOptions& options) {
   ProfileRequest request;
   request.command = options.command;
-  request.cupti_metrics = cupti_metrics_for(options.metrics);   // throws on unknown names
+  try {
+    request.cupti_metrics = cupti_metrics_for(options.metrics);
+  } catch (const Error& e) {
+    throw UsageError(std::string("--metrics: ") + e.what());
+  }
+  for (const auto& [flag, globs] : {std::pair{"--nvtx", &options.nvtx}, std::pair{"--kernel", &options.kernels}})
+    for (const auto& g : *globs)
+      if (const std::string problem = profiler::glob_problem(g); !problem.empty())
+        throw UsageError(std::string(flag) + " '" + g + "': " + problem);
+  if (options.no_trace && request.cupti_metrics.empty())
+    throw UsageError("--no-trace needs --metrics: there would be nothing to collect");
+  if (request.command.empty()) throw UsageError("no program to profile: give it after --");
+  if (!program_exists(request.command.front()))
+    throw UsageError("'" + request.command.front() + "': no such program (or not executable)");
   request.nvtx = options.nvtx;
   request.kernels = options.kernels;
   request.launch_skip = options.launch_skip;
   request.launch_count = options.launch_count;
   request.trace = !options.no_trace;
-  if (options.no_trace && request.cupti_metrics.empty()) throw Error("--no-trace needs --metrics: there would be nothing to collect");
+  request.replay = options.replay;
+  request.cache_control = options.cache_control;
+  return request;
+}
+
+}  // namespace
+
+int write_profile_outputs(Measurement m, const std::string& out) {
+  int written = 0;
+  const auto attempt = [&](const char* what, const auto& write) {
+    try {
+      write();
+      ++written;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "labbook: could not write %s: %s\n", what, e.what());
+      m.issues.push_back({"report_failed", std::string("could not write ") + what + ": " + e.what()});
+    }
+  };
+  attempt("trace.json", [&] { report::write_chrome_trace(m, out + "/trace.json"); });
+  attempt("timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(m)); });
+  attempt("summary.md/html/json",
+          [&] { report::write_sheet(report::build_profile_summary(m, "timeline.svg"), out, "summary"); });
+  attempt("measurements.json", [&] { write_measurement(m, out + "/measurements.json"); });
+  return written;
+}
+
+int profile(const ProfileOptions& options) {
+  const ProfileRequest checked = checked_request(options);
+  std::string why;
+  if (!gpu_available(why)) {
+    std::fprintf(stderr, "labbook: no CUDA GPU to profile on: %s\n", why.c_str());
+    return kExitNoGpu;
+  }
+  ProfileRequest request = checked;
   const std::string out = options.out_dir.empty() ? default_out_dir(options.command.at(0)) : options.out_dir;
   request.work_dir = out + "/runs";
-  ProfileOutcome outcome = profile_program(request);
+  const ProfileOutcome outcome = profile_program(request);
+  if (!outcome.collected) {
+    std::fprintf(stderr, "labbook: %s\n", outcome.problem.c_str());
+    return profile_exit_code(outcome.exit_code, false);
+  }
   const Measurement& m = outcome.measurement;
-  write_profile_outputs(m, out);
+  int written = 0;
+  try {
+    std::filesystem::create_directories(out);
+    written = write_profile_outputs(m, out);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "labbook: could not write to %s: %s\n", out.c_str(), e.what());
+  }
   print_gpu_activities(m);
-  for (const auto& issue : m.issues) std::printf("labbook: note: %s: %s\n", issue.code.c_str(), issue.message.c_str());
-  std::printf("labbook: %zu kernels, %zu copies, %zu ranges; program exit code %d (%s)\n"
-              "labbook: wrote %s/{summary.md,summary.html,timeline.svg,trace.json,measurements.json}\n",
-              m.kernels.size(), m.copies.size(), m.ranges.size(), outcome.exit_code,
-              m.program.stop_reason.empty() ? "collection end unknown" : m.program.stop_reason.c_str(), out.c_str());
-  return outcome.exit_code;
+  for (const auto& issue : m.issues) std::fprintf(stderr, "labbook: note: %s: %s\n", issue.code.c_str(), issue.message.c_str());
+  std::fprintf(stderr,
+               "labbook: %zu kernels, %zu copies, %zu ranges; program exit code %d (%s)\n"
+               "labbook: wrote %d files to %s\n",
+               m.kernels.size(), m.copies.size(), m.ranges.size(), outcome.exit_code,
+               m.program.stop_reason.empty() ? "collection end unknown" : m.program.stop_reason.c_str(), written,
+               out.c_str());
+  return profile_exit_code(outcome.exit_code, written > 0);
 }
 
 int summarize(const std::string& measurement, const std::string& out_dir) {
-  write_profile_outputs(read_measurement(measurement), out_dir);
+  if (write_profile_outputs(read_measurement(measurement), out_dir) < 4) return kExitFailure;
   std::printf("labbook: wrote %s/{summary.md,summary.html,timeline.svg,trace.json,measurements.json}\n", out_dir.c_str());
   return 0;
 }

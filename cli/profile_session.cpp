@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
@@ -15,14 +16,26 @@ namespace labbook::cli {
 
 namespace {
 
+/// What one run of the program under the collector does.
+struct RunSpec {
+  std::string mode;     ///< "trace" or "metrics"
+  std::string output;   ///< measurement file the collector writes
+  int pass = 0;         ///< application replay: which pass group this run collects
+};
+
 /// One run of the program with the collector injected; returns its exit code.
-int run_collected(const ProfileRequest& request, const std::string& mode, const std::string& output) {
+int run_collected(const ProfileRequest& request, const RunSpec& run) {
+  const bool metrics = run.mode == "metrics";
   std::map<std::string, std::string> env = {
       {"CUDA_INJECTION64_PATH", LABBOOK_COLLECTOR_PATH},
       {"NVTX_INJECTION64_PATH", LABBOOK_CUPTI_LIBRARY},
-      {"LABBOOK_MODE", mode},
-      {"LABBOOK_OUTPUT", output},
-      {"LABBOOK_METRICS", mode == "metrics" ? join(request.cupti_metrics, ",") : ""},
+      {"LABBOOK_MODE", run.mode},
+      {"LABBOOK_OUTPUT", run.output},
+      {"LABBOOK_METRICS", metrics ? join(request.cupti_metrics, ",") : ""},
+      {"LABBOOK_REPLAY", request.replay},
+      {"LABBOOK_CACHE_CONTROL", request.cache_control},
+      {"LABBOOK_PASS", std::to_string(run.pass)},
+      {"LABBOOK_PASS_PLAN", request.work_dir + "/pass-plan.txt"},
       {"LABBOOK_NVTX", join(request.nvtx, ",")},
       {"LABBOOK_KERNELS", join(request.kernels, ",")},
       {"LABBOOK_LAUNCH_SKIP", request.launch_skip ? std::to_string(*request.launch_skip) : ""},
@@ -31,52 +44,94 @@ int run_collected(const ProfileRequest& request, const std::string& mode, const 
   // CUPTI loads libnvperf_host/target with dlopen: they must be on the loader path.
   const char* old = std::getenv("LD_LIBRARY_PATH");
   env["LD_LIBRARY_PATH"] = std::string(LABBOOK_CUPTI_LIBRARY_DIR) + (old && *old ? ":" + std::string(old) : "");
-  std::filesystem::remove(output);
-  std::fprintf(stderr, "labbook: %s run: %s\n", mode.c_str(), join(request.command, " ").c_str());
+  std::filesystem::remove(run.output);
+  const std::string what = metrics && request.replay == "application" ? "metrics pass " + std::to_string(run.pass + 1) : run.mode;
+  std::fprintf(stderr, "labbook: %s run: %s\n", what.c_str(), join(request.command, " ").c_str());
   const auto started = std::chrono::steady_clock::now();
   const int exit_code = run_program(request.command, env);
-  std::fprintf(stderr, "labbook: %s run: %.2f s, exit code %d\n", mode.c_str(),
+  std::fprintf(stderr, "labbook: %s run: %.2f s, exit code %d\n", what.c_str(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), exit_code);
   return exit_code;
 }
 
-Measurement read_run(const std::string& path, const std::string& mode, int exit_code) {
-  if (!std::filesystem::exists(path))
-    throw Error("the " + mode + " run (exit code " + std::to_string(exit_code) +
-                ") left no measurement at " + path +
-                ": the program may not use CUDA, or the collector could not start");
-  return read_measurement(path);
+std::string nothing_written(const std::string& mode, const std::string& path, int exit_code) {
+  return "the " + mode + " run (exit code " + std::to_string(exit_code) + ") left no measurement at " + path +
+         ": the program may not use CUDA, or the collector could not start (is another CUPTI tool attached?)";
+}
+
+/// Pass groups the first application-replay pass planned (one line each).
+int planned_passes(const std::string& plan) {
+  std::ifstream in(plan);
+  int lines = 0;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) ++lines;
+  return lines;
+}
+
+/// The metrics runs: one with kernel replay, or one per pass group with application
+/// replay, each merged into `into` kernel by kernel; `first_exit` gets the first run's exit
+/// code. Returns false if the first left nothing.
+bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have_base, int& first_exit) {
+  const std::string plan = request.work_dir + "/pass-plan.txt";
+  std::filesystem::remove(plan);
+  int passes = 1;
+  for (int pass = 0; pass < passes; ++pass) {
+    const RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass};
+    const int exit_code = run_collected(request, run);
+    if (pass == 0) first_exit = exit_code;
+    if (!std::filesystem::exists(run.output)) {
+      if (!have_base) return false;
+      into.issues.push_back({"metrics_lost", nothing_written("metrics", run.output, exit_code)});
+      return true;
+    }
+    Measurement measured = read_measurement(run.output);
+    if (!have_base) {
+      into = std::move(measured);
+      have_base = true;
+    } else {
+      into = merge_runs(std::move(into), measured);
+    }
+    if (exit_code != 0) {
+      into.issues.push_back({"metrics_run_failed", "a metrics run of the program exited with code " +
+                                                       std::to_string(exit_code) + "; later passes were not run"});
+      return true;
+    }
+    if (pass == 0 && request.replay == "application") passes = planned_passes(plan);
+  }
+  return true;
 }
 
 }  // namespace
 
 ProfileOutcome profile_program(const ProfileRequest& request) {
   std::filesystem::create_directories(request.work_dir);
-  const std::string trace_path = request.work_dir + "/trace-run.json";
-  const std::string metrics_path = request.work_dir + "/metrics-run.json";
-
   ProfileOutcome outcome;
-  if (!request.trace) {
-    if (request.cupti_metrics.empty()) throw Error("nothing to collect: no trace run and no metrics");
-    outcome.exit_code = run_collected(request, "metrics", metrics_path);
-    outcome.measurement = read_run(metrics_path, "metrics", outcome.exit_code);
-    outcome.measurement.program.command = request.command;
-    outcome.measurement.program.exit_code = outcome.exit_code;
-    return outcome;
-  }
-  outcome.exit_code = run_collected(request, "trace", trace_path);
-  outcome.measurement = read_run(trace_path, "trace", outcome.exit_code);
-  if (!request.cupti_metrics.empty()) {
-    if (outcome.exit_code != 0) {
-      outcome.measurement.issues.push_back(
-          {"metrics_skipped", "metrics were not collected because the program failed (exit code " +
-                                  std::to_string(outcome.exit_code) + ")"});
-    } else {
-      const int metrics_exit = run_collected(request, "metrics", metrics_path);
-      if (metrics_exit != 0) outcome.exit_code = metrics_exit;
-      outcome.measurement = merge_runs(std::move(outcome.measurement),
-                                       read_run(metrics_path, "metrics", metrics_exit));
+  if (!request.trace && request.cupti_metrics.empty()) throw Error("nothing to collect: no trace run and no metrics");
+
+  if (request.trace) {
+    const RunSpec run{"trace", request.work_dir + "/trace-run.json", 0};
+    outcome.exit_code = run_collected(request, run);
+    if (!std::filesystem::exists(run.output)) {
+      outcome.problem = nothing_written("trace", run.output, outcome.exit_code);
+      return outcome;
     }
+    outcome.measurement = read_measurement(run.output);
+    outcome.collected = true;
+    if (!request.cupti_metrics.empty()) {
+      int metrics_exit = 0;
+      if (outcome.exit_code != 0)
+        outcome.measurement.issues.push_back(
+            {"metrics_skipped", "metrics were not collected because the program failed (exit code " +
+                                    std::to_string(outcome.exit_code) + ")"});
+      else
+        collect_metrics(request, outcome.measurement, true, metrics_exit);
+    }
+  } else {
+    // The first metrics run is the program's own run: its exit code is the one passed on.
+    outcome.collected = collect_metrics(request, outcome.measurement, false, outcome.exit_code);
+    if (!outcome.collected)
+      outcome.problem = nothing_written("metrics", request.work_dir + "/metrics-run-1.json", outcome.exit_code);
+    outcome.measurement.program.mode = "metrics";
   }
   outcome.measurement.program.command = request.command;
   outcome.measurement.program.exit_code = outcome.exit_code;

@@ -13,6 +13,8 @@ struct ProfileRequest {
   std::vector<std::string> cupti_metrics;  ///< empty: trace only
   bool trace = true;                       ///< false: the metrics run alone (needs metrics)
   std::string work_dir;                    ///< where the per-run files go
+  std::string replay = "application";      ///< "application": a run per pass; "kernel": CUPTI replays kernels
+  std::string cache_control = "all";       ///< "all": L2 flushed before each profiled kernel; "none"
   /// Which launches get metrics (the collector's LABBOOK_NVTX etc.); all when empty.
   std::vector<std::string> nvtx, kernels;
   std::optional<std::uint64_t> launch_skip, launch_count;
@@ -20,12 +22,14 @@ struct ProfileRequest {
 
 struct ProfileOutcome {
   Measurement measurement;   ///< trace and metrics merged; exit code filled in
-  int exit_code = 0;         ///< of the trace run, or of the metrics run if that failed
+  int exit_code = 0;         ///< of the first run: the program's own
+  bool collected = false;    ///< false: the first run left no measurement (see problem)
+  std::string problem;       ///< why nothing was collected
 };
 
 /// Runs the program under the collector: a trace run, then (if metrics are asked for and
-/// the trace run succeeded) a metrics run, and merges them; with `trace` off, the metrics
-/// run alone. Throws labbook::Error when the collector wrote nothing.
+/// the trace run succeeded) the metrics runs, and merges them; with `trace` off, the
+/// metrics runs alone. A metrics run that fails or leaves nothing becomes an issue.
 ProfileOutcome profile_program(const ProfileRequest& request);
 
 }  // namespace labbook::cli

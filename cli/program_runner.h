@@ -11,4 +11,8 @@ namespace labbook::cli {
 int run_program(const std::vector<std::string>& command,
                 const std::map<std::string, std::string>& environment);
 
+/// True when `program` names an executable file, directly (with a '/') or through PATH,
+/// as execvp would find it.
+bool program_exists(const std::string& program);
+
 }  // namespace labbook::cli

@@ -26,6 +26,25 @@ std::string quoted_list(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::string glob_problem(const std::string& pattern) {
+  if (pattern.empty()) return "an empty pattern matches nothing";
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (pattern[i] != '[') continue;
+    // A class: ']' right after '[' or '[!' belongs to the class.
+    std::size_t j = i + 1;
+    if (j < pattern.size() && pattern[j] == '!') ++j;
+    if (j < pattern.size() && pattern[j] == ']') ++j;
+    while (j < pattern.size() && pattern[j] != ']') ++j;
+    if (j == pattern.size()) return "the '[' at position " + std::to_string(i + 1) + " is never closed by ']'";
+    i = j;
+  }
+  return "";
+}
+
 std::string LaunchFilterSpec::describe() const {
   std::string out;
   auto add = [&](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };

@@ -24,6 +24,10 @@ struct LaunchFilterSpec {
   std::string describe() const;
 };
 
+/// What is wrong with glob `pattern` ("" when nothing is): an empty pattern, or a '['
+/// that no ']' closes (fnmatch would silently match nothing).
+std::string glob_problem(const std::string& pattern);
+
 /// Decides launch by launch, in launch order. Not thread-safe: the caller serializes.
 class LaunchFilter {
  public:

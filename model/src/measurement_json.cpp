@@ -117,6 +117,8 @@ json to_json(const Measurement& m) {
   j["metrics_requested"] = m.metrics_requested;
   j["metric_scope"] = m.metric_scope;
   j["metric_passes"] = m.metric_passes;
+  j["metric_replay"] = m.metric_replay;
+  j["cache_control"] = m.cache_control;
   j["issues"] = json::array();
   for (const auto& i : m.issues) j["issues"].push_back({{"code", i.code}, {"message", i.message}});
   return j;
@@ -242,6 +244,10 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     });
     m.metric_scope = root.string("metric_scope");
     m.metric_passes = root.integer<int>("metric_passes");
+  }
+  if (version >= 3) {
+    m.metric_replay = root.string("metric_replay");
+    m.cache_control = root.string("cache_control");
   }
   m.metrics_requested = root.strings("metrics_requested");
   root.each("issues", [&](const JsonReader& i) {

@@ -27,6 +27,8 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
   m.metrics_requested = metrics.metrics_requested;
   m.metric_scope = metrics.metric_scope;
   m.metric_passes = metrics.metric_passes;
+  m.metric_replay = metrics.metric_replay;
+  m.cache_control = metrics.cache_control;
   // The run that ended abnormally says why collection stopped.
   if (!metrics.program.stop_reason.empty() && metrics.program.stop_reason != "exit")
     m.program.stop_reason = metrics.program.stop_reason;

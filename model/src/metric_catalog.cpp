@@ -158,6 +158,29 @@ const CatalogMetric* find_catalog_metric(const std::string& name) {
 
 bool is_perfworks_name(const std::string& name) { return name.find("__") != std::string::npos; }
 
+std::string perfworks_name_problem(const std::string& name) {
+  const std::size_t dot = name.find('.');
+  const std::string base = name.substr(0, dot);
+  const auto word = [](const std::string& w) {
+    return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+  };
+  const std::size_t sep = base.find("__");
+  if (sep == 0 || sep == std::string::npos || !word(base.substr(0, sep)) || !word(base.substr(sep + 2)))
+    return "not a Perfworks name: expected unit__counter (lower case, digits, '_'), e.g. dram__bytes_read.sum";
+  if (dot == std::string::npos)
+    return "a Perfworks metric needs a suffix: a rollup (.sum, .avg, .min, .max) or, for a ratio, .pct or .ratio";
+  if (name.back() == '.' || name.find("..") != std::string::npos) return "an empty suffix ('..' or a final '.')";
+  const std::vector<std::string> parts = labbook::split(name.substr(dot + 1), '.');
+  static const std::vector<std::string> first = {"sum", "avg", "min", "max", "pct", "ratio", "max_rate"};
+  if (std::find(first.begin(), first.end(), parts.front()) == first.end())
+    return "'." + parts.front() + "' is no rollup: use .sum, .avg, .min or .max (counters) or .pct, .ratio (ratios)";
+  for (const auto& p : parts)
+    if (!word(p)) return "'" + name.substr(dot) + "' is not a valid suffix";
+  return "";
+}
+
 std::vector<std::string> closest_metric_names(const std::string& name, std::size_t count) {
   std::vector<std::pair<std::size_t, std::string>> scored;
   for (const auto& m : metric_catalog()) scored.emplace_back(edit_distance(name, m.name), m.name);
@@ -174,7 +197,9 @@ std::vector<std::string> cupti_metrics_for(const std::vector<std::string>& names
     if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
   };
   for (const auto& name : names) {
-    if (is_perfworks_name(name)) {   // any Perfworks metric passes; the collector checks it on the GPU
+    if (is_perfworks_name(name)) {   // a well-formed Perfworks name passes; the collector checks it on the GPU
+      if (const std::string problem = perfworks_name_problem(name); !problem.empty())
+        throw Error("metric '" + name + "': " + problem);
       if (!find_catalog_metric(name)) add(name);
       else for (const auto& input : find_catalog_metric(name)->inputs) add(input);
       continue;

@@ -59,3 +59,14 @@ TEST(LaunchFilter, SkipAndCountApplyToMatchingLaunchesOnly) {
   EXPECT_TRUE(f.exhausted());
   EXPECT_EQ(spec.describe(), "kernels 'scale'; matching launches from #2, 2 of them");
 }
+
+TEST(LaunchFilter, BadGlobsAreNamedBeforeAnythingRuns) {
+  using labbook::profiler::glob_problem;
+  EXPECT_EQ(glob_problem("transpose/*"), "");
+  EXPECT_EQ(glob_problem("k[0-9]*"), "");
+  EXPECT_EQ(glob_problem("k[]]"), "") << "']' first in a class is a member";
+  EXPECT_EQ(glob_problem("k\\[x"), "") << "an escaped '[' opens nothing";
+  EXPECT_NE(glob_problem("k[0-9"), "");
+  EXPECT_NE(glob_problem("testKernel<unsigned char>[*"), "");
+  EXPECT_NE(glob_problem(""), "");
+}

@@ -57,6 +57,8 @@ Measurement sample() {
   m.program.stop_reason = "signal SIGSEGV";
   m.metric_scope = "NVTX ranges 'readSegment/*'";
   m.metric_passes = 2;
+  m.metric_replay = "application";
+  m.cache_control = "all";
   m.metrics_requested = {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"};
   m.issues.push_back({"ranges_dropped", "2 kernel ranges did not fit"});
   return m;
@@ -98,7 +100,7 @@ TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
   const nlohmann::json good = to_json(sample());
   auto j = good;
   j["schema_version"] = 99;
-  expect_rejected(j, "/schema_version: this labbook reads versions 1 to 2, not 99");
+  expect_rejected(j, "/schema_version: this labbook reads versions 1 to 3, not 99");
   j = good;
   j.erase("kernels");
   expect_rejected(j, "/kernels: missing");
@@ -135,6 +137,19 @@ TEST(MeasurementJson, ReadsVersion1FilesWithoutTheFieldsVersion2Added) {
   // The same file claiming version 2 lacks required fields.
   j["schema_version"] = 2;
   expect_rejected(j, "/program/stop_reason: missing");
+}
+
+TEST(MeasurementJson, Version3RecordsReplayAndCacheControl) {
+  auto j = to_json(sample());
+  EXPECT_EQ(measurement_from_json(j, "new.json").cache_control, "all");
+  EXPECT_EQ(measurement_from_json(j, "new.json").metric_replay, "application");
+  j.erase("cache_control");
+  expect_rejected(j, "/cache_control: missing");
+  j["schema_version"] = 2;   // version 2 files had neither: kernel replay, no cache control
+  j.erase("metric_replay");
+  const Measurement m = measurement_from_json(j, "v2.json");
+  EXPECT_EQ(m.cache_control, "");
+  EXPECT_EQ(m.metric_replay, "");
 }
 
 TEST(MeasurementJson, RejectsUnifiedMemoryEventsThatEndBeforeTheyStart) {

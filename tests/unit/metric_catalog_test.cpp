@@ -62,3 +62,17 @@ TEST(MetricCatalog, UnknownNameIsAnErrorListingTheClosest) {
     EXPECT_NE(what.find("gld_efficiency"), std::string::npos) << what;
   }
 }
+
+TEST(MetricCatalog, MisshapenPerfworksNamesAreRejectedBeforeAnythingRuns) {
+  EXPECT_EQ(perfworks_name_problem("dram__bytes_read.sum"), "");
+  EXPECT_EQ(perfworks_name_problem("dram__bytes_read.sum.per_second"), "");
+  EXPECT_EQ(perfworks_name_problem("lts__t_sector_hit_rate.pct"), "");
+  EXPECT_EQ(perfworks_name_problem("foo__bar.sum"), "") << "well-formed; only the GPU can say it does not exist";
+  EXPECT_NE(perfworks_name_problem("dram__bytes_read"), "") << "no rollup";
+  EXPECT_NE(perfworks_name_problem("dram__bytes_read.summ"), "");
+  EXPECT_NE(perfworks_name_problem("dram__bytes_read.sum."), "");
+  EXPECT_NE(perfworks_name_problem("Dram__bytes_read.sum"), "");
+  EXPECT_NE(perfworks_name_problem("__bytes.sum"), "");
+  EXPECT_THROW(cupti_metrics_for({"dram__bytes_read.summ"}), labbook::Error);
+  EXPECT_THROW(cupti_metrics_for({"gld_efficency"}), labbook::Error);
+}

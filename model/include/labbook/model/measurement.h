@@ -13,7 +13,7 @@ namespace labbook {
 /// Version of the measurement JSON schema. Bump on any incompatible change.
 /// Version 2 added stop_reason, unified-memory events, process-wide ranges and the
 /// metric scope; readers accept version 1 files with those left empty.
-inline constexpr int kMeasurementSchemaVersion = 2;
+inline constexpr int kMeasurementSchemaVersion = 3;
 
 /// Facts about one GPU, read from the driver when the program ran.
 struct DeviceFacts {
@@ -137,6 +137,13 @@ struct Measurement {
   std::vector<std::string> metrics_requested;   ///< CUPTI metric names
   std::string metric_scope;      ///< which launches got metrics, e.g. "nvtx 'a/*'"; "" for all
   int metric_passes = 0;         ///< replay passes the metric set needed per kernel
+  /// How metrics were replayed: "kernel" (CUPTI replays each kernel in one run) or
+  /// "application" (the program runs once per pass); "" before version 3 (kernel).
+  std::string metric_replay;
+  /// "all": L2 flushed and invalidated before every pass of every profiled kernel, like
+  /// `ncu --cache-control all`; "none": kernels start with what earlier work left in L2;
+  /// "" before version 3 (none).
+  std::string cache_control;
   std::vector<Issue> issues;
 
   const DeviceFacts* device(int ordinal) const;

@@ -42,6 +42,11 @@ const CatalogMetric* find_catalog_metric(const std::string& name);
 /// True for a name in Perfworks' grammar ("unit__counter.rollup"), e.g. "dram__bytes_read.sum".
 bool is_perfworks_name(const std::string& name);
 
+/// What is wrong with the shape of Perfworks name `name` ("" when nothing is): checked
+/// before anything runs, also without a GPU. Whether the GPU has the metric is the
+/// collector's to say.
+std::string perfworks_name_problem(const std::string& name);
+
 /// Resolves user-given names (catalog names, or Perfworks names, which pass through even
 /// when the catalog lacks them: the collector checks them on the GPU) to the CUPTI metrics
 /// to collect, in order, without duplicates. Throws labbook::Error for any other unknown
