@@ -1,7 +1,8 @@
 #!/bin/bash
 # Benchmark: how long `labbook profile` takes next to the program alone and next to
-# `ncu --metrics` with the same metric set, measured side by side on this GPU. Prints each
-# wall time as it is measured, then the ratios docs/performance.md records.
+# `ncu --metrics` with the same metric set, measured side by side on this GPU, with both
+# of labbook's replay modes. Prints each wall time as it is measured, then the ratios and
+# the metric collection's cost per kernel launch that docs/performance.md records.
 #   bench/profile_speed.sh BUILD [PROGRAM ARGS...]     (default: lab 4, --repeat 0)
 # Needs a GPU; the ncu rows need ncu on PATH.
 set -euo pipefail
@@ -19,6 +20,7 @@ seconds() {   # seconds COMMAND...: wall time of one run; its output goes to $wo
   awk "BEGIN { print $end - $start }"
 }
 ratio() { awk "BEGIN { printf \"%.3f\", $1 / $2 }"; }
+per_launch_ms() { awk "BEGIN { printf \"%.2f ms\", 1000 * ($1 - $2) / $3 }"; }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 row() { printf '| %s | %.2f | %s |\n' "$1" "$2" "$3"; }
 
@@ -32,20 +34,25 @@ row "program alone (median of 3)" "$alone" 1
 trace=$(median3 "$(seconds "$build/labbook" profile --out "$work/t1" -- "$@")" \
                 "$(seconds "$build/labbook" profile --out "$work/t2" -- "$@")" \
                 "$(seconds "$build/labbook" profile --out "$work/t3" -- "$@")")
+launches=$(sed -n 's/^labbook: \([0-9]*\) kernels,.*/\1/p' "$work/last.log")
 row "labbook profile, trace only (median of 3)" "$trace" "$(ratio "$trace" "$alone") x program"
-labbook=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --out "$work/m" -- "$@")
-cp "$work/last.log" "$work/verbose.log"
-row "labbook profile --metrics (trace run + metrics run)" "$labbook" "$(ratio "$labbook" "$alone") x program"
-no_trace=$(seconds "$build/labbook" profile --no-trace --metrics "$metrics" --out "$work/n" -- "$@")
-row "labbook profile --metrics --no-trace (metrics run only)" "$no_trace" "$(ratio "$no_trace" "$alone") x program"
+app=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --out "$work/a" -- "$@")
+cp "$work/last.log" "$work/application.log"
+row "labbook profile --metrics (application replay, L2 flushed: the default)" "$app" "$(ratio "$app" "$alone") x program"
+kernel=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --replay kernel --cache-control none --out "$work/k" -- "$@")
+cp "$work/last.log" "$work/kernel.log"
+row "labbook profile --metrics --replay kernel --cache-control none" "$kernel" "$(ratio "$kernel" "$alone") x program"
+echo
+echo "kernel launches: $launches; metric collection per launch (metrics time - trace-only time) / launches:"
+echo "application replay $(per_launch_ms "$app" "$trace" "$launches"), kernel replay $(per_launch_ms "$kernel" "$trace" "$launches")"
 if command -v ncu >/dev/null 2>&1; then
-  ncu_none=$(seconds ncu --metrics "$metrics" --cache-control none --clock-control none "$@")
-  row "ncu --metrics, --cache-control none --clock-control none" "$ncu_none" \
-      "labbook / ncu = $(ratio "$labbook" "$ncu_none"); --no-trace / ncu = $(ratio "$no_trace" "$ncu_none")"
   ncu_default=$(seconds ncu --metrics "$metrics" "$@")
+  echo
+  printf '| run | wall time (s) | ratio |\n|---|---|---|\n'
   row "ncu --metrics (defaults: caches flushed, clocks locked)" "$ncu_default" \
-      "labbook / ncu = $(ratio "$labbook" "$ncu_default"); --no-trace / ncu = $(ratio "$no_trace" "$ncu_default")"
+      "application / ncu = $(ratio "$app" "$ncu_default"); kernel replay / ncu = $(ratio "$kernel" "$ncu_default")"
+  echo "ncu per launch: $(per_launch_ms "$ncu_default" "$alone" "$launches")"
 fi
 echo
-echo "where the collector's time went (LABBOOK_VERBOSE=1, metrics run):"
-grep -h "labbook collector:\|labbook: .* run:" "$work/verbose.log" || true
+echo "where the collector's time went (LABBOOK_VERBOSE=1):"
+grep -h "labbook collector:\|labbook: .* run:" "$work/application.log" "$work/kernel.log" || true

@@ -69,8 +69,8 @@ int planned_passes(const std::string& plan) {
 }
 
 /// The metrics runs: one with kernel replay, or one per pass group with application
-/// replay, each merged into `into` kernel by kernel; `first_exit` gets the first run's exit
-/// code. Returns false if the first left nothing.
+/// replay, each merged into `into` kernel by kernel. `first_exit` is the program's own exit
+/// code (set here when there is no trace run). Returns false if the first left nothing.
 bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have_base, int& first_exit) {
   const std::string plan = request.work_dir + "/pass-plan.txt";
   std::filesystem::remove(plan);
@@ -78,7 +78,7 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
   for (int pass = 0; pass < passes; ++pass) {
     const RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass};
     const int exit_code = run_collected(request, run);
-    if (pass == 0) first_exit = exit_code;
+    if (pass == 0 && !have_base) first_exit = exit_code;
     if (!std::filesystem::exists(run.output)) {
       if (!have_base) return false;
       into.issues.push_back({"metrics_lost", nothing_written("metrics", run.output, exit_code)});
@@ -91,9 +91,12 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     } else {
       into = merge_runs(std::move(into), measured);
     }
-    if (exit_code != 0) {
-      into.issues.push_back({"metrics_run_failed", "a metrics run of the program exited with code " +
-                                                       std::to_string(exit_code) + "; later passes were not run"});
+    // A program behaves the same in every run, exit code included; one that does not is
+    // not deterministic, and later passes would measure something else.
+    if (exit_code != first_exit) {
+      into.issues.push_back({"metrics_run_failed", "metrics pass " + std::to_string(pass + 1) + " exited with code " +
+                                                       std::to_string(exit_code) + " where the program's own run gave " +
+                                                       std::to_string(first_exit) + "; later passes were not run"});
       return true;
     }
     if (pass == 0 && request.replay == "application") passes = planned_passes(plan);
@@ -118,13 +121,14 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
     outcome.measurement = read_measurement(run.output);
     outcome.collected = true;
     if (!request.cupti_metrics.empty()) {
-      int metrics_exit = 0;
-      if (outcome.exit_code != 0)
+      // A program that exits with a code of its own choosing is profiled like any other;
+      // one that a signal ended is not run again.
+      if (outcome.exit_code >= 128)
         outcome.measurement.issues.push_back(
-            {"metrics_skipped", "metrics were not collected because the program failed (exit code " +
+            {"metrics_skipped", "metrics were not collected because a signal ended the program (exit code " +
                                     std::to_string(outcome.exit_code) + ")"});
       else
-        collect_metrics(request, outcome.measurement, true, metrics_exit);
+        collect_metrics(request, outcome.measurement, true, outcome.exit_code);
     }
   } else {
     // The first metrics run is the program's own run: its exit code is the one passed on.

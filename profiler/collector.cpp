@@ -22,6 +22,8 @@
 #include "activity_tracer.h"
 #include "cupti_status.h"
 #include "device_facts.h"
+#include "graph_kernels.h"
+#include "l2_flusher.h"
 #include "issue_log.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
@@ -66,7 +68,8 @@ std::string nvtx_message(const nvtxEventAttributes_t* attr) {
   return "(unnamed)";
 }
 
-/// One kernel launch as seen by the driver API callback.
+/// One kernel launch as seen by the driver API callback; a graph launch is one Launch per
+/// kernel node, all with the graph launch's correlation ids.
 struct Launch {
   std::uint64_t index;
   std::string mangled;
@@ -75,10 +78,47 @@ struct Launch {
   int device;
   std::uint32_t runtime_correlation;   // 0 when launched through the driver API directly
   std::uint32_t driver_correlation;
+  bool selected;                       // by the launch filter: gets metrics
 };
 
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
+thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
+
+/// The stream a kernel or graph launch callback's parameters name.
+CUstream launch_stream(CUpti_CallbackId cbid, const void* params) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return static_cast<const cuLaunchKernel_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+      return static_cast<const cuLaunchKernel_ptsz_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+      return static_cast<const cuLaunchKernelEx_params*>(params)->config->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+      return static_cast<const cuLaunchKernelEx_ptsz_params*>(params)->config->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+      return static_cast<const cuLaunchCooperativeKernel_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      return static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream;
+    default: return nullptr;
+  }
+}
+
+bool is_graph_launch(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
+bool is_graph_instantiate(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2 ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
+}
+
+/// Every cuGraphInstantiate* variant's parameters begin with these two.
+struct InstantiateParams {
+  CUgraphExec* phGraphExec;
+  CUgraph hGraph;
+};
 
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
@@ -99,13 +139,21 @@ class Collector {
           CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
           CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
           CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-          CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
+          CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+          CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
+          CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
+          CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
+          CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 
     if (config_.trace) tracer_ = std::make_unique<ActivityTracer>(issues_);
-    if (!config_.metrics.empty()) profiler_ = std::make_unique<RangeProfiler>(config_.metrics, issues_);
+    if (!config_.metrics.empty()) {
+      profiler_ = std::make_unique<RangeProfiler>(
+          config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan}, issues_);
+      if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>();
+    }
     return true;
   }
 
@@ -132,7 +180,10 @@ class Collector {
     switch (domain) {
       case CUPTI_CB_DOMAIN_NVTX: c->on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
       case CUPTI_CB_DOMAIN_RUNTIME_API: c->on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
-      case CUPTI_CB_DOMAIN_DRIVER_API: c->on_launch(static_cast<const CUpti_CallbackData*>(data)); break;
+      case CUPTI_CB_DOMAIN_DRIVER_API:
+        if (is_graph_instantiate(cbid)) c->on_graph_instantiate(static_cast<const CUpti_CallbackData*>(data));
+        else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
+        break;
       case CUPTI_CB_DOMAIN_RESOURCE:
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
           // The driver is initialized now, which unified-memory tracing needs.
@@ -201,32 +252,70 @@ class Collector {
     }
   }
 
+  // Remembers the kernels of each instantiated graph, for its launches.
+  void on_graph_instantiate(const CUpti_CallbackData* d) {
+    if (d->callbackSite != CUPTI_API_EXIT) return;
+    const auto* p = static_cast<const InstantiateParams*>(d->functionParams);
+    const auto* result = static_cast<const CUresult*>(d->functionReturnValue);
+    if (!p->phGraphExec || (result && *result != CUDA_SUCCESS)) return;
+    std::vector<std::string> kernels = graph_kernel_names(p->hGraph);
+    std::lock_guard<std::mutex> lock(mutex_);
+    graph_kernels_[*p->phGraphExec] = std::move(kernels);
+  }
+
   // With metrics, launches are serialized from entry to exit: CUPTI numbers its ranges in
   // the order kernels reach the GPU, and labbook must number launches in that same order.
-  void on_launch(const CUpti_CallbackData* d) {
+  // A launch into a stream being captured runs nothing now (its kernel runs as a graph
+  // node later) and is not a launch; nor is the L2 flusher's own.
+  void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (d->callbackSite == CUPTI_API_EXIT) {
+      if (!t_launch_serialized) return;
       launch_ns_ += now_ns() - t_launch_entered_ns;
-      if (profiler_) launch_serializer_.unlock();
+      t_launch_serialized = false;
+      launch_serializer_.unlock();
       return;
     }
-    if (profiler_) launch_serializer_.lock();
+    if (L2Flusher::in_flush()) return;
+    const bool graph = is_graph_launch(cbid);
+    if (!graph && stream_is_capturing(launch_stream(cbid, d->functionParams))) return;
+    launch_serializer_.lock();
+    t_launch_serialized = true;
     t_launch_entered_ns = now_ns();
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
-    std::uint64_t index;
-    bool selected;
+    std::vector<std::uint64_t> indices;
+    bool any_selected = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      index = launches_.size();
+      std::vector<std::string> kernels;
+      if (!graph) {
+        kernels.push_back(d->symbolName ? d->symbolName : "");
+      } else {
+        const auto* p = static_cast<const cuGraphLaunch_params*>(d->functionParams);
+        if (auto it = graph_kernels_.find(p->hGraph); it != graph_kernels_.end()) kernels = it->second;
+      }
       const std::uint32_t thread = this_thread();
-      Launch l{index, d->symbolName ? d->symbolName : "", nvtx_.current_path(thread), thread,
-               static_cast<int>(device), t_runtime_correlation, d->correlationId};
-      selected = filter_.select(l.range, demangle(l.mangled.c_str()));
-      launches_.push_back(std::move(l));
+      const std::string range = nvtx_.current_path(thread);
+      for (const auto& mangled : kernels) {
+        Launch l{launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
+                 d->correlationId, false};
+        l.selected = filter_.select(l.range, demangle(l.mangled.c_str()));
+        any_selected = any_selected || l.selected;
+        indices.push_back(l.index);
+        launches_.push_back(std::move(l));
+      }
     }
-    if (!profiler_) return;
-    if (selected) profiler_->before_launch(d->context, index);
-    else profiler_->skip_launch(d->context);
+    if (!profiler_ || indices.empty()) return;
+    if (!any_selected) {
+      profiler_->skip_launch(d->context);
+      return;
+    }
+    if (flusher_) {
+      if (const std::string problem = flusher_->flush(static_cast<int>(device)); !problem.empty())
+        issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
+                                                "): they started with what earlier work left in L2");
+    }
+    profiler_->before_launch(d->context, indices);
   }
 
   void report_overhead(std::uint64_t finish_ns) const {
@@ -249,6 +338,14 @@ class Collector {
     m.metrics_requested = config_.metrics;
     m.metric_scope = config_.filter.describe();
     m.metric_passes = profiler_ ? profiler_->passes() : 0;
+    if (profiler_) {
+      m.metric_replay = config_.application_replay ? "application" : "kernel";
+      m.cache_control = config_.flush_l2 ? "all" : "none";
+      if (config_.flush_l2 && profiler_->replays_kernels() && !config_.application_replay)
+        issues_.add("cache_control_first_pass",
+                    "with --replay kernel, L2 is flushed before each kernel's first pass only: CUPTI replays "
+                    "the later passes inside the launch, after restoring memory through L2");
+    }
     m.ranges = nvtx_.ranges();
 
     std::vector<Launch> launches;
@@ -267,23 +364,41 @@ class Collector {
     const auto metrics = profiler_ ? profiler_->results() : std::map<std::uint64_t, std::map<std::string, double>>{};
     if (tracer_) {
       ActivityBatch batch = tracer_->take();
-      std::map<std::uint32_t, const Launch*> by_correlation;
+      // A correlation id names one launch call: one kernel, or a graph's kernel nodes. Each
+      // record takes the first launch of that call not yet taken with its name, in the
+      // order the GPU started them.
+      std::map<std::uint32_t, std::vector<const Launch*>> by_correlation;
       for (const auto& l : launches) {
-        if (l.runtime_correlation) by_correlation[l.runtime_correlation] = &l;
-        by_correlation[l.driver_correlation] = &l;
+        if (l.runtime_correlation) by_correlation[l.runtime_correlation].push_back(&l);
+        by_correlation[l.driver_correlation].push_back(&l);
       }
-      for (auto& k : batch.kernels) {
+      std::stable_sort(batch.kernels.begin(), batch.kernels.end(),
+                       [](const Kernel& a, const Kernel& b) { return a.start_ns < b.start_ns; });
+      std::set<const Launch*> taken;
+      const auto claim = [&](const Kernel& k) -> const Launch* {
         auto it = by_correlation.find(k.correlation);
-        if (it == by_correlation.end()) {
+        if (it == by_correlation.end()) return nullptr;
+        const Launch* fallback = nullptr;
+        for (const Launch* l : it->second) {
+          if (taken.count(l)) continue;
+          if (l->mangled == k.mangled) return *taken.insert(l).first;
+          if (!fallback) fallback = l;
+        }
+        if (fallback) taken.insert(fallback);
+        return fallback;
+      };
+      for (auto& k : batch.kernels) {
+        const Launch* launch = claim(k);
+        if (!launch) {
           issues_.add("unmatched_kernel", "kernel " + k.name + " has no launch record (correlation " +
                                               std::to_string(k.correlation) + ")");
           k.launch = launches.size() + m.kernels.size();
         } else {
-          k.launch = it->second->index;
-          k.range = it->second->range;
-          k.thread = it->second->thread;
+          k.launch = launch->index;
+          k.range = launch->range;
+          k.thread = launch->thread;
+          if (auto mt = metrics.find(k.launch); mt != metrics.end() && launch->selected) k.metrics = mt->second;
         }
-        if (auto mt = metrics.find(k.launch); mt != metrics.end()) k.metrics = mt->second;
         m.kernels.push_back(std::move(k));
       }
       std::sort(m.kernels.begin(), m.kernels.end(),
@@ -305,7 +420,7 @@ class Collector {
         k.thread = l.thread;
         k.device = l.device;
         k.correlation = l.runtime_correlation ? l.runtime_correlation : l.driver_correlation;
-        if (auto mt = metrics.find(l.index); mt != metrics.end()) k.metrics = mt->second;
+        if (auto mt = metrics.find(l.index); mt != metrics.end() && l.selected) k.metrics = mt->second;
         m.kernels.push_back(std::move(k));
       }
     }
@@ -323,8 +438,10 @@ class Collector {
   NvtxTracker nvtx_;
   std::unique_ptr<ActivityTracer> tracer_;
   std::unique_ptr<RangeProfiler> profiler_;
+  std::unique_ptr<L2Flusher> flusher_;
   std::mutex mutex_;
   std::vector<Launch> launches_;
+  std::map<CUgraphExec, std::vector<std::string>> graph_kernels_;
   std::map<std::uint32_t, std::string> range_by_correlation_;
   std::atomic<bool> finished_{false};
 };
@@ -365,6 +482,17 @@ CollectorConfig CollectorConfig::from_environment() {
   c.filter.skip = environment_count("LABBOOK_LAUNCH_SKIP").value_or(0);
   c.filter.count = environment_count("LABBOOK_LAUNCH_COUNT");
   c.verbose = environment("LABBOOK_VERBOSE") == "1";
+  const std::string replay = environment("LABBOOK_REPLAY");
+  if (!replay.empty() && replay != "kernel" && replay != "application")
+    throw Error("LABBOOK_REPLAY='" + replay + "': expected kernel or application");
+  c.application_replay = replay == "application";
+  c.pass = static_cast<int>(environment_count("LABBOOK_PASS").value_or(0));
+  c.pass_plan = environment("LABBOOK_PASS_PLAN");
+  if (c.application_replay && c.pass_plan.empty()) c.pass_plan = c.output + ".pass-plan";
+  const std::string cache = environment("LABBOOK_CACHE_CONTROL");
+  if (!cache.empty() && cache != "all" && cache != "none")
+    throw Error("LABBOOK_CACHE_CONTROL='" + cache + "': expected all or none");
+  c.flush_l2 = cache == "all";
   return c;
 }
 

@@ -6,8 +6,9 @@
 /// InitializeInjection() (injection.cpp), which starts one Collector configured from the
 /// environment. At process exit the collector writes one measurement file
 /// (labbook/model/measurement.h). `labbook run` / `labbook profile` set the environment
-/// and run the program twice: once to trace, once to collect metrics, because kernel
-/// replay serializes kernels and would distort the timeline.
+/// and run the program to trace, then to collect metrics (once with kernel replay, once per
+/// pass group with application replay), because profiling serializes kernels and would
+/// distort the timeline.
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ struct CollectorConfig {
   /// LABBOOK_LAUNCH_SKIP and LABBOOK_LAUNCH_COUNT (integers).
   LaunchFilterSpec filter;
   bool verbose = false;               ///< LABBOOK_VERBOSE=1: where the collector's time went, on stderr
+  bool application_replay = false;    ///< LABBOOK_REPLAY=application (else kernel)
+  int pass = 0;                       ///< LABBOOK_PASS: application replay's pass group for this run
+  std::string pass_plan;              ///< LABBOOK_PASS_PLAN: the plan file shared by the runs
+  bool flush_l2 = false;              ///< LABBOOK_CACHE_CONTROL=all (else none)
 
   /// Reads the environment. Unset LABBOOK_OUTPUT gives "labbook-<pid>.json". Throws
   /// labbook::Error naming the variable when a value cannot be used.

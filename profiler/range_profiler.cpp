@@ -9,24 +9,20 @@
 #include <cupti_target.h>
 
 #include "cupti_status.h"
+#include "pass_planner.h"
 #include "labbook/model/text.h"
 
 namespace labbook::profiler {
 
 namespace {
-// Ranges (kernels) per counter-data image. CUPTI handles the whole image on every replay
-// pass, so a small image makes replay cheap: lab 4's 80 kernels at 2 passes spent 6.6 s in
-// replay with 256 ranges per image, 3.2 s with 16 and 3.0 s with 1 (H100), while evaluating
-// one image per kernel cost 10 ms in all.
-constexpr std::size_t kBatchRanges = 1;
+// Ranges (kernels) per counter-data image with kernel replay. CUPTI handles the whole image
+// on every replay pass, so a small image makes replay cheap: lab 4's 80 kernels at 2 passes
+// spent 6.6 s in replay with 256 ranges per image, 3.2 s with 16 and 3.0 s with 1 (H100).
+constexpr std::size_t kKernelReplayRanges = 1;
+// Without replay an image costs nothing per pass: one per many kernels saves the stop,
+// decode and restart after each.
+constexpr std::size_t kSinglePassRanges = 512;
 
-template <typename Params>
-Params params(std::size_t size) {
-  Params p{};
-  p.structSize = size;
-  return p;
-}
-#define LABBOOK_PARAMS(T) params<T>(T##_STRUCT_SIZE)
 
 const char* kDeniedHow =
     "GPU performance counters are restricted to administrators on this machine "
@@ -50,8 +46,8 @@ struct RangeProfiler::Context {
   bool running = false;                 // between Start and Stop; then pending is not empty
 };
 
-RangeProfiler::RangeProfiler(std::vector<std::string> metrics, IssueLog& issues)
-    : metrics_(std::move(metrics)), issues_(issues) {
+RangeProfiler::RangeProfiler(std::vector<std::string> metrics, ReplayOptions replay, IssueLog& issues)
+    : metrics_(std::move(metrics)), replay_(std::move(replay)), issues_(issues) {
   for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
   if (metrics_.empty()) disabled_ = true;
 }
@@ -137,6 +133,8 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     }
   }
 
+  if (replay_.application && !plan_passes(availability)) return false;
+
   auto add = LABBOOK_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
   add.pHostObject = host_->host;
   add.ppMetricNames = metric_ptrs_.data();
@@ -164,6 +162,36 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
   passes.configImageSize = host_->config_image.size();
   passes.pConfigImage = host_->config_image.data();
   if (cuptiProfilerHostGetNumOfPasses(&passes) == CUPTI_SUCCESS) passes_ = static_cast<int>(passes.numOfPasses);
+  user_replay_ = replay_.application && passes_ == 1;
+  capacity_ = user_replay_ ? kSinglePassRanges : kKernelReplayRanges;
+  if (replay_.application && passes_ > 1)
+    issues_.add("kernel_replay_fallback",
+                join(metrics_, ", ") + " need " + std::to_string(passes_) +
+                    " passes even alone: their run replayed each kernel, and with cache control only the first "
+                    "pass started with L2 flushed");
+  return true;
+}
+
+bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
+  // The first run plans and writes the plan; later runs read it, so that every run agrees.
+  PassPlan plan = read_plan(replay_.plan_path);
+  if (plan.groups.empty()) {
+    plan = plan_single_passes(host_->chip, availability, metrics_);
+    if (!plan.problem.empty()) {
+      disable("metrics_unsupported", plan.problem);
+      return false;
+    }
+    write_plan(replay_.plan_path, plan);
+  }
+  planned_runs_ = static_cast<int>(plan.groups.size());
+  if (replay_.pass < 0 || replay_.pass >= planned_runs_) {
+    disable("metrics_lost", "pass " + std::to_string(replay_.pass + 1) + " asked for, but the plan in " +
+                                replay_.plan_path + " has " + std::to_string(planned_runs_));
+    return false;
+  }
+  metrics_ = plan.groups[static_cast<std::size_t>(replay_.pass)];
+  metric_ptrs_.clear();
+  for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
   return true;
 }
 
@@ -200,8 +228,8 @@ bool RangeProfiler::start(CUcontext ctx) {
   size.pRangeProfilerObject = c->object;
   size.pMetricNames = metric_ptrs_.data();
   size.numMetrics = metric_ptrs_.size();
-  size.maxNumOfRanges = kBatchRanges;
-  size.maxNumRangeTreeNodes = kBatchRanges;
+  size.maxNumOfRanges = capacity_;
+  size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(capacity_);
   if (CUptiResult s = cuptiRangeProfilerGetCounterDataSize(&size); s != CUPTI_SUCCESS) {
     disable("metrics_unsupported", describe_call("cuptiRangeProfilerGetCounterDataSize", s));
     return false;
@@ -226,9 +254,10 @@ bool RangeProfiler::configure(Context& c) {
   config.pConfig = host_->config_image.data();
   config.counterDataImageSize = c.counter_data.size();
   config.pCounterDataImage = c.counter_data.data();
-  config.range = CUPTI_AutoRange;          // one range per kernel launch
-  config.replayMode = CUPTI_KernelReplay;  // CUPTI replays each kernel for every pass
-  config.maxRangesPerPass = kBatchRanges;
+  config.range = CUPTI_AutoRange;   // one range per kernel launch
+  // User replay with a single pass: we start and stop, nothing is replayed.
+  config.replayMode = user_replay_ ? CUPTI_UserReplay : CUPTI_KernelReplay;
+  config.maxRangesPerPass = capacity_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
   config.passIndex = 0;
@@ -311,18 +340,26 @@ void RangeProfiler::evaluate_batch(Context& c) {
   c.pending.clear();
 }
 
-void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch) {
+bool RangeProfiler::before_launch(CUcontext ctx, const std::vector<std::uint64_t>& launches) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (disabled_) return;
+  if (disabled_) return false;
   auto it = contexts_.find(ctx);
   if (it == contexts_.end()) {
-    if (!start(ctx)) return;
+    if (!start(ctx)) return false;
     it = contexts_.find(ctx);
   }
   Context& c = *it->second;
-  if (c.running && c.pending.size() == kBatchRanges) evaluate_batch(c);
-  if (!c.running && !configure(c)) return;
-  c.pending.push_back(launch);
+  if (c.running && c.pending.size() + launches.size() > capacity_) evaluate_batch(c);
+  if (launches.size() > capacity_) {
+    issues_.add("graph_not_profiled",
+                "a graph launch of " + std::to_string(launches.size()) + " kernels got no metrics: " +
+                    (user_replay_ ? "more kernels than one counter-data image holds (" + std::to_string(capacity_) + ")"
+                                  : std::string("graph kernels get metrics with --replay application")));
+    return false;
+  }
+  if (!c.running && !configure(c)) return false;
+  c.pending.insert(c.pending.end(), launches.begin(), launches.end());
+  return true;
 }
 
 void RangeProfiler::skip_launch(CUcontext ctx) {
@@ -371,7 +408,12 @@ std::map<std::uint64_t, std::map<std::string, double>> RangeProfiler::results() 
 
 int RangeProfiler::passes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return passes_;
+  return replay_.application ? planned_runs_ : passes_;
+}
+
+bool RangeProfiler::replays_kernels() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !user_replay_;
 }
 
 double RangeProfiler::evaluation_seconds() const {

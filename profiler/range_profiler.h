@@ -1,9 +1,15 @@
 #pragma once
 /// @file
-/// RangeProfiler: per-kernel metrics through CUPTI's Range Profiler (auto range, kernel
-/// replay) and the Profiler Host API (config image, evaluation). Each context has one
-/// counter-data image, evaluated and reset after every kernel (see kBatchRanges); ranges come
-/// back in launch order and are matched to launch indices.
+/// RangeProfiler: per-kernel metrics through CUPTI's Range Profiler (auto range: one range
+/// per kernel) and the Profiler Host API (config image, evaluation). Two ways to get every
+/// pass of the counters:
+/// - kernel replay: CUPTI replays each kernel inside its launch call, one counter-data
+///   image per kernel;
+/// - application replay: the program runs once per pass group (pass_planner.h); this run
+///   collects one group that needs a single pass, so nothing is replayed and hundreds of
+///   kernels share one counter-data image. A group that needs several passes by itself
+///   falls back to kernel replay for its run.
+/// Ranges come back in launch order and are matched to launch indices.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -17,18 +23,27 @@
 
 namespace labbook::profiler {
 
+/// Which replay, and for application replay which pass of which plan.
+struct ReplayOptions {
+  bool application = false;
+  int pass = 0;                ///< the pass group this run collects
+  std::string plan_path;       ///< where the first run writes the plan and later runs read it
+};
+
 class RangeProfiler {
  public:
   /// `metrics`: CUPTI metric names. Problems become issues in `issues`, never exceptions.
-  RangeProfiler(std::vector<std::string> metrics, IssueLog& issues);
+  RangeProfiler(std::vector<std::string> metrics, ReplayOptions replay, IssueLog& issues);
   ~RangeProfiler();
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
 
-  /// Call on the launching thread just before kernel `launch` starts on `ctx`, for a launch
-  /// that gets metrics. Starts profiling `ctx` on its first such launch and evaluates a
-  /// full batch before starting the next.
-  void before_launch(CUcontext ctx, std::uint64_t launch);
+  /// Call on the launching thread just before kernels `launches` start on `ctx` (one for a
+  /// kernel launch, one per kernel node for a graph launch), for a launch that gets
+  /// metrics. Starts profiling `ctx` on its first such launch and evaluates a full batch
+  /// before starting the next. Returns false when the launch cannot be profiled (said as
+  /// an issue) and was treated like skip_launch().
+  bool before_launch(CUcontext ctx, const std::vector<std::uint64_t>& launches);
   /// Call instead of before_launch() for a launch that gets no metrics: stops profiling
   /// `ctx` (evaluating what it holds) so that the launch is not counted as a range.
   void skip_launch(CUcontext ctx);
@@ -40,8 +55,11 @@ class RangeProfiler {
 
   /// Metrics per launch index, for launches evaluated so far.
   std::map<std::uint64_t, std::map<std::string, double>> results() const;
-  /// Replay passes per kernel for the metric set; 0 before the first launch.
+  /// Passes the metric set needs: replays per kernel, or with application replay the
+  /// program runs; 0 before the first launch.
   int passes() const;
+  /// True when this run replays kernels (kernel replay, or a group needing several passes).
+  bool replays_kernels() const;
   /// Seconds spent stopping, decoding and evaluating counter data so far.
   double evaluation_seconds() const;
 
@@ -55,9 +73,15 @@ class RangeProfiler {
   bool prepare_host(CUcontext ctx, std::uint32_t device);  // chip, availability, config image
   void disable(const std::string& code, const std::string& message);
 
+  bool plan_passes(const std::vector<std::uint8_t>& availability);   // application replay
+
   std::vector<std::string> metrics_;
   std::vector<const char*> metric_ptrs_;
+  ReplayOptions replay_;
   IssueLog& issues_;
+  std::size_t capacity_ = 1;     // ranges per counter-data image
+  bool user_replay_ = false;     // one pass, no replay: CUPTI_UserReplay with auto ranges
+  int planned_runs_ = 0;
   mutable std::mutex mutex_;
   bool profiler_initialized_ = false;
   bool disabled_ = false;

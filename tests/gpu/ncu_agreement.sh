@@ -1,18 +1,25 @@
 #!/bin/bash
 # GPU test: every catalog metric `labbook profile` collects for a program's kernels agrees
-# with `ncu --metrics` on the same command, both without cache or clock control (what
-# CUPTI's range profiler does): counters within 1 %, times, clocks and the few metrics
-# that vary from launch to launch within 5 % (compare_with_ncu.cpp says which and why).
-#   ncu_agreement.sh BUILD NAME PROGRAM ARGS...
+# with `ncu --metrics` on the same command, both with the same cache control and no clock
+# control: counters within 1 %, times, clocks and the few metrics that vary from launch to
+# launch within 5 % (compare_with_ncu.cpp says which and why).
+#   ncu_agreement.sh BUILD NAME CACHE REPLAY PROGRAM ARGS...
+# CACHE: all|none (both tools); REPLAY: application|kernel (labbook's).
+# LABBOOK_AGREEMENT_METRICS overrides the metric set (default: the whole catalog).
 # Skips (77) without a GPU or without ncu.
 set -euo pipefail
-build=$1; name=$2; shift 2
+build=$1; name=$2; cache=$3; replay=$4; shift 4
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
 command -v ncu >/dev/null 2>&1 || { echo "ncu not found: skipped"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-metrics=$("$build/labbook" metrics --cupti-all)
-"$build/labbook" profile --metrics "$metrics" --out "$out/labbook" -- "$@" >/dev/null
-ncu --metrics "$metrics" --cache-control none --clock-control none --csv --page raw --print-units base \
-    "$@" >"$out/ncu.csv" 2>"$out/ncu.log"
-"$build/tests/compare_with_ncu" "$out/labbook/measurements.json" "$out/ncu.csv" | tee "${LABBOOK_KEEP_RESULTS:-$out}/ncu_agreement_$name.md"
+metrics=${LABBOOK_AGREEMENT_METRICS:-$("$build/labbook" metrics --cupti-all)}
+# The program's exit code is passed on; a program may exit non-zero on purpose.
+"$build/labbook" profile --metrics "$metrics" --cache-control "$cache" --replay "$replay" --out "$out/labbook" \
+    -- "$@" >/dev/null 2>"$out/labbook.log" || true
+test -s "$out/labbook/measurements.json" || { cat "$out/labbook.log"; exit 1; }
+ncu --metrics "$metrics" --cache-control "$cache" --clock-control none --csv --page raw --print-units base \
+    --print-kernel-base mangled \
+    "$@" >"$out/ncu.csv" 2>"$out/ncu.log" || true
+"$build/tests/compare_with_ncu" "$out/labbook/measurements.json" "$out/ncu.csv" \
+  | tee "${LABBOOK_KEEP_RESULTS:-$out}/ncu_agreement_$name.md"

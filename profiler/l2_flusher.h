@@ -1,0 +1,44 @@
+#pragma once
+/// @file
+/// L2Flusher: empties the GPU's L2 of the program's data before a profiled kernel, as
+/// `ncu --cache-control all` does, so that DRAM bytes, L2 hit rates and times describe a
+/// kernel that starts cold rather than whatever earlier work (or replay) left in L2.
+///
+/// CUDA offers no call that invalidates L2, so the flusher reads a buffer of twice the L2
+/// size: every line the program left is evicted (dirty ones written back now, not during
+/// the kernel), and L2 is left holding clean lines of the buffer that the kernel's own
+/// accesses displace without writing anything back. The read runs in a context of its own,
+/// so that CUPTI's range profiler on the program's context never counts it.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <cuda.h>
+
+namespace labbook::profiler {
+
+class L2Flusher {
+ public:
+  L2Flusher();
+  ~L2Flusher();
+  L2Flusher(const L2Flusher&) = delete;
+  L2Flusher& operator=(const L2Flusher&) = delete;
+
+  /// Flushes the L2 of `device` and waits for it. Returns "" or what went wrong (the
+  /// caller records it once as an issue). Call from the launch callback, before the launch.
+  std::string flush(int device);
+
+  /// True while the calling thread is inside flush(): the collector ignores its own launch.
+  static bool in_flush();
+
+ private:
+  struct Device;
+  std::string prepare(int device, Device& d);
+
+  std::mutex mutex_;
+  std::map<int, std::unique_ptr<Device>> devices_;
+};
+
+}  // namespace labbook::profiler

@@ -1,0 +1,93 @@
+#include "pass_planner.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include <cupti_profiler_host.h>
+
+#include "cupti_status.h"
+#include "labbook/model/text.h"
+
+namespace labbook::profiler {
+
+int passes_needed(const std::string& chip, const std::vector<std::uint8_t>& availability,
+                  const std::vector<std::string>& metrics, std::string& problem) {
+  std::vector<const char*> names;
+  for (const auto& m : metrics) names.push_back(m.c_str());
+  auto init = LABBOOK_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+  init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  init.pChipName = chip.c_str();
+  init.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
+  if (CUptiResult s = cuptiProfilerHostInitialize(&init); s != CUPTI_SUCCESS) {
+    problem = describe_call("cuptiProfilerHostInitialize", s);
+    return 0;
+  }
+  int passes = 0;
+  auto add = LABBOOK_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+  add.pHostObject = init.pHostObject;
+  add.ppMetricNames = names.data();
+  add.numMetrics = names.size();
+  auto size = LABBOOK_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+  size.pHostObject = init.pHostObject;
+  CUptiResult s = cuptiProfilerHostConfigAddMetrics(&add);
+  if (s == CUPTI_SUCCESS) s = cuptiProfilerHostGetConfigImageSize(&size);
+  std::vector<std::uint8_t> image(size.configImageSize);
+  if (s == CUPTI_SUCCESS) {
+    auto get = LABBOOK_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    get.pHostObject = init.pHostObject;
+    get.configImageSize = image.size();
+    get.pConfigImage = image.data();
+    s = cuptiProfilerHostGetConfigImage(&get);
+  }
+  if (s == CUPTI_SUCCESS) {
+    auto count = LABBOOK_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    count.configImageSize = image.size();
+    count.pConfigImage = image.data();
+    s = cuptiProfilerHostGetNumOfPasses(&count);
+    passes = static_cast<int>(count.numOfPasses);
+  }
+  if (s != CUPTI_SUCCESS) problem = describe_call(("configuring " + join(metrics, ",")).c_str(), s);
+  auto deinit = LABBOOK_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+  deinit.pHostObject = init.pHostObject;
+  cuptiProfilerHostDeinitialize(&deinit);
+  return s == CUPTI_SUCCESS ? passes : 0;
+}
+
+PassPlan plan_single_passes(const std::string& chip, const std::vector<std::uint8_t>& availability,
+                            const std::vector<std::string>& metrics) {
+  PassPlan plan;
+  for (const auto& metric : metrics) {
+    bool placed = false;
+    for (auto& group : plan.groups) {
+      auto trial = group;
+      trial.push_back(metric);
+      if (passes_needed(chip, availability, trial, plan.problem) == 1) {
+        group = std::move(trial);
+        placed = true;
+        break;
+      }
+      if (!plan.problem.empty()) return plan;
+    }
+    if (!placed) plan.groups.push_back({metric});
+  }
+  return plan;
+}
+
+PassPlan read_plan(const std::string& path) {
+  PassPlan plan;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) plan.groups.push_back(split(line, ','));
+  return plan;
+}
+
+void write_plan(const std::string& path, const PassPlan& plan) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary);
+    for (const auto& g : plan.groups) out << join(g, ",") << "\n";
+  }
+  std::rename(temporary.c_str(), path.c_str());
+}
+
+}  // namespace labbook::profiler

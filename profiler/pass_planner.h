@@ -1,0 +1,33 @@
+#pragma once
+/// @file
+/// Pass planning for application replay: the metric set split into groups that each need
+/// a single pass of the counters, so that every run of the program collects one group with
+/// no replay at all. Uses the Profiler Host API only (no GPU work).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace labbook::profiler {
+
+struct PassPlan {
+  std::vector<std::vector<std::string>> groups;   ///< in collection order
+  std::string problem;                             ///< "" or why planning failed
+};
+
+/// Groups `metrics` first-fit into sets whose config needs one pass on `chip` (with the
+/// counter availability image of the device). A metric that needs several passes alone
+/// gets a group of its own; that run then replays per kernel.
+PassPlan plan_single_passes(const std::string& chip, const std::vector<std::uint8_t>& availability,
+                            const std::vector<std::string>& metrics);
+
+/// Passes `metrics` need together on `chip`; 0 and `problem` set when the host API fails.
+int passes_needed(const std::string& chip, const std::vector<std::uint8_t>& availability,
+                  const std::vector<std::string>& metrics, std::string& problem);
+
+/// The plan file that carries a plan from the first run of the program to the later ones:
+/// a group per line, metrics comma-separated. read_plan gives no groups when it is absent.
+PassPlan read_plan(const std::string& path);
+/// Writes atomically (temporary file, then rename).
+void write_plan(const std::string& path, const PassPlan& plan);
+
+}  // namespace labbook::profiler

@@ -1,0 +1,64 @@
+#!/bin/bash
+# GPU test: programs written the way others write CUDA (tests/programs) behave exactly as
+# without labbook, and labbook's counters equal ncu's on them.
+#   program_suite.sh BUILD
+# For each program: stdout byte for byte and the exit code, alone and under `labbook
+# profile --metrics` (trace run + application-replay metrics runs, L2 flushed); then every
+# counter of lab 4's metric set against `ncu --cache-control all` (ncu_agreement.sh).
+# Skips (77) without a GPU or without ncu.
+set -uo pipefail
+build=$1
+here=$(cd "$(dirname "$0")" && pwd)
+nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
+command -v ncu >/dev/null 2>&1 || { echo "ncu not found: skipped"; exit 77; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+programs=$build/tests/programs
+metrics=$("$build/labbook" metrics --lab lab4)
+failures=0
+
+# check NAME WANT_EXIT PROGRAM ARGS...
+check() {
+  local name=$1 want=$2; shift 2
+  local alone=0 profiled=0
+  "$@" >"$out/$name.alone" 2>/dev/null || alone=$?
+  "$build/labbook" profile --metrics "$metrics" --out "$out/$name" -- "$@" >"$out/$name.profiled" \
+      2>"$out/$name.labbook.log" || profiled=$?
+  if [ "$alone" != "$want" ] || [ "$profiled" != "$alone" ]; then
+    echo "FAIL $name: exit code alone $alone, under labbook $profiled (want $want)"
+    tail -5 "$out/$name.labbook.log"
+    failures=$((failures + 1))
+  elif ! cmp -s "$out/$name.alone" "$out/$name.profiled"; then
+    echo "FAIL $name: stdout differs under labbook"
+    diff "$out/$name.alone" "$out/$name.profiled" | head -5
+    failures=$((failures + 1))
+  elif grep -q "unmatched_kernel\|launch_mismatch\|ranges_dropped\|metrics_lost" "$out/$name.labbook.log"; then
+    echo "FAIL $name: labbook lost kernels or metrics:"
+    grep "note:" "$out/$name.labbook.log" | head -5
+    failures=$((failures + 1))
+  else
+    echo "ok $name: same stdout ($(wc -l <"$out/$name.alone") lines) and exit code $alone"
+  fi
+  if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then
+    cp "$out/$name.labbook.log" "$LABBOOK_KEEP_RESULTS/suite_$name.log" 2>/dev/null || true
+  fi
+  if ! LABBOOK_AGREEMENT_METRICS=$metrics bash "$here/ncu_agreement.sh" "$build" "suite_$name" all application "$@" \
+        >"$out/$name.ncu.md" 2>&1; then
+    echo "FAIL $name: counters differ from ncu's"
+    grep -v "^| .* | 0.000 % |" "$out/$name.ncu.md" | tail -15
+    failures=$((failures + 1))
+  else
+    echo "ok $name: every metric within its limit of ncu's ($(grep -c '^| [a-z]' "$out/$name.ncu.md") metrics)"
+  fi
+}
+
+check templates 0 "$programs/templates"
+check graph_capture 0 "$programs/graph_capture"
+check graph_explicit 0 "$programs/graph_explicit"
+check streams_callbacks 0 "$programs/streams_callbacks"
+check zero_copy 0 "$programs/zero_copy"
+check unified_memory 0 "$programs/unified_memory"
+check host_threads 0 "$programs/host_threads"
+check exit_deep 3 "$programs/exit_deep" 3
+check many_launches 0 "$programs/many_launches"
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
