@@ -21,6 +21,7 @@ struct RunSpec {
   std::string mode;     ///< "trace" or "metrics"
   std::string output;   ///< measurement file the collector writes
   int pass = 0;         ///< application replay: which pass group this run collects
+  bool first = false;   ///< the program's own run: its stdout is the user's
 };
 
 /// One run of the program with the collector injected; returns its exit code.
@@ -48,7 +49,10 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const std::string what = metrics && request.replay == "application" ? "metrics pass " + std::to_string(run.pass + 1) : run.mode;
   std::fprintf(stderr, "labbook: %s run: %s\n", what.c_str(), join(request.command, " ").c_str());
   const auto started = std::chrono::steady_clock::now();
-  const int exit_code = run_program(request.command, env);
+  // The program's stdout is the first run's alone: what later runs print goes to a file, so
+  // that the output reads as if the program had run once.
+  const std::string stdout_path = run.first ? "" : run.output + ".stdout";
+  const int exit_code = run_program(request.command, env, stdout_path);
   std::fprintf(stderr, "labbook: %s run: %.2f s, exit code %d\n", what.c_str(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), exit_code);
   return exit_code;
@@ -76,7 +80,8 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
   std::filesystem::remove(plan);
   int passes = 1;
   for (int pass = 0; pass < passes; ++pass) {
-    const RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass};
+    const RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass,
+                      !have_base};
     const int exit_code = run_collected(request, run);
     if (pass == 0 && !have_base) first_exit = exit_code;
     if (!std::filesystem::exists(run.output)) {
@@ -112,7 +117,7 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
   if (!request.trace && request.cupti_metrics.empty()) throw Error("nothing to collect: no trace run and no metrics");
 
   if (request.trace) {
-    const RunSpec run{"trace", request.work_dir + "/trace-run.json", 0};
+    const RunSpec run{"trace", request.work_dir + "/trace-run.json", 0, true};
     outcome.exit_code = run_collected(request, run);
     if (!std::filesystem::exists(run.output)) {
       outcome.problem = nothing_written("trace", run.output, outcome.exit_code);

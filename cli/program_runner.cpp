@@ -14,7 +14,7 @@
 namespace labbook::cli {
 
 int run_program(const std::vector<std::string>& command,
-                const std::map<std::string, std::string>& environment) {
+                const std::map<std::string, std::string>& environment, const std::string& stdout_path) {
   if (command.empty()) throw Error("no program to run");
   int ready[2];   // closed on a successful exec; carries errno if exec fails
   if (pipe(ready) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
@@ -24,6 +24,14 @@ int run_program(const std::vector<std::string>& command,
     close(ready[0]);
     fcntl(ready[1], F_SETFD, FD_CLOEXEC);
     for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
+    if (!stdout_path.empty()) {
+      const int out = ::open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (out < 0 || ::dup2(out, STDOUT_FILENO) < 0) {
+        const int err = errno;
+        (void)!write(ready[1], &err, sizeof err);
+        _exit(127);
+      }
+    }
     std::vector<char*> argv;
     for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

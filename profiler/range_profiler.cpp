@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -335,7 +336,10 @@ void RangeProfiler::evaluate_batch(Context& c) {
       continue;
     }
     auto& out = results_[c.pending[r]];
-    for (std::size_t m = 0; m < metrics_.size(); ++m) out[metrics_[m]] = values[m];
+    for (std::size_t m = 0; m < metrics_.size(); ++m) {
+      // A ratio over nothing (no requests of that kind) evaluates to NaN: no value, not a number.
+      if (std::isfinite(values[m])) out[metrics_[m]] = values[m];
+    }
   }
   c.pending.clear();
 }
@@ -345,7 +349,10 @@ bool RangeProfiler::before_launch(CUcontext ctx, const std::vector<std::uint64_t
   if (disabled_) return false;
   auto it = contexts_.find(ctx);
   if (it == contexts_.end()) {
-    if (!start(ctx)) return false;
+    const auto started = std::chrono::steady_clock::now();
+    const bool ok = start(ctx);
+    setup_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!ok) return false;
     it = contexts_.find(ctx);
   }
   Context& c = *it->second;
@@ -409,6 +416,11 @@ std::map<std::uint64_t, std::map<std::string, double>> RangeProfiler::results() 
 int RangeProfiler::passes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return replay_.application ? planned_runs_ : passes_;
+}
+
+double RangeProfiler::setup_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return setup_seconds_;
 }
 
 bool RangeProfiler::replays_kernels() const {

@@ -62,6 +62,8 @@ class RangeProfiler {
   bool replays_kernels() const;
   /// Seconds spent stopping, decoding and evaluating counter data so far.
   double evaluation_seconds() const;
+  /// Seconds spent setting up: CUPTI's profiler, the host config, the pass plan.
+  double setup_seconds() const;
 
  private:
   struct Context;
@@ -90,6 +92,7 @@ class RangeProfiler {
   std::map<std::uint64_t, std::map<std::string, double>> results_;
   int passes_ = 0;
   double evaluation_seconds_ = 0;
+  double setup_seconds_ = 0;
 };
 
 }  // namespace labbook::profiler
