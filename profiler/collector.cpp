@@ -114,6 +114,14 @@ bool is_graph_instantiate(CUpti_CallbackId cbid) {
          cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
 }
 
+bool is_begin_capture(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz;
+}
+
 /// Every cuGraphInstantiate* variant's parameters begin with these two.
 struct InstantiateParams {
   CUgraphExec* phGraphExec;
@@ -143,7 +151,10 @@ class Collector {
           CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
           CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
           CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
-          CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz})
+          CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
+          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
+          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
@@ -182,6 +193,7 @@ class Collector {
       case CUPTI_CB_DOMAIN_RUNTIME_API: c->on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API:
         if (is_graph_instantiate(cbid)) c->on_graph_instantiate(static_cast<const CUpti_CallbackData*>(data));
+        else if (is_begin_capture(cbid)) c->on_begin_capture(static_cast<const CUpti_CallbackData*>(data));
         else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
@@ -250,6 +262,13 @@ class Collector {
     } else {
       t_runtime_correlation = 0;
     }
+  }
+
+  // Profiling stops before a stream capture starts: the range profiler must not see the
+  // captured launches (an auto range opened for one corrupted the graph's later launches on
+  // the H100), and stopping during a capture would synchronize, which a capture forbids.
+  void on_begin_capture(const CUpti_CallbackData* d) {
+    if (d->callbackSite == CUPTI_API_ENTER && profiler_) profiler_->skip_launch(d->context);
   }
 
   // Remembers the kernels of each instantiated graph, for its launches.

@@ -8,49 +8,70 @@ namespace {
 
 thread_local bool t_in_flush = false;
 
-// Reads `vectors` 16-byte vectors from `buffer` with ld.global.cg (cached in L2 only) in a
-// grid-stride loop; stores to `sink` only if the XOR of everything read equals a constant,
-// so that the compiler cannot drop the loads. PTX, so that the driver builds it for any GPU.
+// Two kernels over a buffer twice the size of L2. labbook_l2_fill writes it: on the H100 a
+// read alone leaves the program's dirty lines in L2 (they are evicted last), while writes
+// compete with them and push them out, written back now rather than during the kernel.
+// labbook_l2_discard then invalidates the buffer's own lines with discard.global.L2, which
+// drops them without writing them back, so that the kernel finds no dirty line to evict:
+// what `ncu --cache-control all` leaves, an L2 without the program's data. PTX, so that the
+// driver builds it for the GPU at hand (discard needs compute capability 8.0).
 constexpr const char* kFlushPtx = R"(
-.version 7.0
-.target sm_70
+.version 7.4
+.target sm_80
 .address_size 64
 
-.visible .entry labbook_l2_flush(.param .u64 buffer, .param .u64 vectors, .param .u64 sink)
+.visible .entry labbook_l2_fill(.param .u64 buffer, .param .u64 vectors)
 {
-  .reg .pred %p<3>;
-  .reg .b32 %r<12>;
-  .reg .b64 %rd<10>;
-
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<9>;
   ld.param.u64 %rd1, [buffer];
   ld.param.u64 %rd2, [vectors];
-  ld.param.u64 %rd3, [sink];
   mov.u32 %r1, %ctaid.x;
   mov.u32 %r2, %ntid.x;
   mov.u32 %r3, %tid.x;
   mov.u32 %r4, %nctaid.x;
-  mul.wide.u32 %rd4, %r1, %r2;
-  cvt.u64.u32 %rd5, %r3;
-  add.u64 %rd4, %rd4, %rd5;
-  mul.wide.u32 %rd6, %r4, %r2;
+  mul.wide.u32 %rd3, %r1, %r2;
+  cvt.u64.u32 %rd4, %r3;
+  add.u64 %rd3, %rd3, %rd4;
+  mul.wide.u32 %rd5, %r4, %r2;
   mov.u32 %r5, 0;
-LOOP:
-  setp.ge.u64 %p1, %rd4, %rd2;
-  @%p1 bra DONE;
-  shl.b64 %rd7, %rd4, 4;
-  add.u64 %rd8, %rd1, %rd7;
-  ld.global.cg.v4.u32 {%r6, %r7, %r8, %r9}, [%rd8];
-  xor.b32 %r5, %r5, %r6;
-  xor.b32 %r5, %r5, %r7;
-  xor.b32 %r5, %r5, %r8;
-  xor.b32 %r5, %r5, %r9;
-  add.u64 %rd4, %rd4, %rd6;
-  bra LOOP;
-DONE:
-  setp.ne.u32 %p2, %r5, 0x2545F491;
-  @%p2 bra END;
-  st.global.u32 [%rd3], %r5;
-END:
+FILL:
+  setp.ge.u64 %p1, %rd3, %rd2;
+  @%p1 bra FILLED;
+  shl.b64 %rd6, %rd3, 4;
+  add.u64 %rd7, %rd1, %rd6;
+  st.global.v4.u32 [%rd7], {%r5, %r5, %r5, %r5};
+  add.u64 %rd3, %rd3, %rd5;
+  bra FILL;
+FILLED:
+  ret;
+}
+
+.visible .entry labbook_l2_discard(.param .u64 buffer, .param .u64 lines)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<9>;
+  ld.param.u64 %rd1, [buffer];
+  ld.param.u64 %rd2, [lines];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %nctaid.x;
+  mul.wide.u32 %rd3, %r1, %r2;
+  cvt.u64.u32 %rd4, %r3;
+  add.u64 %rd3, %rd3, %rd4;
+  mul.wide.u32 %rd5, %r4, %r2;
+DISCARD:
+  setp.ge.u64 %p1, %rd3, %rd2;
+  @%p1 bra DISCARDED;
+  shl.b64 %rd6, %rd3, 7;
+  add.u64 %rd7, %rd1, %rd6;
+  discard.global.L2 [%rd7], 128;
+  add.u64 %rd3, %rd3, %rd5;
+  bra DISCARD;
+DISCARDED:
   ret;
 }
 )";
@@ -74,9 +95,9 @@ std::string failed(const char* call, CUresult r) {
 struct L2Flusher::Device {
   CUcontext ctx = nullptr;
   CUmodule module = nullptr;
-  CUfunction kernel = nullptr;
-  CUdeviceptr buffer = 0, sink = 0;
-  std::uint64_t vectors = 0;
+  CUfunction fill = nullptr, discard = nullptr;
+  CUdeviceptr buffer = 0;
+  std::uint64_t vectors = 0, lines = 0;
   unsigned blocks = 0;
   std::string problem;   // set once preparing failed: the flusher stays off for the device
 };
@@ -103,14 +124,14 @@ std::string L2Flusher::prepare(int device, Device& d) {
   cuCtxPopCurrent(&popped);   // cuCtxCreate made it current; the program's context comes back
   CurrentContext current(d.ctx);
   if (CUresult r = cuModuleLoadData(&d.module, kFlushPtx); r != CUDA_SUCCESS) return failed("cuModuleLoadData", r);
-  if (CUresult r = cuModuleGetFunction(&d.kernel, d.module, "labbook_l2_flush"); r != CUDA_SUCCESS)
+  if (CUresult r = cuModuleGetFunction(&d.fill, d.module, "labbook_l2_fill"); r != CUDA_SUCCESS)
+    return failed("cuModuleGetFunction", r);
+  if (CUresult r = cuModuleGetFunction(&d.discard, d.module, "labbook_l2_discard"); r != CUDA_SUCCESS)
     return failed("cuModuleGetFunction", r);
   const std::size_t bytes = 2 * static_cast<std::size_t>(l2);
   if (CUresult r = cuMemAlloc(&d.buffer, bytes); r != CUDA_SUCCESS) return failed("cuMemAlloc", r);
-  if (CUresult r = cuMemAlloc(&d.sink, 16); r != CUDA_SUCCESS) return failed("cuMemAlloc", r);
-  cuMemsetD8(d.buffer, 0x5a, bytes);
-  cuCtxSynchronize();
   d.vectors = bytes / 16;
+  d.lines = bytes / 128;
   d.blocks = static_cast<unsigned>(sms > 0 ? sms * 8 : 256);
   return "";
 }
@@ -129,8 +150,10 @@ std::string L2Flusher::flush(int device) {
   if (!d.problem.empty()) return "";   // said once already
   t_in_flush = true;
   CurrentContext current(d.ctx);
-  void* args[] = {&d.buffer, &d.vectors, &d.sink};
-  CUresult r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+  void* fill_args[] = {&d.buffer, &d.vectors};
+  void* discard_args[] = {&d.buffer, &d.lines};
+  CUresult r = cuLaunchKernel(d.fill, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, fill_args, nullptr);
+  if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.discard, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, discard_args, nullptr);
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   t_in_flush = false;
   if (r != CUDA_SUCCESS) {

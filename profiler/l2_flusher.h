@@ -4,11 +4,11 @@
 /// `ncu --cache-control all` does, so that DRAM bytes, L2 hit rates and times describe a
 /// kernel that starts cold rather than whatever earlier work (or replay) left in L2.
 ///
-/// CUDA offers no call that invalidates L2, so the flusher reads a buffer of twice the L2
-/// size: every line the program left is evicted (dirty ones written back now, not during
-/// the kernel), and L2 is left holding clean lines of the buffer that the kernel's own
-/// accesses displace without writing anything back. The read runs in a context of its own,
-/// so that CUPTI's range profiler on the program's context never counts it.
+/// CUDA offers no call that invalidates L2, so the flusher writes a buffer of twice the L2
+/// size, which pushes every line the program left out of L2 (dirty ones written back now,
+/// not during the kernel), then discards the buffer's own lines (PTX discard.global.L2:
+/// invalidated, never written back). Its kernels run in a context of their own, so that
+/// CUPTI's range profiler on the program's context never counts them.
 #include <cstddef>
 #include <map>
 #include <memory>
