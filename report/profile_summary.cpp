@@ -7,6 +7,7 @@
 
 #include "activity_summary.h"
 #include "format.h"
+#include "quantities.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/text.h"
 
@@ -67,9 +68,8 @@ std::vector<Text> run_facts(const Measurement& m) {
   lines.push_back("Exit code: " + (m.program.exit_code ? std::to_string(*m.program.exit_code) : std::string("unknown")) +
                   "; collection ended by: " + (m.program.stop_reason.empty() ? "unknown" : m.program.stop_reason));
   if (!m.metrics_requested.empty()) {
-    lines.push_back("Metrics: " + std::to_string(m.metrics_requested.size()) + " CUPTI metrics, " +
-                    (m.metric_passes ? std::to_string(m.metric_passes) : std::string("an unknown number of")) +
-                    " replay passes per kernel; kernels profiled: " +
+    lines.push_back("Metrics: " + std::to_string(m.metrics_requested.size()) + " CUPTI metrics by " +
+                    metric_collection(m) + "; kernels profiled: " +
                     (m.metric_scope.empty() ? std::string("all") : m.metric_scope));
   }
   return lines;

@@ -116,4 +116,14 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
   return {std::nullopt, why_missing(m, quantity)};
 }
 
+std::string metric_collection(const Measurement& m) {
+  const std::string passes = m.metric_passes ? std::to_string(m.metric_passes) : std::string("an unknown number of");
+  std::string out = m.metric_replay == "application"
+                        ? "application replay (" + passes + " runs of the program, one per pass)"
+                        : "kernel replay (" + passes + " passes per kernel)";
+  out += m.cache_control == "all" ? "; L2 flushed and invalidated before each profiled kernel (cache control all)"
+                                  : "; L2 not flushed: kernels found what earlier work left in it (cache control none)";
+  return out;
+}
+
 }  // namespace labbook::report

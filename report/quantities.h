@@ -19,6 +19,10 @@ std::string quantity_unit(const std::string& quantity);
 /// One line saying what the quantity is and how it is computed.
 std::string quantity_description(const std::string& quantity);
 
+/// How the metrics were collected, for a sheet's reader: the replay ("application replay,
+/// 2 runs of the program") and what L2 held when each kernel started.
+std::string metric_collection(const Measurement&);
+
 /// The value of `quantity` for the kernels launched inside `range` (exact path match).
 QuantityValue range_quantity(const Measurement&, const std::string& range, const std::string& quantity);
 

@@ -92,9 +92,12 @@ void add_setup(Sheet& sheet, const Measurement& m) {
   std::string command;
   for (const auto& a : m.program.command) command += (command.empty() ? "" : " ") + a;
   t.rows.push_back({"Command", command});
+  t.rows.push_back({"Metrics collected by", metric_collection(m)});
   sheet.table(std::move(t));
   sheet.data["device"] = facts;
   sheet.data["measured_at"] = m.program.started_at;
+  sheet.data["metric_replay"] = m.metric_replay.empty() ? "kernel" : m.metric_replay;
+  sheet.data["cache_control"] = m.cache_control.empty() ? "none" : m.cache_control;
 }
 
 /// "transactions" where the unit says "sectors": the sources' GPUs counted lines or segments.
@@ -350,9 +353,9 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
 
   sheet.heading(2, "How this was measured");
   std::string how =
-      "labbook's collector (CUPTI, injected with `CUDA_INJECTION64_PATH`) ran the lab program twice: a trace run "
-      "(Activity API: kernel times, copies, API calls; NVTX ranges through CUPTI's NVTX callbacks) and a metrics run "
-      "(Range Profiler, one range per kernel, kernel replay). Values are medians over the launches in each NVTX "
+      "labbook's collector (CUPTI, injected with `CUDA_INJECTION64_PATH`) ran the lab program: a trace run "
+      "(Activity API: kernel times, copies, API calls; NVTX ranges through CUPTI's NVTX callbacks), then metrics "
+      "runs (Range Profiler, one range per kernel; see \"Metrics collected by\" above). Values are medians over the launches in each NVTX "
       "range. Quantities:\n\n";
   std::vector<std::string> used;
   for (const auto& s : lab.sections)
