@@ -340,12 +340,13 @@ class Collector {
       profiler_->skip_launch(d->context);
       return;
     }
-    if (flusher_) {
+    // The flush comes last: CUPTI's set-up before the first kernel touched L2 again.
+    profiler_->before_launch(d->context, indices, [&] {
+      if (!flusher_) return;
       if (const std::string problem = flusher_->flush(static_cast<int>(device)); !problem.empty())
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
                                                 "): they started with what earlier work left in L2");
-    }
-    profiler_->before_launch(d->context, indices);
+    });
   }
 
   void report_overhead(std::uint64_t finish_ns) const {

@@ -344,7 +344,8 @@ void RangeProfiler::evaluate_batch(Context& c) {
   c.pending.clear();
 }
 
-bool RangeProfiler::before_launch(CUcontext ctx, const std::vector<std::uint64_t>& launches) {
+bool RangeProfiler::before_launch(CUcontext ctx, const std::vector<std::uint64_t>& launches,
+                                  const std::function<void()>& just_before) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (disabled_) return false;
   auto it = contexts_.find(ctx);
@@ -366,6 +367,7 @@ bool RangeProfiler::before_launch(CUcontext ctx, const std::vector<std::uint64_t
   }
   if (!c.running && !configure(c)) return false;
   c.pending.insert(c.pending.end(), launches.begin(), launches.end());
+  if (just_before) just_before();
   return true;
 }
 

@@ -11,6 +11,7 @@
 ///   falls back to kernel replay for its run.
 /// Ranges come back in launch order and are matched to launch indices.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,7 +44,10 @@ class RangeProfiler {
   /// metrics. Starts profiling `ctx` on its first such launch and evaluates a full batch
   /// before starting the next. Returns false when the launch cannot be profiled (said as
   /// an issue) and was treated like skip_launch().
-  bool before_launch(CUcontext ctx, const std::vector<std::uint64_t>& launches);
+  /// `just_before` runs last, after any CUPTI work this call did (set-up, a new batch), so
+  /// that it can leave the GPU as the kernels must find it (the L2 flush).
+  bool before_launch(CUcontext ctx, const std::vector<std::uint64_t>& launches,
+                     const std::function<void()>& just_before = {});
   /// Call instead of before_launch() for a launch that gets no metrics: stops profiling
   /// `ctx` (evaluating what it holds) so that the launch is not counted as a range.
   void skip_launch(CUcontext ctx);

@@ -99,7 +99,10 @@ Limit limit_for(const std::string& metric, double tolerance, bool cold_l2, bool 
   if (starts_with(metric, "dram__bytes_write") || starts_with(metric, "lts__t_sector_hit_rate") ||
       starts_with(metric, "l1tex__data_bank_conflicts"))
     return {R::Relative, 0.10};
-  if (time_like(metric) || starts_with(metric, "gpc__cycles_elapsed") || starts_with(metric, "sm__warps_active"))
+  // The L1 hit rate counts store lookups too, whose hits depend on timing: the naive
+  // transpose of 1024² floats was 4 % apart with L2 flushed.
+  if (time_like(metric) || starts_with(metric, "gpc__cycles_elapsed") || starts_with(metric, "sm__warps_active") ||
+      starts_with(metric, "l1tex__t_sector_hit_rate"))
     return {R::Relative, 0.05};
   return {R::Relative, tolerance};
 }
@@ -112,7 +115,10 @@ bool within(const Limit& l, double o, double t, double stored) {
   if (std::fabs(o - t) < 1e-9 || l.rule == R::NotCompared) return true;
   if (l.rule == R::RangeEnd) {
     const double slack = l.value * t + 2048;   // a few dozen sectors of L2 state either way
-    return o - t >= -slack && o - t <= stored + slack;
+    // Both flushes leave L2 empty, but not the same lines free: at the end of a kernel that
+    // writes more than L2 holds, labbook's L2 kept up to 1.9 MB more of its dirty lines than
+    // ncu's (lab 4, 80 kernels writing 64 MB each: 2.0 to 3.4 % fewer bytes written).
+    return o - t >= -(slack + 2.0 * (1 << 20)) && o - t <= stored + slack;
   }
   return std::fabs(o - t) / std::max(std::fabs(t), 1e-12) <= l.value;
 }
