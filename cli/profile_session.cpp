@@ -89,7 +89,14 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
       into.issues.push_back({"metrics_lost", nothing_written("metrics", run.output, exit_code)});
       return true;
     }
-    Measurement measured = read_measurement(run.output);
+    Measurement measured;
+    try {
+      measured = read_measurement(run.output);
+    } catch (const Error& e) {   // labbook's problem, not the program's: said, never fatal
+      if (!have_base) return false;
+      into.issues.push_back({"metrics_lost", e.what()});
+      return true;
+    }
     if (!have_base) {
       into = std::move(measured);
       have_base = true;
@@ -123,7 +130,12 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
       outcome.problem = nothing_written("trace", run.output, outcome.exit_code);
       return outcome;
     }
-    outcome.measurement = read_measurement(run.output);
+    try {
+      outcome.measurement = read_measurement(run.output);
+    } catch (const Error& e) {
+      outcome.problem = e.what();
+      return outcome;
+    }
     outcome.collected = true;
     if (!request.cupti_metrics.empty()) {
       // A program that exits with a code of its own choosing is profiled like any other;
@@ -139,7 +151,8 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
     // The first metrics run is the program's own run: its exit code is the one passed on.
     outcome.collected = collect_metrics(request, outcome.measurement, false, outcome.exit_code);
     if (!outcome.collected)
-      outcome.problem = nothing_written("metrics", request.work_dir + "/metrics-run-1.json", outcome.exit_code);
+      outcome.problem = "the metrics run (exit code " + std::to_string(outcome.exit_code) + ") left no readable measurement in " +
+                        request.work_dir;
     outcome.measurement.program.mode = "metrics";
   }
   outcome.measurement.program.command = request.command;

@@ -282,8 +282,8 @@ class Collector {
     graph_kernels_[*p->phGraphExec] = std::move(kernels);
   }
 
-  // With metrics, launches are serialized from entry to exit: CUPTI numbers its ranges in
-  // the order kernels reach the GPU, and labbook must number launches in that same order.
+  // With metrics, launches are serialized from entry to exit (and timed): CUPTI numbers its
+  // ranges in the order kernels reach the GPU, and labbook must number launches that way.
   // A launch into a stream being captured runs nothing now (its kernel runs as a graph
   // node later) and is not a launch; nor is the L2 flusher's own.
   void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
@@ -297,9 +297,11 @@ class Collector {
     if (L2Flusher::in_flush()) return;
     const bool graph = is_graph_launch(cbid);
     if (!graph && stream_is_capturing(launch_stream(cbid, d->functionParams))) return;
-    launch_serializer_.lock();
-    t_launch_serialized = true;
-    t_launch_entered_ns = now_ns();
+    if (profiler_) {
+      launch_serializer_.lock();
+      t_launch_serialized = true;
+      t_launch_entered_ns = now_ns();
+    }
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
     std::vector<std::uint64_t> indices;
@@ -327,8 +329,8 @@ class Collector {
     if (!profiler_ || indices.empty()) return;
     if (graph && any_selected) {
       // CUPTI 13.0's range profiler does not give a graph's kernel nodes ranges of their own
-      // (one range for a whole graph launch, and with auto ranges a graph launch can fault
-      // on the H100): the graph runs unprofiled and its kernels say so.
+      // (on the H100: one range for three launches of a four-kernel graph, its values NaN):
+      // the graph runs unprofiled and its kernels say so.
       issues_.add("graph_kernels_no_metrics",
                   "kernels launched as CUDA graph nodes get times but no metrics: CUPTI 13.0's range profiler "
                   "cannot attribute counters to a graph's kernel nodes");
