@@ -1,7 +1,12 @@
 #include "pass_planner.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
+
+#include <cupti.h>
 
 #include <cupti_profiler_host.h>
 
@@ -88,6 +93,23 @@ void write_plan(const std::string& path, const PassPlan& plan) {
     for (const auto& g : plan.groups) out << join(g, ",") << "\n";
   }
   std::rename(temporary.c_str(), path.c_str());
+}
+
+std::string cached_plan_path(const std::string& chip, const std::vector<std::string>& metrics) {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  if ((!xdg || !*xdg) && (!home || !*home)) return "";
+  const std::string dir = (xdg && *xdg ? std::string(xdg) : std::string(home) + "/.cache") + "/labbook/pass-plans";
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) return "";
+  std::uint32_t version = 0;
+  cuptiGetVersion(&version);
+  std::uint64_t hash = 1469598103934665603ull;   // FNV-1a over the metric list
+  for (char c : join(metrics, ",")) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char name[64];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash));
+  return dir + "/" + chip + "-cupti" + std::to_string(version) + "-" + name + ".txt";
 }
 
 }  // namespace labbook::profiler

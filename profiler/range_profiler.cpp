@@ -177,10 +177,15 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
   // The first run plans and writes the plan; later runs read it, so that every run agrees.
   PassPlan plan = read_plan(replay_.plan_path);
   if (plan.groups.empty()) {
-    plan = plan_single_passes(host_->chip, availability, metrics_);
-    if (!plan.problem.empty()) {
-      disable("metrics_unsupported", plan.problem);
-      return false;
+    const std::string cached = cached_plan_path(host_->chip, metrics_);
+    if (!cached.empty()) plan = read_plan(cached);
+    if (plan.groups.empty()) {
+      plan = plan_single_passes(host_->chip, availability, metrics_);
+      if (!plan.problem.empty()) {
+        disable("metrics_unsupported", plan.problem);
+        return false;
+      }
+      if (!cached.empty()) write_plan(cached, plan);
     }
     write_plan(replay_.plan_path, plan);
   }
