@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
   } catch (const labbook::cli::UsageError& e) {
     std::fprintf(stderr, "labbook: %s\n", e.what());
     return labbook::cli::kExitUsage;
-  } catch (const labbook::Error& e) {
+  } catch (const std::exception& e) {   // labbook::Error, and the file system's errors
     std::fprintf(stderr, "labbook: %s\n", e.what());
     return labbook::cli::kExitFailure;
   }

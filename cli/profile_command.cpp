@@ -133,7 +133,8 @@ int profile(const ProfileOptions& options) {
 }
 
 int summarize(const std::string& measurement, const std::string& out_dir) {
-  if (write_profile_outputs(read_measurement(measurement), out_dir) < 4) return kExitFailure;
+  constexpr int kOutputs = 4;   // trace, timeline, summary, measurement
+  if (write_profile_outputs(read_measurement(measurement), out_dir) < kOutputs) return kExitFailure;
   std::printf("labbook: wrote %s/{summary.md,summary.html,timeline.svg,trace.json,measurements.json}\n", out_dir.c_str());
   return 0;
 }

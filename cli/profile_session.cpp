@@ -24,6 +24,9 @@ struct RunSpec {
   bool first = false;   ///< the program's own run: its stdout is the user's
 };
 
+/// The file through which the first application-replay run tells later runs the pass plan.
+std::string plan_path(const ProfileRequest& request) { return request.work_dir + "/pass-plan.txt"; }
+
 /// One run of the program with the collector injected; returns its exit code.
 int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const bool metrics = run.mode == "metrics";
@@ -36,7 +39,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
       {"LABBOOK_REPLAY", request.replay},
       {"LABBOOK_CACHE_CONTROL", request.cache_control},
       {"LABBOOK_PASS", std::to_string(run.pass)},
-      {"LABBOOK_PASS_PLAN", request.work_dir + "/pass-plan.txt"},
+      {"LABBOOK_PASS_PLAN", plan_path(request)},
       {"LABBOOK_NVTX", join(request.nvtx, ",")},
       {"LABBOOK_KERNELS", join(request.kernels, ",")},
       {"LABBOOK_LAUNCH_SKIP", request.launch_skip ? std::to_string(*request.launch_skip) : ""},
@@ -76,13 +79,20 @@ int planned_passes(const std::string& plan) {
 /// replay, each merged into `into` kernel by kernel. `first_exit` is the program's own exit
 /// code (set here when there is no trace run). Returns false if the first left nothing.
 bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have_base, int& first_exit) {
-  const std::string plan = request.work_dir + "/pass-plan.txt";
+  const std::string plan = plan_path(request);
   std::filesystem::remove(plan);
   int passes = 1;
   for (int pass = 0; pass < passes; ++pass) {
     const RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass,
                       !have_base};
-    const int exit_code = run_collected(request, run);
+    int exit_code = 0;
+    try {
+      exit_code = run_collected(request, run);
+    } catch (const Error& e) {   // could not start it: the program's first run decides
+      if (!have_base) throw;
+      into.issues.push_back({"metrics_lost", e.what()});
+      return true;
+    }
     if (pass == 0 && !have_base) first_exit = exit_code;
     if (!std::filesystem::exists(run.output)) {
       if (!have_base) return false;
@@ -108,7 +118,8 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     if (exit_code != first_exit) {
       into.issues.push_back({"metrics_run_failed", "metrics pass " + std::to_string(pass + 1) + " exited with code " +
                                                        std::to_string(exit_code) + " where the program's own run gave " +
-                                                       std::to_string(first_exit) + "; later passes were not run"});
+                                                       std::to_string(first_exit) + "; its metrics may describe "
+                                                       "other work, and no later pass was run"});
       return true;
     }
     if (pass == 0 && request.replay == "application") passes = planned_passes(plan);

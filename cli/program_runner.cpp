@@ -25,12 +25,13 @@ int run_program(const std::vector<std::string>& command,
     fcntl(ready[1], F_SETFD, FD_CLOEXEC);
     for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
     if (!stdout_path.empty()) {
-      const int out = ::open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      const int out = ::open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (out < 0 || ::dup2(out, STDOUT_FILENO) < 0) {
         const int err = errno;
         (void)!write(ready[1], &err, sizeof err);
         _exit(127);
       }
+      if (out != STDOUT_FILENO) ::close(out);
     }
     std::vector<char*> argv;
     for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));

@@ -85,9 +85,14 @@ thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in f
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
 
-/// The stream a kernel or graph launch callback's parameters name.
+/// The stream a kernel launch callback's parameters name; for the per-thread-stream
+/// (_ptsz) calls, stream 0 is the thread's own stream.
 CUstream launch_stream(CUpti_CallbackId cbid, const void* params) {
-  switch (cbid) {
+  const bool per_thread = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+                          cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+                          cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+  const CUstream named = [&]() -> CUstream {
+    switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return static_cast<const cuLaunchKernel_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
       return static_cast<const cuLaunchKernel_ptsz_params*>(params)->hStream;
@@ -99,8 +104,12 @@ CUstream launch_stream(CUpti_CallbackId cbid, const void* params) {
       return static_cast<const cuLaunchCooperativeKernel_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
       return static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+      return static_cast<const cuLaunchGridAsync_params*>(params)->hStream;
     default: return nullptr;
-  }
+    }
+  }();
+  return per_thread && !named ? CU_STREAM_PER_THREAD : named;
 }
 
 bool is_graph_launch(CUpti_CallbackId cbid) {
@@ -268,7 +277,9 @@ class Collector {
   // captured launches (an auto range opened for one corrupted the graph's later launches on
   // the H100), and stopping during a capture would synchronize, which a capture forbids.
   void on_begin_capture(const CUpti_CallbackData* d) {
-    if (d->callbackSite == CUPTI_API_ENTER && profiler_) profiler_->skip_launch(d->context);
+    if (d->callbackSite != CUPTI_API_ENTER || !profiler_) return;
+    std::lock_guard<std::recursive_mutex> serialized(launch_serializer_);   // not between a launch's enter and exit
+    profiler_->skip_launch(d->context);
   }
 
   // Remembers the kernels of each instantiated graph, for its launches.
@@ -287,6 +298,7 @@ class Collector {
   // A launch into a stream being captured runs nothing now (its kernel runs as a graph
   // node later) and is not a launch; nor is the L2 flusher's own.
   void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    if (L2Flusher::in_flush()) return;   // the flusher's own launches, inside a program's
     if (d->callbackSite == CUPTI_API_EXIT) {
       if (!t_launch_serialized) return;
       launch_ns_ += now_ns() - t_launch_entered_ns;
@@ -294,7 +306,6 @@ class Collector {
       launch_serializer_.unlock();
       return;
     }
-    if (L2Flusher::in_flush()) return;
     const bool graph = is_graph_launch(cbid);
     if (!graph && stream_is_capturing(launch_stream(cbid, d->functionParams))) return;
     if (profiler_) {
@@ -326,8 +337,11 @@ class Collector {
         launches_.push_back(std::move(l));
       }
     }
-    if (!profiler_ || indices.empty()) return;
-    if (graph && any_selected) {
+    if (!profiler_) return;
+    if (graph) {
+      // Whatever labbook knows of the graph, it runs with the profiler stopped.
+      profiler_->skip_launch(d->context);
+      if (!any_selected) return;
       // CUPTI 13.0's range profiler does not give a graph's kernel nodes ranges of their own
       // (on the H100: one range for three launches of a four-kernel graph, its values NaN):
       // the graph runs unprofiled and its kernels say so.
@@ -336,14 +350,14 @@ class Collector {
                   "cannot attribute counters to a graph's kernel nodes");
       std::lock_guard<std::mutex> lock(mutex_);
       for (auto i : indices) launches_[i].selected = false;
-      any_selected = false;
+      return;
     }
     if (!any_selected) {
       profiler_->skip_launch(d->context);
       return;
     }
     // The flush comes last: CUPTI's set-up before the first kernel touched L2 again.
-    profiler_->before_launch(d->context, indices, [&] {
+    profiler_->before_launch(d->context, indices.front(), [&] {
       if (!flusher_) return;
       if (const std::string problem = flusher_->flush(static_cast<int>(device)); !problem.empty())
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
@@ -352,12 +366,17 @@ class Collector {
   }
 
   void report_overhead(std::uint64_t finish_ns) const {
+    if (!profiler_) {
+      std::fprintf(stderr, "labbook collector: %zu launches, %.3f s finishing, %.3f s since the collector started\n",
+                   launches_.size(), seconds(finish_ns), seconds(now_ns() - started_ns_));
+      return;
+    }
     std::fprintf(stderr,
                  "labbook collector: %zu launches, %.3f s inside launch calls (replay, setup and L2 flushes "
                  "included), %d passes, %.3f s setting up the profiler, %.3f s evaluating counters, "
                  "%.3f s finishing, %.3f s since the collector started\n",
-                 launches_.size(), seconds(launch_ns_.load()), profiler_ ? profiler_->passes() : 0,
-                 profiler_ ? profiler_->setup_seconds() : 0.0, profiler_ ? profiler_->evaluation_seconds() : 0.0,
+                 launches_.size(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
+                 profiler_->evaluation_seconds(),
                  seconds(finish_ns), seconds(now_ns() - started_ns_));
   }
 
@@ -376,7 +395,7 @@ class Collector {
     if (profiler_) {
       m.metric_replay = config_.application_replay ? "application" : "kernel";
       m.cache_control = config_.flush_l2 ? "all" : "none";
-      if (config_.flush_l2 && profiler_->replays_kernels() && !config_.application_replay)
+      if (config_.flush_l2 && !config_.application_replay)
         issues_.add("cache_control_first_pass",
                     "with --replay kernel, L2 is flushed before each kernel's first pass only: CUPTI replays "
                     "the later passes inside the launch, after restoring memory through L2");

@@ -144,7 +144,11 @@ std::string L2Flusher::flush(int device) {
     t_in_flush = true;
     slot->problem = prepare(device, *slot);
     t_in_flush = false;
-    if (!slot->problem.empty()) return slot->problem;
+    if (!slot->problem.empty()) {
+      if (slot->ctx) cuCtxDestroy(slot->ctx);   // takes its module and buffer with it
+      slot->ctx = nullptr;
+      return slot->problem;
+    }
   }
   Device& d = *slot;
   if (!d.problem.empty()) return "";   // said once already

@@ -1,5 +1,8 @@
 #include "pass_planner.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -87,12 +90,23 @@ PassPlan read_plan(const std::string& path) {
 }
 
 void write_plan(const std::string& path, const PassPlan& plan) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary);
-    for (const auto& g : plan.groups) out << join(g, ",") << "\n";
-  }
-  std::rename(temporary.c_str(), path.c_str());
+  // A temporary file of this process's own, renamed only when fully written: two labbook
+  // runs may share the cache.
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  std::ofstream out(temporary);
+  for (const auto& g : plan.groups) out << join(g, ",") << "\n";
+  out.close();
+  if (out) std::rename(temporary.c_str(), path.c_str());
+  else std::remove(temporary.c_str());
+}
+
+bool plan_covers(const PassPlan& plan, const std::vector<std::string>& metrics) {
+  std::vector<std::string> planned;
+  for (const auto& g : plan.groups) planned.insert(planned.end(), g.begin(), g.end());
+  std::vector<std::string> wanted = metrics;
+  std::sort(planned.begin(), planned.end());
+  std::sort(wanted.begin(), wanted.end());
+  return planned == wanted;
 }
 
 std::string cached_plan_path(const std::string& chip, const std::vector<std::string>& metrics) {

@@ -27,8 +27,11 @@ int passes_needed(const std::string& chip, const std::vector<std::uint8_t>& avai
 /// The plan file that carries a plan from the first run of the program to the later ones:
 /// a group per line, metrics comma-separated. read_plan gives no groups when it is absent.
 PassPlan read_plan(const std::string& path);
-/// Writes atomically (temporary file, then rename).
+/// Writes atomically (temporary file, then rename); on failure writes nothing.
 void write_plan(const std::string& path, const PassPlan& plan);
+/// True when `plan` collects exactly `metrics`, each once (a plan file of another metric set,
+/// or a damaged one, does not).
+bool plan_covers(const PassPlan& plan, const std::vector<std::string>& metrics);
 
 /// Where a plan for `metrics` on `chip` with this CUPTI is kept between invocations of
 /// labbook ($XDG_CACHE_HOME or ~/.cache, under labbook/pass-plans/): planning costs about

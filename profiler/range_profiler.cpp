@@ -176,10 +176,10 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
 bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
   // The first run plans and writes the plan; later runs read it, so that every run agrees.
   PassPlan plan = read_plan(replay_.plan_path);
-  if (plan.groups.empty()) {
+  if (!plan_covers(plan, metrics_)) {
     const std::string cached = cached_plan_path(host_->chip, metrics_);
     if (!cached.empty()) plan = read_plan(cached);
-    if (plan.groups.empty()) {
+    if (!plan_covers(plan, metrics_)) {
       plan = plan_single_passes(host_->chip, availability, metrics_);
       if (!plan.problem.empty()) {
         disable("metrics_unsupported", plan.problem);
@@ -319,8 +319,8 @@ void RangeProfiler::evaluate_batch(Context& c) {
   if (CUptiResult s = cuptiRangeProfilerGetCounterDataInfo(&info); s != CUPTI_SUCCESS) {
     return lost("cuptiRangeProfilerGetCounterDataInfo", s);
   }
-  // Auto ranges are numbered in launch order; a mismatch means a launch we did not see
-  // (e.g. a graph launch) and the mapping would be wrong, so say so.
+  // Auto ranges are numbered in launch order; a mismatch means a launch labbook did not
+  // see, and the mapping would be wrong, so say so.
   if (info.numTotalRanges != c.pending.size())
     issues_.add("launch_mismatch", "CUPTI profiled " + std::to_string(info.numTotalRanges) +
                                        " kernels where labbook saw " + std::to_string(c.pending.size()) +
@@ -349,31 +349,22 @@ void RangeProfiler::evaluate_batch(Context& c) {
   c.pending.clear();
 }
 
-bool RangeProfiler::before_launch(CUcontext ctx, const std::vector<std::uint64_t>& launches,
-                                  const std::function<void()>& just_before) {
+void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std::function<void()>& just_before) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (disabled_) return false;
+  if (disabled_) return;
   auto it = contexts_.find(ctx);
   if (it == contexts_.end()) {
     const auto started = std::chrono::steady_clock::now();
     const bool ok = start(ctx);
     setup_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (!ok) return false;
+    if (!ok) return;
     it = contexts_.find(ctx);
   }
   Context& c = *it->second;
-  if (c.running && c.pending.size() + launches.size() > capacity_) evaluate_batch(c);
-  if (launches.size() > capacity_) {
-    issues_.add("graph_not_profiled",
-                "a graph launch of " + std::to_string(launches.size()) + " kernels got no metrics: " +
-                    (user_replay_ ? "more kernels than one counter-data image holds (" + std::to_string(capacity_) + ")"
-                                  : std::string("graph kernels get metrics with --replay application")));
-    return false;
-  }
-  if (!c.running && !configure(c)) return false;
-  c.pending.insert(c.pending.end(), launches.begin(), launches.end());
+  if (c.running && c.pending.size() == capacity_) evaluate_batch(c);
+  if (!c.running && !configure(c)) return;
+  c.pending.push_back(launch);
   if (just_before) just_before();
-  return true;
 }
 
 void RangeProfiler::skip_launch(CUcontext ctx) {
@@ -430,10 +421,6 @@ double RangeProfiler::setup_seconds() const {
   return setup_seconds_;
 }
 
-bool RangeProfiler::replays_kernels() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return !user_replay_;
-}
 
 double RangeProfiler::evaluation_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -39,15 +39,12 @@ class RangeProfiler {
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
 
-  /// Call on the launching thread just before kernels `launches` start on `ctx` (one for a
-  /// kernel launch, one per kernel node for a graph launch), for a launch that gets
-  /// metrics. Starts profiling `ctx` on its first such launch and evaluates a full batch
-  /// before starting the next. Returns false when the launch cannot be profiled (said as
-  /// an issue) and was treated like skip_launch().
-  /// `just_before` runs last, after any CUPTI work this call did (set-up, a new batch), so
-  /// that it can leave the GPU as the kernels must find it (the L2 flush).
-  bool before_launch(CUcontext ctx, const std::vector<std::uint64_t>& launches,
-                     const std::function<void()>& just_before = {});
+  /// Call on the launching thread just before kernel `launch` starts on `ctx`, for a launch
+  /// that gets metrics. Starts profiling `ctx` on its first such launch and evaluates a full
+  /// batch before starting the next. `just_before` runs last, after any CUPTI work this call
+  /// did (set-up, a new batch), so that it can leave the GPU as the kernel must find it (the
+  /// L2 flush).
+  void before_launch(CUcontext ctx, std::uint64_t launch, const std::function<void()>& just_before = {});
   /// Call instead of before_launch() for a launch that gets no metrics: stops profiling
   /// `ctx` (evaluating what it holds) so that the launch is not counted as a range.
   void skip_launch(CUcontext ctx);
@@ -62,8 +59,6 @@ class RangeProfiler {
   /// Passes the metric set needs: replays per kernel, or with application replay the
   /// program runs; 0 before the first launch.
   int passes() const;
-  /// True when this run replays kernels (kernel replay, or a group needing several passes).
-  bool replays_kernels() const;
   /// Seconds spent stopping, decoding and evaluating counter data so far.
   double evaluation_seconds() const;
   /// Seconds spent setting up: CUPTI's profiler, the host config, the pass plan.

@@ -65,6 +65,7 @@ std::string plain_text(cmark_node* node) {
 std::string visible(const Text& cell) {
   std::string out = cell.plain();
   std::replace(out.begin(), out.end(), '\n', ' ');
+  std::replace(out.begin(), out.end(), '\r', ' ');
   const auto first = out.find_first_not_of(' ');
   if (first == std::string::npos) return "";
   return out.substr(first, out.find_last_not_of(' ') - first + 1);

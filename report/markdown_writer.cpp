@@ -20,7 +20,7 @@ std::string code_span(const std::string& text, bool in_table) {
   const std::string fence(longest + 1, '`');
   std::string body;
   for (char c : text) {
-    if (c == '\n') body += ' ';
+    if (c == '\n' || c == '\r') body += ' ';
     else if (c == '|' && in_table) body += "\\|";
     else body += c;
   }
@@ -33,18 +33,31 @@ std::string code_span(const std::string& text, bool in_table) {
 std::string render(const Text& text, bool in_table) {
   std::string out;
   for (const auto& s : text.spans) {
+    if (s.text.empty()) continue;   // "****" would be a rule, "``" literal backquotes
     switch (s.style) {
       case Span::Style::Plain: out += escape_inline(s.text); break;
-      case Span::Style::Strong: out += "**" + escape_inline(s.text) + "**"; break;
+      case Span::Style::Strong: {
+        // Emphasis must not open or close on a blank: blanks go outside the markers.
+        const auto first = s.text.find_first_not_of(' '), last = s.text.find_last_not_of(' ');
+        if (first == std::string::npos) {
+          out += s.text;
+          break;
+        }
+        out += s.text.substr(0, first) + "**" + escape_inline(s.text.substr(first, last - first + 1)) + "**" +
+               s.text.substr(last + 1);
+        break;
+      }
       case Span::Style::Code: out += code_span(s.text, in_table); break;
     }
   }
   return out;
 }
 
-/// A line or list item must not start a block of its own: '#', '-', '+', '>', '=' or a
-/// "1." / "1)" ordinal at its start are escaped.
+/// A line or list item must not start a block of its own: leading blanks (a code block
+/// from four) are dropped, and '#', '-', '+', '>', '=' or a "1." / "1)" ordinal at its start
+/// are escaped.
 std::string line_start_safe(std::string line) {
+  line.erase(0, line.find_first_not_of(" \t"));
   if (line.empty()) return line;
   if (std::string("#-+>=").find(line.front()) != std::string::npos) return "\\" + line;
   std::size_t digits = 0;
@@ -79,7 +92,7 @@ std::string escape_inline(const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     switch (c) {
-      case '\n': out += ' '; break;
+      case '\n': case '\r': out += ' '; break;
       case '\\': case '`': case '*': case '[': case ']': case '<': case '>': case '&': case '|': case '~':
         out += '\\';
         out += c;

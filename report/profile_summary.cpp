@@ -7,6 +7,7 @@
 
 #include "activity_summary.h"
 #include "format.h"
+#include "markdown_writer.h"
 #include "quantities.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/text.h"
@@ -81,7 +82,7 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
   Sheet s;
   const std::string program = m.program.command.empty() ? "program" : m.program.command.front();
   s.title = "labbook profile: " + program;
-  s.heading(1, s.title);
+  s.heading(1, "labbook profile: " + escape_inline(program));   // a path may hold '*', '_', '<'...
   s.lines(run_facts(m));
   if (!m.issues.empty()) {
     s.lines({{strong("What could not be collected")}});

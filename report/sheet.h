@@ -46,7 +46,7 @@ struct Block {
   enum class Kind { Heading, Markdown, Table, Lines, List };
   Kind kind = Kind::Markdown;
   int level = 2;           ///< for headings
-  std::string text;        ///< heading text or authored Markdown
+  std::string text;        ///< heading or authored Markdown (data in it goes through escape_inline)
   Table table;
   std::vector<Text> items; ///< Lines: one paragraph, a line each; List: bullet items
 };

@@ -1,5 +1,7 @@
 // Four host threads, each with its own stream and NVTX range "thread<i>", each launching
-// two kernels a few times; the threads' launches interleave differently on every run.
+// two kernels a few times over an array of its own size (2^18 >> i ints, so that a launch
+// attributed to the wrong thread shows in its counts); the threads' launches interleave
+// differently on every run.
 //   host_threads     prints each thread's result in thread order; exit 0 when right
 #include <nvtx3/nvToolsExt.h>
 
@@ -35,15 +37,16 @@ long long work(int t) {
   cudaStream_t stream;
   CHECK(cudaStreamCreate(&stream));
   int* d = nullptr;
-  CHECK(cudaMalloc(&d, kN * sizeof(int)));
-  CHECK(cudaMemsetAsync(d, 0, kN * sizeof(int), stream));
+  const int n = kN >> t;
+  CHECK(cudaMalloc(&d, n * sizeof(int)));
+  CHECK(cudaMemsetAsync(d, 0, n * sizeof(int), stream));
   for (int r = 0; r < kRounds; ++r) {
-    add_index<<<kN / 256, 256, 0, stream>>>(d, kN, t + 1);
-    negate<<<kN / 256, 256, 0, stream>>>(d, kN);
+    add_index<<<n / 256, 256, 0, stream>>>(d, n, t + 1);
+    negate<<<n / 256, 256, 0, stream>>>(d, n);
   }
   CHECK(cudaGetLastError());
-  std::vector<int> h(kN);
-  CHECK(cudaMemcpyAsync(h.data(), d, kN * sizeof(int), cudaMemcpyDeviceToHost, stream));
+  std::vector<int> h(n);
+  CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, stream));
   CHECK(cudaStreamSynchronize(stream));
   CHECK(cudaFree(d));
   CHECK(cudaStreamDestroy(stream));
@@ -63,7 +66,7 @@ int main() {
   for (int t = 0; t < kThreads; ++t) {
     // x -> -(x + a) three times from 0: -a, then 0, then -a
     std::printf("thread%d: %lld\n", t, sums[t]);
-    right = right && sums[t] == -static_cast<long long>(t + 1) * kN;
+    right = right && sums[t] == -static_cast<long long>(t + 1) * (kN >> t);
   }
   return right ? 0 : 1;
 }

@@ -74,6 +74,23 @@ TEST(CmarkDocument, HostileKernelNamesRoundTripInCellsCodeAndLines) {
   EXPECT_NE(html.find("# not a heading"), std::string::npos);
 }
 
+TEST(CmarkDocument, HeadingsBlanksCarriageReturnsAndEmptySpansStayText) {
+  Sheet s;
+  s.heading(1, "labbook profile: " + escape_inline("./a_<b>*c*[x](http://e)"));
+  s.lines({"   # not a heading", "    not code", "x\r# not a heading either", {strong(""), code("")},
+           {strong(" padded "), {"end"}}});
+  s.table({{"a"}, {{"1\r| 2"}}});
+  const std::string md = to_markdown(s);
+  EXPECT_NO_THROW(validate_markdown(s, md)) << md;
+  const std::string html = markdown_to_html(md);
+  EXPECT_NE(html.find("<h1>labbook profile: ./a_&lt;b&gt;*c*[x](http://e)</h1>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<h1>", html.find("</h1>")), std::string::npos) << html;
+  EXPECT_EQ(html.find("<pre>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<hr"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<em>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<strong>padded</strong> end"), std::string::npos) << html;
+}
+
 TEST(CmarkDocument, UnderscoresInsideWordsStayBare) {
   EXPECT_EQ(escape_inline("gld_efficiency"), "gld_efficiency");
   EXPECT_EQ(escape_inline("_Z3fooPf_"), "\\_Z3fooPf\\_");

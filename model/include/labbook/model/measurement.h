@@ -140,9 +140,9 @@ struct Measurement {
   /// How metrics were replayed: "kernel" (CUPTI replays each kernel in one run) or
   /// "application" (the program runs once per pass); "" before version 3 (kernel).
   std::string metric_replay;
-  /// "all": L2 flushed and invalidated before every pass of every profiled kernel, like
-  /// `ncu --cache-control all`; "none": kernels start with what earlier work left in L2;
-  /// "" before version 3 (none).
+  /// "all": L2 flushed and invalidated before every profiled kernel, like `ncu
+  /// --cache-control all` (with kernel replay, before its first pass only); "none": kernels
+  /// start with what earlier work left in L2; "" before version 3 (none).
   std::string cache_control;
   std::vector<Issue> issues;
 
