@@ -1,7 +1,7 @@
 // Compares the collector's per-kernel metrics with Nsight Compute's on the same program.
 //   compare_with_ncu --metrics MEASUREMENT.json          prints the CUPTI metric list (for ncu)
 //   compare_with_ncu MEASUREMENT.json NCU.csv [TOL]      compares kernel by kernel: the n-th launch
-//                                                         of a (mangled) name with ncu's n-th
+//                                                         of a (mangled) name and grid with ncu's n-th
 // NCU.csv needs `--print-kernel-base mangled`. Matching by name and count rather than by row
 // keeps the independent branches of a graph, which may run in either order, apart.
 // When the measurement says cache_control "all" (L2 flushed before every kernel in both
@@ -161,16 +161,30 @@ int main(int argc, char** argv) {
     if (rows.empty()) throw labbook::Error(std::string(argv[2]) + ": no kernel rows (is it ncu --csv --page raw output?)");
     if (rows.size() != m.kernels.size())
       throw labbook::Error("ncu profiled " + std::to_string(rows.size()) + " kernels, labbook " + std::to_string(m.kernels.size()));
-    // ncu's row for each labbook kernel: the same occurrence of the same mangled name.
-    std::map<std::string, std::vector<std::size_t>> ncu_rows_by_name;
-    for (std::size_t r = 0; r < rows.size(); ++r) ncu_rows_by_name[rows[r]["Kernel Name"]].push_back(r);
+    // ncu's row for each labbook kernel: the same occurrence of the same mangled name and
+    // grid (ncu's own application-replay match): threads interleave their launches
+    // differently in each run, but not their own sizes.
+    const auto digits_and_commas = [](const std::string& text) {   // "(1024, 1, 1)" -> "1024,1,1"
+      std::string out;
+      for (char c : text)
+        if ((c >= '0' && c <= '9') || c == ',') out += c;
+      return out;
+    };
+    const auto grid_of = [](const labbook::Kernel& k) {
+      return std::to_string(k.grid[0]) + "," + std::to_string(k.grid[1]) + "," + std::to_string(k.grid[2]);
+    };
+    const bool by_grid = rows.front().count("Grid Size") > 0;
+    std::map<std::string, std::vector<std::size_t>> ncu_rows_by_key;
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      ncu_rows_by_key[rows[r]["Kernel Name"] + (by_grid ? " " + digits_and_commas(rows[r]["Grid Size"]) : "")].push_back(r);
     std::map<std::string, std::size_t> seen;
     std::vector<std::size_t> row_of(m.kernels.size());
     for (std::size_t i = 0; i < m.kernels.size(); ++i) {
-      const auto& candidates = ncu_rows_by_name[m.kernels[i].mangled];
-      const std::size_t n = seen[m.kernels[i].mangled]++;
+      const std::string key = m.kernels[i].mangled + (by_grid ? " " + grid_of(m.kernels[i]) : "");
+      const auto& candidates = ncu_rows_by_key[key];
+      const std::size_t n = seen[key]++;
       if (n >= candidates.size())
-        throw labbook::Error("labbook's launch " + std::to_string(i) + " (" + m.kernels[i].mangled +
+        throw labbook::Error("labbook's launch " + std::to_string(i) + " (" + key +
                              ") has no counterpart in ncu's output");
       row_of[i] = candidates[n];
     }
