@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/merge.h"
 #include "labbook/model/text.h"
+#include "pass_plan.h"
 #include "program_runner.h"
 
 namespace labbook::cli {
@@ -66,15 +66,6 @@ std::string nothing_written(const std::string& mode, const std::string& path, in
          ": the program may not use CUDA, or the collector could not start (is another CUPTI tool attached?)";
 }
 
-/// Pass groups the first application-replay pass planned (one line each).
-int planned_passes(const std::string& plan) {
-  std::ifstream in(plan);
-  int lines = 0;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) ++lines;
-  return lines;
-}
-
 /// The metrics runs: one with kernel replay, or one per pass group with application
 /// replay, each merged into `into` kernel by kernel. `first_exit` is the program's own exit
 /// code (set here when there is no trace run). Returns false if the first left nothing.
@@ -122,7 +113,8 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
                                                        "other work, and no later pass was run"});
       return true;
     }
-    if (pass == 0 && request.replay == "application") passes = planned_passes(plan);
+    if (pass == 0 && request.replay == "application")
+      passes = static_cast<int>(profiler::read_plan(plan).groups.size());
   }
   return true;
 }

@@ -331,7 +331,9 @@ class Collector {
       for (const auto& mangled : kernels) {
         Launch l{launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
                  d->correlationId, false};
-        l.selected = filter_.select(l.range, demangle(l.mangled.c_str()));
+        // Graph kernels cannot get metrics (below), so they take no place in the filter's
+        // --launch-skip/--launch-count window.
+        l.selected = !graph && filter_.select(l.range, demangle(l.mangled.c_str()));
         any_selected = any_selected || l.selected;
         indices.push_back(l.index);
         launches_.push_back(std::move(l));
@@ -339,17 +341,14 @@ class Collector {
     }
     if (!profiler_) return;
     if (graph) {
-      // Whatever labbook knows of the graph, it runs with the profiler stopped.
-      profiler_->skip_launch(d->context);
-      if (!any_selected) return;
       // CUPTI 13.0's range profiler does not give a graph's kernel nodes ranges of their own
       // (on the H100: one range for three launches of a four-kernel graph, its values NaN):
-      // the graph runs unprofiled and its kernels say so.
-      issues_.add("graph_kernels_no_metrics",
-                  "kernels launched as CUDA graph nodes get times but no metrics: CUPTI 13.0's range profiler "
-                  "cannot attribute counters to a graph's kernel nodes");
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (auto i : indices) launches_[i].selected = false;
+      // every graph runs with the profiler stopped, and its kernels say so.
+      profiler_->skip_launch(d->context);
+      if (!indices.empty())
+        issues_.add("graph_kernels_no_metrics",
+                    "kernels launched as CUDA graph nodes get times but no metrics: CUPTI 13.0's range profiler "
+                    "cannot attribute counters to a graph's kernel nodes");
       return;
     }
     if (!any_selected) {

@@ -8,25 +8,28 @@ namespace {
 
 thread_local bool t_in_flush = false;
 
-// Two kernels over a buffer twice the size of L2. labbook_l2_fill writes it: on the H100 a
-// read alone leaves the program's dirty lines in L2 (they are evicted last), while writes
-// compete with them and push them out, written back now rather than during the kernel.
-// labbook_l2_discard then invalidates the buffer's own lines with discard.global.L2, which
-// drops them without writing them back, so that the kernel finds no dirty line to evict:
-// what `ncu --cache-control all` leaves, an L2 without the program's data. PTX, so that the
-// driver builds it for the GPU at hand (discard needs compute capability 8.0).
+// One kernel, launched twice over a buffer twice the size of L2. With discard = 0 it writes
+// the buffer (16-byte units): on the H100 a read alone leaves the program's dirty lines in L2
+// (they are evicted last), while writes compete with them and push them out, written back
+// now rather than during the kernel. With discard = 1 it invalidates the buffer's own lines
+// (128-byte units) with discard.global.L2, which drops them without writing them back, so
+// that the kernel finds no dirty line to evict: what `ncu --cache-control all` leaves, an L2
+// without the program's data. PTX, so that the driver builds it for the GPU at hand
+// (discard needs compute capability 8.0).
 constexpr const char* kFlushPtx = R"(
 .version 7.4
 .target sm_80
 .address_size 64
 
-.visible .entry labbook_l2_fill(.param .u64 buffer, .param .u64 vectors)
+.visible .entry labbook_l2_flush(.param .u64 buffer, .param .u64 units, .param .u32 discard)
 {
-  .reg .pred %p<2>;
-  .reg .b32 %r<6>;
+  .reg .pred %p<3>;
+  .reg .b32 %r<7>;
   .reg .b64 %rd<9>;
   ld.param.u64 %rd1, [buffer];
-  ld.param.u64 %rd2, [vectors];
+  ld.param.u64 %rd2, [units];
+  ld.param.u32 %r6, [discard];
+  setp.ne.u32 %p2, %r6, 0;
   mov.u32 %r1, %ctaid.x;
   mov.u32 %r2, %ntid.x;
   mov.u32 %r3, %tid.x;
@@ -36,42 +39,22 @@ constexpr const char* kFlushPtx = R"(
   add.u64 %rd3, %rd3, %rd4;
   mul.wide.u32 %rd5, %r4, %r2;
   mov.u32 %r5, 0;
-FILL:
+LOOP:
   setp.ge.u64 %p1, %rd3, %rd2;
-  @%p1 bra FILLED;
+  @%p1 bra DONE;
+  @%p2 bra DISCARD;
   shl.b64 %rd6, %rd3, 4;
   add.u64 %rd7, %rd1, %rd6;
   st.global.v4.u32 [%rd7], {%r5, %r5, %r5, %r5};
-  add.u64 %rd3, %rd3, %rd5;
-  bra FILL;
-FILLED:
-  ret;
-}
-
-.visible .entry labbook_l2_discard(.param .u64 buffer, .param .u64 lines)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<5>;
-  .reg .b64 %rd<9>;
-  ld.param.u64 %rd1, [buffer];
-  ld.param.u64 %rd2, [lines];
-  mov.u32 %r1, %ctaid.x;
-  mov.u32 %r2, %ntid.x;
-  mov.u32 %r3, %tid.x;
-  mov.u32 %r4, %nctaid.x;
-  mul.wide.u32 %rd3, %r1, %r2;
-  cvt.u64.u32 %rd4, %r3;
-  add.u64 %rd3, %rd3, %rd4;
-  mul.wide.u32 %rd5, %r4, %r2;
+  bra NEXT;
 DISCARD:
-  setp.ge.u64 %p1, %rd3, %rd2;
-  @%p1 bra DISCARDED;
   shl.b64 %rd6, %rd3, 7;
   add.u64 %rd7, %rd1, %rd6;
   discard.global.L2 [%rd7], 128;
+NEXT:
   add.u64 %rd3, %rd3, %rd5;
-  bra DISCARD;
-DISCARDED:
+  bra LOOP;
+DONE:
   ret;
 }
 )";
@@ -95,7 +78,7 @@ std::string failed(const char* call, CUresult r) {
 struct L2Flusher::Device {
   CUcontext ctx = nullptr;
   CUmodule module = nullptr;
-  CUfunction fill = nullptr, discard = nullptr;
+  CUfunction kernel = nullptr;
   CUdeviceptr buffer = 0;
   std::uint64_t vectors = 0, lines = 0;
   unsigned blocks = 0;
@@ -124,9 +107,7 @@ std::string L2Flusher::prepare(int device, Device& d) {
   cuCtxPopCurrent(&popped);   // cuCtxCreate made it current; the program's context comes back
   CurrentContext current(d.ctx);
   if (CUresult r = cuModuleLoadData(&d.module, kFlushPtx); r != CUDA_SUCCESS) return failed("cuModuleLoadData", r);
-  if (CUresult r = cuModuleGetFunction(&d.fill, d.module, "labbook_l2_fill"); r != CUDA_SUCCESS)
-    return failed("cuModuleGetFunction", r);
-  if (CUresult r = cuModuleGetFunction(&d.discard, d.module, "labbook_l2_discard"); r != CUDA_SUCCESS)
+  if (CUresult r = cuModuleGetFunction(&d.kernel, d.module, "labbook_l2_flush"); r != CUDA_SUCCESS)
     return failed("cuModuleGetFunction", r);
   const std::size_t bytes = 2 * static_cast<std::size_t>(l2);
   if (CUresult r = cuMemAlloc(&d.buffer, bytes); r != CUDA_SUCCESS) return failed("cuMemAlloc", r);
@@ -154,10 +135,11 @@ std::string L2Flusher::flush(int device) {
   if (!d.problem.empty()) return "";   // said once already
   t_in_flush = true;
   CurrentContext current(d.ctx);
-  void* fill_args[] = {&d.buffer, &d.vectors};
-  void* discard_args[] = {&d.buffer, &d.lines};
-  CUresult r = cuLaunchKernel(d.fill, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, fill_args, nullptr);
-  if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.discard, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, discard_args, nullptr);
+  unsigned write = 0, discard = 1;
+  void* fill_args[] = {&d.buffer, &d.vectors, &write};
+  void* discard_args[] = {&d.buffer, &d.lines, &discard};
+  CUresult r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, fill_args, nullptr);
+  if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, discard_args, nullptr);
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   t_in_flush = false;
   if (r != CUDA_SUCCESS) {

@@ -7,12 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace labbook::profiler {
+#include "pass_plan.h"
 
-struct PassPlan {
-  std::vector<std::vector<std::string>> groups;   ///< in collection order
-  std::string problem;                             ///< "" or why planning failed
-};
+namespace labbook::profiler {
 
 /// Groups `metrics` first-fit into sets whose config needs one pass on `chip` (with the
 /// counter availability image of the device). A metric that needs several passes alone
@@ -23,15 +20,6 @@ PassPlan plan_single_passes(const std::string& chip, const std::vector<std::uint
 /// Passes `metrics` need together on `chip`; 0 and `problem` set when the host API fails.
 int passes_needed(const std::string& chip, const std::vector<std::uint8_t>& availability,
                   const std::vector<std::string>& metrics, std::string& problem);
-
-/// The plan file that carries a plan from the first run of the program to the later ones:
-/// a group per line, metrics comma-separated. read_plan gives no groups when it is absent.
-PassPlan read_plan(const std::string& path);
-/// Writes atomically (temporary file, then rename); on failure writes nothing.
-void write_plan(const std::string& path, const PassPlan& plan);
-/// True when `plan` collects exactly `metrics`, each once (a plan file of another metric set,
-/// or a damaged one, does not).
-bool plan_covers(const PassPlan& plan, const std::vector<std::string>& metrics);
 
 /// Where a plan for `metrics` on `chip` with this CUPTI is kept between invocations of
 /// labbook ($XDG_CACHE_HOME or ~/.cache, under labbook/pass-plans/): planning costs about

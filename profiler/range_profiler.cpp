@@ -48,12 +48,18 @@ struct RangeProfiler::Context {
 };
 
 RangeProfiler::RangeProfiler(std::vector<std::string> metrics, ReplayOptions replay, IssueLog& issues)
-    : metrics_(std::move(metrics)), replay_(std::move(replay)), issues_(issues) {
-  for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
+    : replay_(std::move(replay)), issues_(issues) {
+  use_metrics(std::move(metrics));
   if (metrics_.empty()) disabled_ = true;
 }
 
 RangeProfiler::~RangeProfiler() = default;
+
+void RangeProfiler::use_metrics(std::vector<std::string> metrics) {
+  metrics_ = std::move(metrics);
+  metric_ptrs_.clear();
+  for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
+}
 
 void RangeProfiler::disable(const std::string& code, const std::string& message) {
   if (!disabled_) issues_.add(code, message);
@@ -125,9 +131,7 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     std::vector<std::string> kept;
     for (const auto& m : metrics_)
       if (std::find(unknown.begin(), unknown.end(), m) == unknown.end()) kept.push_back(m);
-    metrics_ = kept;
-    metric_ptrs_.clear();
-    for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
+    use_metrics(std::move(kept));
     if (metrics_.empty()) {
       disabled_ = true;
       return false;
@@ -195,9 +199,7 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
                                 replay_.plan_path + " has " + std::to_string(planned_runs_));
     return false;
   }
-  metrics_ = plan.groups[static_cast<std::size_t>(replay_.pass)];
-  metric_ptrs_.clear();
-  for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
+  use_metrics(plan.groups[static_cast<std::size_t>(replay_.pass)]);
   return true;
 }
 

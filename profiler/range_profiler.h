@@ -75,6 +75,7 @@ class RangeProfiler {
   void disable(const std::string& code, const std::string& message);
 
   bool plan_passes(const std::vector<std::uint8_t>& availability);   // application replay
+  void use_metrics(std::vector<std::string> metrics);                // metrics_ and metric_ptrs_
 
   std::vector<std::string> metrics_;
   std::vector<const char*> metric_ptrs_;
