@@ -1,10 +1,10 @@
 # Thin front door to CMake (build folder: build/). `make lab4` and `make test` are the
-# README's quick start; everything else is plain CMake.
+# README's quick start; `make labN` runs any lab, `make labs` writes the whole workbook.
 BUILD ?= build
 CMAKE ?= cmake
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all configure lab4 test docs clean
+.PHONY: all configure labs test docs clean
 
 all: configure
 	$(CMAKE) --build $(BUILD) --parallel
@@ -14,8 +14,12 @@ configure:
 	@tools/install-deps
 	@test -f $(BUILD)/CMakeCache.txt || $(CMAKE) -S . -B $(BUILD) $(GENERATOR)
 
-lab4: configure
-	$(CMAKE) --build $(BUILD) --target lab4 --parallel
+# Any lab found under labs/ (labN is its [lab] id): measure it, or render its recording.
+lab%: configure
+	$(CMAKE) --build $(BUILD) --target lab$* --parallel
+
+labs: configure
+	$(CMAKE) --build $(BUILD) --target labs --parallel
 
 test: configure
 	$(CMAKE) --build $(BUILD) --parallel

@@ -28,6 +28,14 @@ struct RenderOptions {
 };
 int render_lab(const RenderOptions&);
 
+/// Runs the lab's [[check]]s and the timeline checks on a measurement (default: the lab's
+/// recording); prints one line per check. 0 when all pass, 1 otherwise.
+int check_lab(const std::string& lab, const std::string& measurement);
+
+/// Every lab's sheet (measured here, or from its recording) with a navigation bar, then
+/// index.{md,html}. A lab that fails is named in the index; the exit code is then 1.
+int workbook(const RunOptions&);
+
 /// A command-line mistake: main() prints it and exits with kExitUsage.
 class UsageError : public Error {
  public:

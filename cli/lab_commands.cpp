@@ -1,9 +1,13 @@
-// `labbook run LAB` and `labbook render LAB`: measure (or load) and write the lab sheet.
+// `labbook run LAB`, `render LAB`, `check LAB` and `workbook`: measure (or load) a lab and
+// write its sheet; check a measurement against the lab's acceptance checks; every lab's
+// sheet plus the index. Labs are found as labs/*/lab.toml: nothing here names one.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
 #include "commands.h"
 #include "gpu_probe.h"
+#include "lab_checks.h"
 #include "lab_data.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
@@ -13,6 +17,7 @@
 #include "sheet_builder.h"
 #include "sheet_files.h"
 #include "trace_writer.h"
+#include "workbook_index.h"
 
 namespace labbook::cli {
 
@@ -20,18 +25,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The lab whose lab.toml has [lab] id = `id`, among labs/*/lab.toml.
+/// Every lab, in folder order (labs/03_..., labs/04_..., ...).
+std::vector<report::LabData> all_labs() {
+  std::vector<fs::path> folders;
+  for (const auto& entry : fs::directory_iterator(fs::path(LABBOOK_SOURCE_DIR) / "labs"))
+    if (fs::exists(entry.path() / "lab.toml")) folders.push_back(entry.path());
+  std::sort(folders.begin(), folders.end());
+  std::vector<report::LabData> labs;
+  for (const auto& f : folders) labs.push_back(report::load_lab_data((f / "lab.toml").string()));
+  return labs;
+}
+
+/// The lab whose lab.toml has [lab] id = `id`.
 report::LabData find_lab(const std::string& id) {
-  const fs::path labs = fs::path(LABBOOK_SOURCE_DIR) / "labs";
   std::string known;
-  for (const auto& entry : fs::directory_iterator(labs)) {
-    const fs::path toml = entry.path() / "lab.toml";
-    if (!fs::exists(toml)) continue;
-    report::LabData lab = report::load_lab_data(toml.string());
+  for (auto& lab : all_labs()) {
     if (lab.id == id) return lab;
     known += (known.empty() ? "" : ", ") + lab.id;
   }
-  throw Error("no lab '" + id + "' (known: " + known + ")");
+  throw UsageError("no lab '" + id + "' (known: " + known + ")");
+}
+
+/// The workbook's navigation bar: the index, then every lab.
+report::Navigation navigation(const std::vector<report::LabData>& labs, const std::string& current) {
+  report::Navigation nav{{{"index", "Index"}}, current};
+  for (const auto& lab : labs) nav.links.push_back({lab.id, lab.title.substr(0, lab.title.find(" — "))});
+  return nav;
 }
 
 /// Prints the sheet's path and the rows that have a source value: one screen.
@@ -60,9 +79,11 @@ void print_summary(const report::Sheet& sheet, const report::SheetFiles& files) 
   std::printf("\nsheet: %s\n       %s\n       %s\n", files.markdown.c_str(), files.html.c_str(), files.json.c_str());
 }
 
-void write_outputs(const report::LabData& lab, const Measurement& m, const std::string& out_dir, const std::string& note) {
+void write_outputs(const report::LabData& lab, const Measurement& m, const std::string& out_dir, const std::string& note,
+                   const report::Navigation& nav = {}) {
+  fs::create_directories(out_dir);
   const report::Sheet sheet = report::build_sheet(lab, m, {note});
-  const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id);
+  const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id, nav);
   report::write_chrome_trace(m, out_dir + "/" + lab.id + ".trace.json");
   print_summary(sheet, files);
   std::printf("       %s/%s.trace.json (open in https://ui.perfetto.dev)\n", out_dir.c_str(), lab.id.c_str());
@@ -74,21 +95,22 @@ std::string recording_note(const Measurement& m, const std::string& path, const 
          " (" + path + "), not measured on this machine.";
 }
 
-}  // namespace
+std::string recording_path(const report::LabData& lab) {
+  if (lab.recorded.empty()) throw Error("lab " + lab.id + " has no recording ([lab] recorded in " + lab.path + ")");
+  return (fs::path(lab.folder()) / lab.recorded).string();
+}
 
-int run_lab(const RunOptions& options) {
-  const report::LabData lab = find_lab(options.lab);
+/// Measures the lab here, or reads its recording where there is no GPU (or when asked to).
+/// Returns the measurement and, for a recording, the note the sheet shows.
+std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, const RunOptions& options) {
   std::string why;
   if (options.force_recorded || !gpu_available(why)) {
-    if (lab.recorded.empty()) throw Error("no GPU here (" + why + ") and lab " + lab.id + " has no recording");
-    const std::string path = (fs::path(lab.folder()) / lab.recorded).string();
-    const Measurement m = read_measurement(path);
+    const std::string path = recording_path(lab);
+    Measurement m = read_measurement(path);
     const std::string note = recording_note(m, path, options.force_recorded ? "--recorded" : "No GPU here (" + why + ")");
     std::printf("labbook: %s\n", note.c_str());
-    write_outputs(lab, m, options.out_dir, note);
-    return 0;
+    return {std::move(m), note};
   }
-
   ProfileRequest request;
   request.command = {(fs::path(LABBOOK_LABS_BINARY_DIR) / lab.program).string()};
   request.command.insert(request.command.end(), lab.args.begin(), lab.args.end());
@@ -98,13 +120,65 @@ int run_lab(const RunOptions& options) {
   ProfileOutcome outcome = profile_program(request);
   if (!outcome.collected) throw Error(outcome.problem);
   if (outcome.exit_code != 0)
-    throw Error("the lab program failed (exit code " + std::to_string(outcome.exit_code) +
+    throw Error("the " + lab.id + " program failed (exit code " + std::to_string(outcome.exit_code) +
                 "): a wrong result or a CUDA error, see its output above; no sheet was written");
   const std::string measurement = options.out_dir + "/" + lab.id + ".measurement.json";
   write_measurement(outcome.measurement, measurement);
   std::printf("labbook: measurements in %s\n", measurement.c_str());
-  write_outputs(lab, outcome.measurement, options.out_dir, "");
+  return {std::move(outcome.measurement), ""};
+}
+
+}  // namespace
+
+int run_lab(const RunOptions& options) {
+  const report::LabData lab = find_lab(options.lab);
+  const auto [m, note] = measure_lab(lab, options);
+  write_outputs(lab, m, options.out_dir, note);
   return 0;
+}
+
+int render_lab(const RenderOptions& options) {
+  const report::LabData lab = find_lab(options.lab);
+  write_outputs(lab, read_measurement(options.measurement), options.out_dir, options.note);
+  return 0;
+}
+
+int check_lab(const std::string& lab_id, const std::string& measurement) {
+  const report::LabData lab = find_lab(lab_id);
+  const std::string path = measurement.empty() ? recording_path(lab) : measurement;
+  int failures = 0;
+  const auto outcomes = report::check_measurement(lab, read_measurement(path));
+  for (const auto& o : outcomes) {
+    std::printf("%-4s %s\n", o.passed ? "ok" : "FAIL", o.text.c_str());
+    failures += o.passed ? 0 : 1;
+  }
+  std::printf("%s: %zu checks, %d failed (%s)\n", lab.id.c_str(), outcomes.size(), failures, path.c_str());
+  return failures == 0 ? 0 : kExitFailure;
+}
+
+int workbook(const RunOptions& options) {
+  const std::vector<report::LabData> labs = all_labs();
+  std::vector<report::WorkbookEntry> entries;
+  int failures = 0;
+  for (const auto& lab : labs) {
+    report::WorkbookEntry e{lab.id, lab.title, lab.summary, "", "", false, ""};
+    try {
+      const auto [m, note] = measure_lab(lab, options);
+      write_outputs(lab, m, options.out_dir, note, navigation(labs, lab.id));
+      e.gpu = m.devices.empty() ? "unknown GPU" : m.devices.front().name;
+      e.measured_at = m.program.started_at;
+      e.recorded = !note.empty();
+    } catch (const std::exception& error) {   // one lab's failure leaves the others' sheets
+      std::fprintf(stderr, "labbook: %s: %s\n", lab.id.c_str(), error.what());
+      e.problem = error.what();
+      ++failures;
+    }
+    entries.push_back(std::move(e));
+  }
+  const report::SheetFiles index =
+      report::write_sheet(report::build_workbook_index(entries), options.out_dir, "index", navigation(labs, "index"));
+  std::printf("\nworkbook: %s\n          %s\n", index.markdown.c_str(), index.html.c_str());
+  return failures == 0 ? 0 : kExitFailure;
 }
 
 int list_metrics(const std::string& lab_id, bool all_cupti) {
@@ -120,12 +194,6 @@ int list_metrics(const std::string& lab_id, bool all_cupti) {
   std::printf("%-38s %-18s %s\n", "name", "unit", "CUPTI (Perfworks) formula");
   for (const auto& m : metric_catalog())
     std::printf("%-38s %-18s %s\n", m.name.c_str(), m.unit.c_str(), m.formula_text().c_str());
-  return 0;
-}
-
-int render_lab(const RenderOptions& options) {
-  const report::LabData lab = find_lab(options.lab);
-  write_outputs(lab, read_measurement(options.measurement), options.out_dir, options.note);
   return 0;
 }
 

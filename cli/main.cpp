@@ -2,6 +2,8 @@
 //
 //   labbook run lab4                 measure lab 4 and write reports/lab4.{md,html,json,trace.json}
 //   labbook render lab4 --measurement FILE   write the sheet from a measurement file
+//   labbook check lab4 [--measurement FILE]  the lab's acceptance checks on a measurement
+//   labbook workbook [--recorded]    every lab's sheet and reports/index.{md,html}
 //   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]
 //                   [--launch-count N] [--replay application|kernel] [--cache-control all|none]
 //                   -- PROGRAM ARGS...   profile any CUDA program
@@ -39,6 +41,17 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--measurement", render.measurement, "Measurement JSON file")->required()->check(CLI::ExistingFile);
   render_cmd->add_option("--out", render.out_dir, "Folder for the sheet and its files")->capture_default_str();
   render_cmd->add_option("--note", render.note, "A line for the top of the sheet (e.g. where the data came from)");
+
+  std::string check_lab, check_measurement;
+  auto* check_cmd = app.add_subcommand("check", "Run a lab's acceptance checks on a measurement");
+  check_cmd->add_option("lab", check_lab, "Lab id, e.g. lab4")->required();
+  check_cmd->add_option("--measurement", check_measurement, "Measurement JSON file (default: the lab's recording)")
+      ->check(CLI::ExistingFile);
+
+  labbook::cli::RunOptions book;
+  auto* workbook_cmd = app.add_subcommand("workbook", "Write every lab's sheet and the index that links them");
+  workbook_cmd->add_option("--out", book.out_dir, "Folder for the sheets and the index")->capture_default_str();
+  workbook_cmd->add_flag("--recorded", book.force_recorded, "Use the labs' recordings even if a GPU is present");
 
   labbook::cli::ProfileOptions profile;
   auto* profile_cmd = app.add_subcommand("profile", "Profile any CUDA program: timeline and metrics per NVTX range");
@@ -86,6 +99,8 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return labbook::cli::run_lab(run);
     if (*render_cmd) return labbook::cli::render_lab(render);
+    if (*check_cmd) return labbook::cli::check_lab(check_lab, check_measurement);
+    if (*workbook_cmd) return labbook::cli::workbook(book);
     if (*profile_cmd) return labbook::cli::profile(profile);
     if (*summary_cmd) return labbook::cli::summarize(summary_measurement, summary_out);
     if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab, metrics_all);

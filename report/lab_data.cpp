@@ -8,7 +8,7 @@
 #include <toml++/toml.h>
 
 #include "architecture.h"
-#include "lab4_kernels.h"
+#include "kernel_models.h"
 
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
@@ -92,6 +92,19 @@ class TableReader {
     }
     return out;
   }
+  /// An inline table of integers, e.g. params = { offset = 11, unroll = 4 }.
+  std::map<std::string, long long> integers(const std::string& key) const {
+    std::map<std::string, long long> out;
+    const toml::node* n = t_.get(key);
+    if (!n) return out;
+    const toml::table* table = n->as_table();
+    if (!table) fail(key, "must be a table of integers, e.g. { offset = 11 }");
+    for (const auto& [name, value] : *table) {
+      if (!value.is_integer()) fail(value.source(), "'" + key + "." + std::string(name.str()) + "' must be an integer");
+      out[std::string(name.str())] = value.as_integer()->get();
+    }
+    return out;
+  }
   void check_quantity(const std::string& key, const std::string& q) const {
     if (!is_known_quantity(q)) {
       std::string hint;
@@ -121,7 +134,7 @@ ModelSettings parse_model(const toml::table& table, const std::string& origin) {
   ModelSettings model;
   model.this_architecture = m.string("this_architecture");
   check_model_name(m, "this_architecture", [&] { warp::architecture(model.this_architecture); });
-  model.source_elements = static_cast<std::uint64_t>(*m.number("source_elements"));
+  model.source_params = m.integers("source_params");
   model.tolerance = m.number("tolerance", false).value_or(1.0);
   model.figures = m.strings("figures", false);
   for (const toml::table* t : m.tables("pattern")) {
@@ -129,12 +142,10 @@ ModelSettings parse_model(const toml::table& table, const std::string& origin) {
     ModelPattern pattern;
     pattern.experiments = p.string("experiments");
     pattern.kernel = p.string("kernel");
-    check_model_name(p, "kernel", [&] { warp::program_of({pattern.kernel, 32, 32, 0, 1}); });
+    check_model_name(p, "kernel", [&] { warp::kernel_models().find(pattern.kernel); });
     pattern.source_architecture = p.string("source_architecture");
     check_model_name(p, "source_architecture", [&] { warp::architecture(pattern.source_architecture); });
-    pattern.block = static_cast<unsigned>(p.number("block", false).value_or(0));
-    pattern.offset = static_cast<unsigned>(p.number("offset", false).value_or(0));
-    pattern.unroll = static_cast<unsigned>(p.number("unroll", false).value_or(1));
+    pattern.params = p.integers("params");
     model.patterns.push_back(std::move(pattern));
   }
   for (const toml::table* t : m.tables("gap")) {
@@ -186,6 +197,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   const TableReader head(top.table("lab"), origin, "[lab]");
   lab.id = head.string("id");
   lab.title = head.string("title");
+  lab.summary = head.string("summary");
   lab.program = head.string("program");
   lab.args = head.strings("args", false);
   lab.recorded = head.string("recorded", false);
@@ -207,12 +219,17 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   }
   if (lab.sections.empty()) top.fail(root.source(), "needs at least one [[section]]");
 
-  if (root.contains("sweep")) {
-    const TableReader s(top.table("sweep"), origin, "[sweep]");
+  // [sweep] for one, [[sweep]] for several.
+  std::vector<const toml::table*> sweeps;
+  if (const toml::node* n = root.get("sweep"); n && n->is_table()) sweeps.push_back(n->as_table());
+  else sweeps = top.tables("sweep");
+  for (const toml::table* t : sweeps) {
+    const TableReader s(*t, origin, "[sweep]");
     Sweep sweep{s.string("title"), s.string("text", false), s.string("parameter"), s.strings("groups"),
                 s.strings("quantities")};
+    if (sweep.groups.empty()) s.fail("groups", "is empty");
     for (const auto& q : sweep.quantities) s.check_quantity("quantities", q);
-    lab.sweep = std::move(sweep);
+    lab.sweeps.push_back(std::move(sweep));
   }
 
   for (const toml::table* t : top.tables("reference")) {
@@ -257,6 +274,26 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   }
 
   if (root.contains("model")) lab.model = parse_model(top.table("model"), origin);
+
+  for (const toml::table* t : top.tables("check")) {
+    const TableReader c(*t, origin, "[[check]]");
+    Check check;
+    check.experiments = c.string("experiments");
+    check.quantity = c.string("quantity");
+    c.check_quantity("quantity", check.quantity);
+    check.value = c.number("value", false);
+    check.tolerance = c.number("tolerance", false).value_or(0.0);
+    check.at_least = c.number("at_least", false);
+    check.relative_to = c.string("relative_to", false);
+    check.fraction = c.number("fraction", false).value_or(1.0);
+    check.as_predicted = c.boolean("as_predicted", false);
+    check.line = c.line();
+    const int kinds = (check.value ? 1 : 0) + (check.at_least ? 1 : 0) + (check.relative_to.empty() ? 0 : 1) +
+                      (check.as_predicted ? 1 : 0);
+    if (kinds != 1) c.fail(t->source(), "needs exactly one of 'value', 'at_least', 'relative_to', 'as_predicted = true'");
+    if (check.as_predicted && !lab.model) c.fail("as_predicted", "needs a [model] table");
+    lab.checks.push_back(std::move(check));
+  }
   return lab;
 }
 

@@ -4,6 +4,7 @@
 /// the sheet is laid out, every reference value from the sources with its citation, and
 /// the sources' claims to check. Loading validates everything and names file:line.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,14 +57,13 @@ struct Claim {
 };
 
 /// Which warp-level model kernel stands for the experiments matching `experiments` (a glob).
-/// Parameters written in the experiment's last path part ("offset=11", "unroll=4",
-/// "block=256") override the defaults here.
+/// Parameters written in the experiment's last path part ("offset=11", "block=256",
+/// "block=32x8" for block_x and block_y; several joined by ',') override `params`.
 struct ModelPattern {
   std::string experiments;
-  std::string kernel;                 ///< a kernel the warp model knows (warp_model/lab4_kernels.h)
+  std::string kernel;                 ///< a kernel the warp model knows (warp::kernel_models())
   std::string source_architecture;    ///< the architecture the source measured on, e.g. "fermi_ca"
-  unsigned block = 0;                 ///< 0: the measured launch's block size
-  unsigned offset = 0, unroll = 1;
+  std::map<std::string, long long> params;   ///< e.g. offset = 11, unroll = 4
 };
 
 /// A known reason why measurements and the model for this GPU differ.
@@ -76,7 +76,9 @@ struct ModelGap {
 /// The [model] table: predictions beside every measurement.
 struct ModelSettings {
   std::string this_architecture;      ///< e.g. "sm_90"
-  std::uint64_t source_elements = 0;  ///< the array size the sources' numbers come from
+  /// Parameters of the sources' launches (e.g. n, the array size their numbers come from),
+  /// for the predictions on the source's GPU; this GPU's come from the measured launch.
+  std::map<std::string, long long> source_params;
   /// Largest |measured - model| still "as predicted": percentage points for %, else % of the model.
   double tolerance = 1.0;
   std::vector<ModelPattern> patterns;
@@ -86,18 +88,39 @@ struct ModelSettings {
   const ModelPattern* pattern_for(const std::string& experiment) const;
 };
 
+/// An acceptance check on a measurement of the lab (`labbook check`, the lab's GPU test).
+/// `experiments` is a glob over the measured ranges; every match must pass, and a glob
+/// that matches none fails. One kind per check:
+///  - value: |measured - value| <= tolerance;
+///  - at_least: measured >= at_least;
+///  - relative_to: measured >= fraction x the same quantity measured for that range;
+///  - as_predicted: the verdict against the warp model for this GPU is "as predicted" (or
+///    the lab data names the gap).
+struct Check {
+  std::string experiments, quantity;
+  std::optional<double> value;
+  double tolerance = 0;
+  std::optional<double> at_least;
+  std::string relative_to;
+  double fraction = 0;
+  bool as_predicted = false;
+  int line = 0;               ///< in lab.toml
+};
+
 struct LabData {
   std::string path;           ///< the lab.toml this came from
   std::string id, title, program, source;
+  std::string summary;        ///< one line: what the lab teaches (the workbook's index)
   std::vector<std::string> args;
   std::string recorded;       ///< recording, relative to the lab's folder
   std::vector<std::string> metrics;   ///< catalog names to collect
   SheetProse prose;
   std::vector<Section> sections;
-  std::optional<Sweep> sweep;
+  std::vector<Sweep> sweeps;
   std::vector<ReferenceValue> references;
   std::vector<Claim> claims;
   std::optional<ModelSettings> model;
+  std::vector<Check> checks;
 
   /// Folder holding lab.toml.
   std::string folder() const;

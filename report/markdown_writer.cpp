@@ -48,6 +48,14 @@ std::string render(const Text& text, bool in_table) {
         break;
       }
       case Span::Style::Code: out += code_span(s.text, in_table); break;
+      case Span::Style::Link: {
+        // The destination in <...> may hold anything but '<', '>' and line breaks.
+        std::string target;
+        for (char c : s.target)
+          if (c != '<' && c != '>' && c != '\n' && c != '\r') target += c == '|' && in_table ? std::string("%7C") : std::string(1, c);
+        out += "[" + escape_inline(s.text) + "](<" + target + ">)";
+        break;
+      }
     }
   }
   return out;

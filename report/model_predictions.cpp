@@ -4,31 +4,55 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "architecture.h"
 #include "global_cost.h"
-#include "lab4_kernels.h"
+#include "kernel_models.h"
 #include "quantities.h"
 
 namespace labbook::report {
 
 struct ModelPredictions::Launch {
-  warp::Lab4Launch kernel;
+  std::string kernel;
+  warp::ModelLaunch launch;
   std::string architecture;
 };
 
 namespace {
 
-/// "offset=11" in the path's last part sets `name` to 11.
-void override_from_path(const std::string& experiment, const char* name, unsigned& value) {
-  const std::string part = experiment.substr(experiment.rfind('/') + 1);
-  const std::string key = std::string(name) + "=";
-  if (part.rfind(key, 0) == 0) value = static_cast<unsigned>(std::stoul(part.substr(key.size())));
+/// "offset=11" in the path's last part sets offset to 11; "block=32x8" sets block_x and
+/// block_y; several are joined by ','. Parts that are not name=integer are left alone.
+void override_from_path(const std::string& experiment, std::map<std::string, long long>& params) {
+  const std::string last = experiment.substr(experiment.rfind('/') + 1);
+  std::size_t begin = 0;
+  while (begin <= last.size()) {
+    const std::size_t end = std::min(last.find(',', begin), last.size());
+    const std::string part = last.substr(begin, end - begin);
+    begin = end + 1;
+    const std::size_t eq = part.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    const std::string name = part.substr(0, eq), value = part.substr(eq + 1);
+    char* rest = nullptr;
+    const long long first = std::strtoll(value.c_str(), &rest, 10);
+    if (rest == value.c_str()) continue;
+    if (*rest == '\0') {
+      params[name] = first;
+    } else if (*rest == 'x') {
+      char* tail = nullptr;
+      const long long second = std::strtoll(rest + 1, &tail, 10);
+      if (tail != rest + 1 && *tail == '\0') params[name + "_x"] = first, params[name + "_y"] = second;
+    }
+  }
 }
 
-std::string key_of(const warp::Lab4Launch& l, const std::string& arch) {
-  return l.kernel + "|" + std::to_string(l.elements) + "|" + std::to_string(l.block) + "|" +
-         std::to_string(l.offset) + "|" + std::to_string(l.unroll) + "|" + arch;
+std::string key_of(const std::string& kernel, const warp::ModelLaunch& l, const std::string& arch) {
+  std::string key = kernel + "|" + arch;
+  for (const auto& [name, value] : l.params) key += "|" + name + "=" + std::to_string(value);
+  if (l.measured)
+    for (int d = 0; d < 3; ++d)
+      key += "|" + std::to_string(l.measured->grid[d]) + "," + std::to_string(l.measured->block[d]);
+  return key;
 }
 
 std::string printf_string(const char* format, double v) {
@@ -46,21 +70,22 @@ std::optional<ModelPredictions::Launch> ModelPredictions::launch_for(const std::
   if (!lab_.model) return std::nullopt;
   const ModelPattern* p = lab_.model->pattern_for(experiment);
   if (!p) return std::nullopt;
-  Launch l{{p->kernel, 0, p->block, p->offset, p->unroll}, on_source ? p->source_architecture : lab_.model->this_architecture};
-  override_from_path(experiment, "offset", l.kernel.offset);
-  override_from_path(experiment, "unroll", l.kernel.unroll);
-  override_from_path(experiment, "block", l.kernel.block);
-  if (on_source) {
-    l.kernel.elements = lab_.model->source_elements;
-    if (l.kernel.block == 0) l.kernel.block = 512;
-    return l;
-  }
+  Launch l;
+  l.kernel = p->kernel;
+  l.architecture = on_source ? p->source_architecture : lab_.model->this_architecture;
+  if (on_source) l.launch.params = lab_.model->source_params;
+  for (const auto& [name, value] : p->params) l.launch.params[name] = value;
+  override_from_path(experiment, l.launch.params);
+  if (on_source) return l;
   // This GPU: the launch the measurement recorded for the experiment.
   for (const auto& k : m_.kernels) {
     if (k.range != experiment) continue;
-    if (l.kernel.block == 0) l.kernel.block = static_cast<unsigned>(k.block[0]);
-    l.kernel.elements = static_cast<std::uint64_t>(k.grid[0]) * static_cast<std::uint64_t>(k.block[0]) *
-                        (l.kernel.kernel == "readSegmentUnroll" ? l.kernel.unroll : 1);
+    warp::LaunchShape shape;
+    for (int d = 0; d < 3; ++d) {
+      shape.grid[d] = static_cast<unsigned>(k.grid[d]);
+      shape.block[d] = static_cast<unsigned>(k.block[d]);
+    }
+    l.launch.measured = shape;
     return l;
   }
   return std::nullopt;
@@ -72,19 +97,11 @@ Prediction ModelPredictions::predict(const std::string& experiment, const std::s
     const auto l = launch_for(experiment, on_source);
     if (!l) return std::nullopt;
     if (on_source) out.source_architecture = l->architecture;
-    const std::string key = key_of(l->kernel, l->architecture);
+    const std::string key = key_of(l->kernel, l->launch, l->architecture);
     auto it = cache_.find(key);
-    if (it == cache_.end()) {
-      const warp::KernelCost cost = warp::lab4_kernel_cost(l->kernel, warp::architecture(l->architecture));
-      std::map<std::string, double> values;
-      for (const char* q : {"gld_efficiency", "gst_efficiency", "gld_transactions", "gst_transactions",
-                            "gld_transactions_per_request", "gst_transactions_per_request",
-                            "inst_executed_global_loads", "inst_executed_global_stores"})
-        if (auto v = cost.quantity(q)) values[q] = *v;
-      it = cache_.emplace(key, std::move(values)).first;
-    }
-    const auto v = it->second.find(quantity);
-    return v == it->second.end() ? std::nullopt : std::optional<double>(v->second);
+    if (it == cache_.end())
+      it = cache_.emplace(key, warp::modelled_cost(l->kernel, l->launch, warp::architecture(l->architecture))).first;
+    return it->second.quantity(quantity);
   };
   out.source_gpu = value(true);
   out.this_gpu = value(false);
@@ -101,21 +118,27 @@ std::string ModelPredictions::verdict(const std::string& experiment, const std::
   if (std::fabs(gap) <= lab_.model->tolerance) return "as predicted";
   std::string text = "measured " + printf_string(percent ? "%.2f pts" : "%.1f %%", std::fabs(gap)) +
                      (gap > 0 ? " above" : " below") + " the model";
-  for (const auto& g : lab_.model->gaps)
-    if (g.quantity == quantity && ::fnmatch(g.experiments.c_str(), experiment.c_str(), 0) == 0)
-      return text + ": " + g.reason;
+  if (const ModelGap* g = gap_for(experiment, quantity)) return text + ": " + g->reason;
   return text;
+}
+
+const ModelGap* ModelPredictions::gap_for(const std::string& experiment, const std::string& quantity) const {
+  if (!lab_.model) return nullptr;
+  for (const auto& g : lab_.model->gaps)
+    if (g.quantity == quantity && ::fnmatch(g.experiments.c_str(), experiment.c_str(), 0) == 0) return &g;
+  return nullptr;
 }
 
 std::optional<warp::WarpAccess> ModelPredictions::telling_access(const std::string& experiment) const {
   const auto l = launch_for(experiment, true);
   if (!l) return std::nullopt;
   std::vector<warp::WarpAccess> instructions;
-  warp::program_of(l->kernel)(0, instructions);
+  warp::kernel_models().find(l->kernel)(l->launch).program(0, instructions);
   const warp::Architecture& arch = warp::architecture(l->architecture);
   std::optional<warp::WarpAccess> worst;
   double worst_efficiency = 101;
   for (const auto& i : instructions) {
+    if (i.space != warp::Space::Global) continue;
     const double e = warp::global_cost(i, arch).efficiency_pct();
     if (e < worst_efficiency) worst = i, worst_efficiency = e;
   }

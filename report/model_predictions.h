@@ -8,6 +8,7 @@
 
 #include "lab_data.h"
 #include "labbook/model/measurement.h"
+#include "kernel_cost.h"
 #include "warp_access.h"
 
 namespace labbook::report {
@@ -29,6 +30,9 @@ class ModelPredictions {
   /// the lab data knows it, why. "—" when there is no prediction or no measurement.
   std::string verdict(const std::string& experiment, const std::string& quantity, std::optional<double> measured);
 
+  /// The lab data's reason why the measurement and the model differ, or nullptr.
+  const ModelGap* gap_for(const std::string& experiment, const std::string& quantity) const;
+
   /// For pictures: of the first warp's instructions in `experiment`'s kernel, the one the
   /// source's GPU served least efficiently (the first of equals); nullopt without a pattern.
   std::optional<warp::WarpAccess> telling_access(const std::string& experiment) const;
@@ -39,7 +43,7 @@ class ModelPredictions {
 
   const LabData& lab_;
   const Measurement& m_;
-  std::map<std::string, std::map<std::string, double>> cache_;   // key -> quantity -> value
+  std::map<std::string, warp::KernelCost> cache_;   // launch key -> its cost
 };
 
 }  // namespace labbook::report

@@ -16,9 +16,13 @@ struct Derived {
   const char* description;
 };
 constexpr Derived kDerived[] = {
-    {"time", "ns", "kernel time on the GPU, from the trace run (CUPTI activity records)"},
+    {"time", "ns", "kernel time on the GPU, from the trace run (CUPTI activity records); for a range with no "
+                   "kernel, the time of its copies"},
     {"effective_bandwidth", "bytes/s",
-     "bytes the threads requested (sectors x 32 B x efficiency, loads + stores) / time"},
+     "bytes the threads requested (sectors x 32 B x efficiency, loads + stores) / time; for a range with no "
+     "kernel, bytes its copies read and wrote (twice the size for device-to-device) / time"},
+    {"effective_bandwidth_pct_of_peak", "%",
+     "effective bandwidth as a share of the GPU's theoretical DRAM bandwidth (2 x memory clock x bus width / 8)"},
     {"dram_bandwidth", "bytes/s", "(DRAM bytes read + written) / time"},
     {"threads", "threads", "threads launched (grid x block)"},
 };
@@ -85,6 +89,30 @@ std::string why_missing(const Measurement& m, const std::string& quantity) {
   return "not collected";
 }
 
+/// A copy's value: its time, or the bytes it moved through memory (a device-to-device copy
+/// reads and writes its size) per second.
+std::optional<double> copy_value(const Copy& c, const std::string& quantity) {
+  const double t = static_cast<double>(c.end_ns - c.start_ns);
+  if (quantity == "time") return t;
+  if (quantity == "effective_bandwidth" && t > 0)
+    return static_cast<double>(c.bytes) * (c.kind == CopyKind::DeviceToDevice ? 2.0 : 1.0) / (t * 1e-9);
+  return std::nullopt;
+}
+
+/// A range that launched no kernel: its copies (not memsets), or nullopt when it has none.
+std::optional<QuantityValue> copies_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+  std::vector<double> values;
+  bool any_copy = false;
+  for (const auto& c : m.copies) {
+    if (c.range != range || c.is_memset) continue;
+    any_copy = true;
+    if (auto v = copy_value(c, quantity)) values.push_back(*v);
+  }
+  if (!any_copy) return std::nullopt;
+  if (auto v = median(values)) return QuantityValue{v, ""};
+  return QuantityValue{std::nullopt, "not measured: range '" + range + "' holds copies, not kernels"};
+}
+
 }  // namespace
 
 bool is_known_quantity(const std::string& name) {
@@ -104,6 +132,13 @@ std::string quantity_description(const std::string& quantity) {
 }
 
 QuantityValue range_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+  if (quantity == "effective_bandwidth_pct_of_peak") {
+    const QuantityValue bandwidth = range_quantity(m, range, "effective_bandwidth");
+    const double peak = m.devices.empty() ? 0 : m.devices.front().peak_dram_bytes_per_second();
+    if (!bandwidth.value) return bandwidth;
+    if (peak <= 0) return {std::nullopt, "not known: the measurement names no GPU"};
+    return {100.0 * *bandwidth.value / peak, ""};
+  }
   std::vector<double> values;
   bool any_kernel = false;
   for (const auto& k : m.kernels) {
@@ -111,7 +146,10 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
     any_kernel = true;
     if (auto v = kernel_value(k, quantity)) values.push_back(*v);
   }
-  if (!any_kernel) return {std::nullopt, "not measured: no kernel ran in range '" + range + "'"};
+  if (!any_kernel) {
+    if (auto copies = copies_quantity(m, range, quantity)) return *copies;
+    return {std::nullopt, "not measured: no kernel ran in range '" + range + "'"};
+  }
   if (auto v = median(values)) return {v, ""};
   return {std::nullopt, why_missing(m, quantity)};
 }

@@ -15,12 +15,18 @@ namespace labbook::report {
 /// A run of text, stored as it should read: the Markdown writer escapes it, so a kernel
 /// name such as `k<float*, 4>` or `operator|` reaches the reader unchanged.
 struct Span {
-  enum class Style { Plain, Strong, Code };
+  enum class Style { Plain, Strong, Code, Link };
   std::string text;
   Style style = Style::Plain;
+  std::string target;   ///< Link only: a relative file name such as "lab4.md"
+
+  Span(std::string t, Style s = Style::Plain, std::string link_target = {})   // NOLINT: text converts
+      : text(std::move(t)), style(s), target(std::move(link_target)) {}
+  Span(const char* t) : text(t) {}   // NOLINT
 };
 inline Span strong(std::string text) { return {std::move(text), Span::Style::Strong}; }
 inline Span code(std::string text) { return {std::move(text), Span::Style::Code}; }
+inline Span link(std::string text, std::string target) { return {std::move(text), Span::Style::Link, std::move(target)}; }
 
 /// Inline text built from data: a table cell, a line or a list item.
 struct Text {

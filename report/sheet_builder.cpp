@@ -185,7 +185,7 @@ void add_sweep(Sheet& sheet, const Sweep& sweep, const Measurement& m) {
   }
   if (values.empty()) sheet.markdown("_No sweep ranges were measured._");
   else sheet.table(std::move(t));
-  sheet.data["sweep"] = {{"title", sweep.title}, {"rows", rows}};
+  sheet.data["sweeps"].push_back({{"title", sweep.title}, {"rows", rows}});
 }
 
 void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations) {
@@ -295,7 +295,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   Sheet sheet;
   sheet.title = lab.title;
   sheet.data = {{"lab", lab.id}, {"title", lab.title}, {"schema_version", 1}, {"sections", json::array()},
-                {"claims", json::array()}};
+                {"sweeps", json::array()}, {"claims", json::array()}};
   Citations citations;
 
   sheet.heading(1, lab.title);
@@ -322,7 +322,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
                  "segments; here they are 32-byte sectors.");
   for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model);
   add_warp_figures(sheet, lab, model);
-  if (lab.sweep) add_sweep(sheet, *lab.sweep, m);
+  for (const auto& sweep : lab.sweeps) add_sweep(sheet, sweep, m);
   add_claims(sheet, lab, m, citations);
 
   sheet.heading(2, "What to look at");

@@ -1,8 +1,9 @@
 #pragma once
-// Writes a sheet's files: NAME.md (validated through cmark-gfm), NAME.html and NAME.json,
-// each atomically.
+// Writes a sheet's files: NAME.md (validated through cmark-gfm), NAME.html, NAME.json and
+// its figures, each atomically, and the shared stylesheet beside them.
 #include <string>
 
+#include "html_page.h"
 #include "sheet.h"
 
 namespace labbook::report {
@@ -13,9 +14,7 @@ struct SheetFiles {
 
 /// Writes <folder>/<name>.{md,html,json}. Throws labbook::Error (nothing is replaced
 /// if the Markdown fails validation).
-SheetFiles write_sheet(const Sheet& sheet, const std::string& folder, const std::string& name);
-
-/// The HTML page around cmark-gfm's body.
-std::string html_page(const std::string& title, const std::string& body);
+SheetFiles write_sheet(const Sheet& sheet, const std::string& folder, const std::string& name,
+                       const Navigation& navigation = {});
 
 }  // namespace labbook::report

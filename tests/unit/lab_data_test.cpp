@@ -9,6 +9,7 @@ namespace {
 const char* kMinimal = R"([lab]
 id = "labX"
 title = "X"
+summary = "what X teaches"
 program = "x"
 source = "003_c67e0f909fb510d6.txt"
 metrics = ["gld_efficiency"]
@@ -45,15 +46,15 @@ TEST(LabData, ParsesAMinimalLab) {
 
 TEST(LabData, ErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of(std::string(kMinimal) + "\n[[reference]]\nexperiment = \"e\"\nquantity = \"gld_efficency\"\n"),
-            "lab.toml:21: [[reference]]: 'quantity' names unknown quantity 'gld_efficency' (closest: gld_efficiency, "
+            "lab.toml:22: [[reference]]: 'quantity' names unknown quantity 'gld_efficency' (closest: gld_efficiency, "
             "gst_efficiency, shared_efficiency)");
   EXPECT_EQ(error_of(std::string(kMinimal) +
                      "\n[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = \"fast\"\n"),
-            "lab.toml:22: [[reference]]: 'value' must be a number");
+            "lab.toml:23: [[reference]]: 'value' must be a number");
   const std::string no_citation = std::string(kMinimal) +
                                   "\n[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = 1\nunit = \"ns\"\n"
                                   "gpu = \"g\"\ncitation = \"the book\"\n";
-  EXPECT_NE(error_of(no_citation).find("lab.toml:25: [[reference]]: 'citation' must name a source file"), std::string::npos)
+  EXPECT_NE(error_of(no_citation).find("lab.toml:26: [[reference]]: 'citation' must name a source file"), std::string::npos)
       << error_of(no_citation);
   EXPECT_NE(error_of("[lab]\nid = 3\n").find("lab.toml:2: [lab]: 'id' must be a string"), std::string::npos)
       << error_of("[lab]\nid = 3\n");
@@ -83,7 +84,7 @@ TEST(LabData, ModelSectionNamesArchitecturesAndKernelsTheModelKnows) {
   const std::string model = std::string(kMinimal) + R"(
 [model]
 this_architecture = "sm_90"
-source_elements = 1048576
+source_params = { n = 1048576 }
 
 [[model.pattern]]
 experiments = "readSegment/*"
@@ -98,11 +99,52 @@ source_architecture = "fermi_ca"
 
   std::string bad = model;
   bad.replace(bad.find("\"fermi_ca\""), 10, "\"kepler\"");
-  EXPECT_NE(error_of(bad).find("lab.toml:26: [[model.pattern]]: 'source_architecture' unknown architecture 'kepler'"),
+  EXPECT_NE(error_of(bad).find("lab.toml:27: [[model.pattern]]: 'source_architecture' unknown architecture 'kepler'"),
             std::string::npos)
       << error_of(bad);
   bad = model;
   bad.replace(bad.find("kernel = \"readSegment\""), 22, "kernel = \"transpose\"");
-  EXPECT_NE(error_of(bad).find("'kernel' the warp model has no lab 4 kernel 'transpose'"), std::string::npos)
+  EXPECT_NE(error_of(bad).find("'kernel' the warp model has no kernel 'transpose' (known: "), std::string::npos)
       << error_of(bad);
+}
+
+TEST(LabData, PatternParametersAreIntegers) {
+  const std::string model = std::string(kMinimal) + R"(
+[model]
+this_architecture = "sm_90"
+source_params = { n = 1048576 }
+
+[[model.pattern]]
+experiments = "readSegmentUnroll/*"
+kernel = "readSegmentUnroll"
+source_architecture = "fermi_ca"
+params = { offset = 11, unroll = 4 }
+)";
+  const LabData lab = parse_lab_data(model, "lab.toml");
+  EXPECT_EQ(lab.model->source_params.at("n"), 1048576);
+  EXPECT_EQ(lab.model->patterns.at(0).params.at("unroll"), 4);
+  std::string bad = model;
+  bad.replace(bad.find("unroll = 4"), 10, "unroll = \"four\"");
+  EXPECT_NE(error_of(bad).find("lab.toml:28: [[model.pattern]]: 'params.unroll' must be an integer"), std::string::npos)
+      << error_of(bad);
+}
+
+TEST(LabData, ACheckHasExactlyOneKind) {
+  const std::string check = std::string(kMinimal) + R"(
+[[check]]
+experiments = "readSegment/*"
+quantity = "gld_efficiency"
+value = 80.0
+tolerance = 0.5
+)";
+  const LabData lab = parse_lab_data(check, "lab.toml");
+  ASSERT_EQ(lab.checks.size(), 1u);
+  EXPECT_EQ(*lab.checks[0].value, 80.0);
+  EXPECT_EQ(lab.checks[0].line, 20);
+  std::string two = check + "at_least = 3\n";
+  EXPECT_NE(error_of(two).find("lab.toml:20: [[check]]: needs exactly one of"), std::string::npos) << error_of(two);
+  std::string none = std::string(kMinimal) + "\n[[check]]\nexperiments = \"a\"\nquantity = \"time\"\n";
+  EXPECT_NE(error_of(none).find("needs exactly one of"), std::string::npos) << error_of(none);
+  std::string predicted = std::string(kMinimal) + "\n[[check]]\nexperiments = \"a\"\nquantity = \"time\"\nas_predicted = true\n";
+  EXPECT_NE(error_of(predicted).find("'as_predicted' needs a [model] table"), std::string::npos) << error_of(predicted);
 }

@@ -8,7 +8,7 @@
 #include "architecture.h"
 #include "global_cost.h"
 #include "kernel_cost.h"
-#include "lab4_kernels.h"
+#include "kernel_models.h"
 #include "labbook/model/error.h"
 #include "shared_cost.h"
 #include "warp_figure.h"
@@ -16,6 +16,10 @@
 using namespace labbook::warp;
 
 namespace {
+/// Lab 4's kernels as the sources launched them: n elements, 512 threads per block.
+KernelCost lab4_cost(const std::string& kernel, long long n, long long block, long long offset, const Architecture& arch) {
+  return modelled_cost(kernel, {{{"n", n}, {"block", block}, {"offset", offset}}, std::nullopt}, arch);
+}
 const Architecture& sm90() { return architecture("sm_90"); }
 const Architecture& fermi_ca() { return architecture("fermi_ca"); }
 const Architecture& fermi_cg() { return architecture("fermi_cg"); }
@@ -119,23 +123,40 @@ TEST(GlobalModel, SourceTransactionCountsForReadSegment) {
   // 003, « Résultats du profilage des NVPROF »: 2^20 floats, two loads per thread, L1 caching.
   struct Case { unsigned offset; double source; };
   for (const Case c : {Case{0, 65184}, Case{11, 131039}, Case{128, 65744}}) {
-    const KernelCost cost = lab4_kernel_cost({"readSegment", 1u << 20, 512, c.offset, 1}, fermi_ca());
+    const KernelCost cost = lab4_cost("readSegment", 1 << 20, 512, c.offset, fermi_ca());
     EXPECT_NEAR(*cost.quantity("gld_transactions"), c.source, 0.01 * c.source) << "offset " << c.offset;
   }
 }
 
 TEST(GlobalModel, Lab4OnThisGpu) {
-  const Lab4Launch offset11{"readSegment", 1u << 24, 512, 11, 1};
-  const KernelCost cost = lab4_kernel_cost(offset11, sm90());
+  const KernelCost cost = lab4_cost("readSegment", 1 << 24, 512, 11, sm90());
   EXPECT_NEAR(*cost.quantity("gld_transactions_per_request"), 5.0, 1e-4);
   EXPECT_NEAR(*cost.quantity("gld_efficiency"), 80.0, 1e-3);
   EXPECT_NEAR(*cost.quantity("gld_transactions"), 5242876, 1) << "the recorded H100 value";
-  const KernelCost aos = lab4_kernel_cost({"simpleMathAoS", 1u << 23, 128, 0, 1}, sm90());
+  const KernelCost aos = lab4_cost("simpleMathAoS", 1 << 23, 128, 0, sm90());
   EXPECT_DOUBLE_EQ(*aos.quantity("gld_efficiency"), 50.0);
   EXPECT_DOUBLE_EQ(*aos.quantity("gld_transactions_per_request"), 8.0);
-  const KernelCost soa = lab4_kernel_cost({"simpleMathSoA", 1u << 23, 128, 0, 1}, sm90());
+  const KernelCost soa = lab4_cost("simpleMathSoA", 1 << 23, 128, 0, sm90());
   EXPECT_DOUBLE_EQ(*soa.quantity("gld_efficiency"), 100.0);
-  EXPECT_THROW(program_of({"nosuchKernel", 1, 32, 0, 1}), labbook::Error);
+  EXPECT_THROW(kernel_models().find("nosuchKernel"), labbook::Error);
+  // On the measured GPU the launch's own shape decides: 2^15 blocks of 512 threads.
+  LaunchShape shape;
+  shape.grid[0] = 1u << 15;
+  shape.block[0] = 512;
+  const KernelCost measured = modelled_cost("readSegment", {{{"offset", 11}}, shape}, sm90());
+  EXPECT_NEAR(*measured.quantity("gld_transactions"), 5242876, 1);
+}
+
+TEST(KernelModels, LanePositionsFollowCudaThreadNumbering) {
+  const unsigned block[3] = {16, 16, 1};
+  const LanePosition p = lane_position(9, 5, block);   // warp 9: block 1 (8 warps per block), warp 1 in it
+  EXPECT_EQ(p.block, 1u);
+  EXPECT_EQ(p.x, 5u);
+  EXPECT_EQ(p.y, 2u);
+  EXPECT_TRUE(p.exists);
+  const unsigned odd[3] = {20, 1, 1};                  // one warp per block, lanes 20..31 absent
+  EXPECT_FALSE(lane_position(0, 20, odd).exists);
+  EXPECT_EQ(lane_position(3, 7, odd).block, 3u);
 }
 
 TEST(SharedModel, StrideRuleWithSixteenAndThirtyTwoBanks) {

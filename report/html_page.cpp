@@ -1,0 +1,117 @@
+#include "html_page.h"
+
+#include <cctype>
+#include <regex>
+#include <set>
+
+#include "format.h"
+
+namespace labbook::report {
+
+namespace {
+
+/// Highlights one code block's text, which cmark-gfm has already HTML-escaped.
+std::string highlight(const std::string& code) {
+  static const std::set<std::string> keywords = {
+      "__global__", "__device__", "__host__", "__shared__", "__constant__", "__syncthreads", "__restrict__",
+      "auto", "bool", "break", "char", "const", "constexpr", "continue", "double", "else", "float", "for", "if",
+      "int", "long", "return", "size_t", "static", "struct", "template", "typename", "unsigned", "void", "while",
+      "blockIdx", "blockDim", "threadIdx", "gridDim"};
+  std::string out;
+  std::size_t i = 0;
+  const std::size_t n = code.size();
+  auto span = [&](const char* kind, const std::string& text) { out += "<span class=\"tok-" + std::string(kind) + "\">" + text + "</span>"; };
+  while (i < n) {
+    const char c = code[i];
+    if (c == '/' && i + 1 < n && code[i + 1] == '/') {           // comment to the end of the line
+      const std::size_t end = std::min(code.find('\n', i), n);
+      span("comment", code.substr(i, end - i));
+      i = end;
+    } else if (code.compare(i, 6, "&quot;") == 0) {              // string literal, escaped quotes
+      const std::size_t end = code.find("&quot;", i + 6);
+      const std::size_t stop = end == std::string::npos ? n : end + 6;
+      span("string", code.substr(i, stop - i));
+      i = stop;
+    } else if (c == '&') {                                       // other entities pass through whole
+      const std::size_t end = code.find(';', i);
+      const std::size_t stop = end == std::string::npos ? i + 1 : end + 1;
+      out += code.substr(i, stop - i);
+      i = stop;
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t end = i;
+      while (end < n && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_')) ++end;
+      const std::string word = code.substr(i, end - i);
+      if (keywords.count(word)) span("keyword", word);
+      else out += word;
+      i = end;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      std::size_t end = i;
+      while (end < n && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '.')) ++end;
+      span("number", code.substr(i, end - i));
+      i = end;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+/// href="lab4.md" -> href="lab4.html", for links between sibling pages.
+std::string html_links(const std::string& body) {
+  static const std::regex markdown_link(R"(href="([A-Za-z0-9_.-]+)\.md(#[^"]*)?")");
+  return std::regex_replace(body, markdown_link, "href=\"$1.html$2\"");
+}
+
+}  // namespace
+
+std::string highlight_code_blocks(const std::string& html) {
+  static const std::regex block(R"re(<pre><code class="language-(cuda|cpp|c)">([\s\S]*?)</code></pre>)re");
+  std::string out;
+  std::size_t last = 0;
+  for (std::sregex_iterator it(html.begin(), html.end(), block), end; it != end; ++it) {
+    const auto& m = *it;
+    out += html.substr(last, static_cast<std::size_t>(m.position()) - last);
+    out += "<pre><code class=\"language-" + m[1].str() + "\">" + highlight(m[2].str()) + "</code></pre>";
+    last = static_cast<std::size_t>(m.position() + m.length());
+  }
+  return out + html.substr(last);
+}
+
+const std::string& stylesheet() {
+  static const std::string css =
+      "/* labbook's pages: readable tables, figures sized to the page, highlighted code. */\n"
+      "body{font-family:system-ui,sans-serif;max-width:76rem;margin:0 auto 2rem;padding:0 1rem;line-height:1.45;color:#222}\n"
+      "nav.labbook{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ddd;padding:.4rem 0;margin-bottom:1rem;"
+      "display:flex;flex-wrap:wrap;gap:.2rem .9rem;font-size:.9rem;z-index:1}\n"
+      "nav.labbook a{text-decoration:none;color:#0645ad}\n"
+      "nav.labbook a.current{font-weight:bold;color:#222}\n"
+      "table{border-collapse:collapse;margin:1rem 0;font-size:.88rem;display:block;overflow-x:auto;max-width:100%}\n"
+      "th,td{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top;text-align:left}\n"
+      "th{background:#f2f2f2}\ntr:nth-child(even) td{background:#fcfcfc}\n"
+      "img{max-width:100%;height:auto}\n"
+      "blockquote{border-left:4px solid #e0a000;background:#fff8e0;margin:1rem 0;padding:.5rem 1rem}\n"
+      "code{background:#f4f4f4;padding:0 .2rem;font-size:.92em}\n"
+      "pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.7rem;overflow-x:auto}\n"
+      "pre code{background:none;padding:0}\n"
+      ".tok-keyword{color:#8a2be2;font-weight:600}\n.tok-comment{color:#6a737d;font-style:italic}\n"
+      ".tok-number{color:#005cc5}\n.tok-string{color:#032f62}\n";
+  return css;
+}
+
+std::string html_page(const std::string& title, const std::string& body, const Navigation& navigation) {
+  std::string nav;
+  if (!navigation.links.empty()) {
+    nav = "<nav class=\"labbook\">";
+    for (const auto& link : navigation.links)
+      nav += "<a href=\"" + escape_markup(link.file) + ".html\"" + (link.file == navigation.current ? " class=\"current\"" : "") +
+             ">" + escape_markup(link.label) + "</a>";
+    nav += "</nav>\n";
+  }
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+         escape_markup(title) + "</title>\n<link rel=\"stylesheet\" href=\"" + kStylesheetFile + "\">\n</head>\n<body>\n" +
+         nav + highlight_code_blocks(html_links(body)) + "</body>\n</html>\n";
+}
+
+}  // namespace labbook::report

@@ -1,0 +1,34 @@
+#pragma once
+/// @file
+/// The HTML around cmark-gfm's body: one shared stylesheet (labbook.css, written next to
+/// the pages), an optional navigation bar between the workbook's pages, links to sibling
+/// Markdown files turned into links to their HTML, and CUDA code blocks highlighted. Pages
+/// load nothing from the network, so they work from file://.
+#include <string>
+#include <vector>
+
+namespace labbook::report {
+
+struct PageLink {
+  std::string file;    ///< a sibling page's name without extension, e.g. "lab4"
+  std::string label;
+};
+
+/// The bar above each workbook page: the index first, then every lab.
+struct Navigation {
+  std::vector<PageLink> links;
+  std::string current;   ///< the file of this page, shown as the current one
+};
+
+/// The complete page; `body` is cmark-gfm's HTML.
+std::string html_page(const std::string& title, const std::string& body, const Navigation& navigation = {});
+
+/// The stylesheet every page links to, as labbook.css.
+const std::string& stylesheet();
+inline constexpr const char* kStylesheetFile = "labbook.css";
+
+/// Keywords, comments, numbers and strings of C++/CUDA code blocks (class
+/// "language-cuda", "language-cpp" or "language-c") wrapped in <span class="tok-...">.
+std::string highlight_code_blocks(const std::string& html);
+
+}  // namespace labbook::report

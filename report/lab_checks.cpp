@@ -1,0 +1,94 @@
+#include "lab_checks.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "format.h"
+#include "model_predictions.h"
+#include "quantities.h"
+
+namespace labbook::report {
+
+namespace {
+
+std::string shown(const QuantityValue& v, const std::string& quantity) {
+  return v.value ? format_value(*v.value, quantity_unit(quantity)) : v.missing;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+/// One [[check]] on one measured range.
+CheckOutcome check_range(const Check& c, const std::string& range, const Measurement& m, ModelPredictions& model) {
+  const QuantityValue v = range_quantity(m, range, c.quantity);
+  const std::string what = range + " " + c.quantity + " = " + shown(v, c.quantity);
+  if (!v.value) return {false, what};
+  if (c.value) {
+    const bool ok = std::fabs(*v.value - *c.value) <= c.tolerance;
+    return {ok, what + " (want " + number(*c.value) + " ± " + number(c.tolerance) + ")"};
+  }
+  if (c.at_least) return {*v.value >= *c.at_least, what + " (want ≥ " + number(*c.at_least) + ")"};
+  if (!c.relative_to.empty()) {
+    const QuantityValue base = range_quantity(m, c.relative_to, c.quantity);
+    if (!base.value || *base.value == 0) return {false, what + "; " + c.relative_to + ": " + shown(base, c.quantity)};
+    const double ratio = *v.value / *base.value;
+    return {ratio >= c.fraction, what + ", " + number(100 * ratio) + " % of " + c.relative_to + " (want ≥ " +
+                                     number(100 * c.fraction) + " %)"};
+  }
+  const Prediction p = model.predict(range, c.quantity);
+  if (!p.this_gpu) return {false, what + ": the model predicts nothing here"};
+  const std::string verdict = model.verdict(range, c.quantity, v.value);
+  const bool ok = verdict == "as predicted" || model.gap_for(range, c.quantity) != nullptr;
+  return {ok, what + ", model " + format_value(*p.this_gpu, quantity_unit(c.quantity)) + ": " + verdict};
+}
+
+}  // namespace
+
+std::vector<CheckOutcome> check_measurement(const LabData& lab, const Measurement& m) {
+  std::vector<CheckOutcome> out;
+  ModelPredictions model(lab, m);
+  // Ranges that ran a kernel or a copy, in the order they ran (enclosing ranges hold none).
+  std::vector<std::string> measured;
+  auto add = [&](const std::string& range) {
+    if (!range.empty() && std::find(measured.begin(), measured.end(), range) == measured.end()) measured.push_back(range);
+  };
+  for (const auto& k : m.kernels) add(k.range);
+  for (const auto& c : m.copies) add(c.range);
+  for (const auto& c : lab.checks) {
+    std::vector<std::string> ranges;
+    for (const auto& r : measured)
+      if (::fnmatch(c.experiments.c_str(), r.c_str(), 0) == 0) ranges.push_back(r);
+    if (ranges.empty())
+      out.push_back({false, lab.path + ":" + std::to_string(c.line) + ": no measured range matches '" + c.experiments + "'"});
+    for (const auto& r : ranges) out.push_back(check_range(c, r, m, model));
+  }
+
+  for (const auto& experiment : lab.experiments()) {
+    int count = 0;
+    for (const auto& r : m.ranges) count += r.path == experiment ? 1 : 0;
+    if (count != 1) out.push_back({false, "range " + experiment + " appears " + std::to_string(count) + " times in the timeline"});
+  }
+  std::size_t inside = 0;
+  for (const auto& k : m.kernels) {
+    const Range* range = nullptr;
+    for (const auto& r : m.ranges)
+      if (r.path == k.range) range = &r;
+    if (range && k.start_ns && k.end_ns && range->end_ns && *k.start_ns >= range->start_ns && *k.end_ns <= *range->end_ns)
+      ++inside;
+    else
+      out.push_back({false, "kernel " + std::to_string(k.launch) + " (" + k.name + ") is not inside a range (attributed to '" +
+                                k.range + "')"});
+  }
+  out.push_back({!m.kernels.empty(), std::to_string(m.kernels.size()) + " kernels, " + std::to_string(inside) +
+                                         " inside the range they are attributed to; " + std::to_string(m.ranges.size()) +
+                                         " ranges"});
+  return out;
+}
+
+}  // namespace labbook::report

@@ -1,0 +1,30 @@
+#include "workbook_index.h"
+
+namespace labbook::report {
+
+Sheet build_workbook_index(const std::vector<WorkbookEntry>& labs) {
+  Sheet sheet;
+  sheet.title = "labbook — the CUDA memory hierarchy, lab by lab";
+  sheet.data = {{"labs", nlohmann::json::array()}};
+  sheet.heading(1, sheet.title);
+  sheet.markdown(
+      "Each lab reproduces the experiments of the course's source documents on this GPU: the numbers the sources "
+      "print, the numbers measured here, what a warp-level model predicts for both GPUs, and why they differ. "
+      "Read a sheet from top to bottom, then answer its questions.");
+  Table t{{"Lab", "What it teaches", "Measured on", "When"}, {}};
+  for (const auto& lab : labs) {
+    const Text name = lab.problem.empty() ? Text{link(lab.title, lab.id + ".md")}
+                                          : Text{lab.title + " (no sheet: " + lab.problem + ")"};
+    std::vector<Text> row = {name, lab.summary, lab.problem.empty() ? lab.gpu + (lab.recorded ? " (recording)" : "") : "—",
+                             lab.problem.empty() ? lab.measured_at : "—"};
+    t.rows.push_back(std::move(row));
+    sheet.data["labs"].push_back({{"id", lab.id}, {"title", lab.title}, {"summary", lab.summary}, {"gpu", lab.gpu},
+                                  {"measured_at", lab.measured_at}, {"recorded", lab.recorded},
+                                  {"problem", lab.problem}});
+  }
+  sheet.table(std::move(t));
+  sheet.markdown("Written by `labbook workbook` (`make labs`); each sheet says how its numbers were collected.");
+  return sheet;
+}
+
+}  // namespace labbook::report

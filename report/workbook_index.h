@@ -1,0 +1,21 @@
+#pragma once
+/// @file
+/// The workbook's index (reports/index.md): the labs in order, what each teaches, where and
+/// when its numbers were measured, and links to its sheet.
+#include <string>
+#include <vector>
+
+#include "sheet.h"
+
+namespace labbook::report {
+
+struct WorkbookEntry {
+  std::string id, title, summary;
+  std::string gpu, measured_at;   ///< of the measurement the sheet shows
+  bool recorded = false;          ///< from the lab's recording, not measured on this machine
+  std::string problem;            ///< why there is no sheet ("" when there is one)
+};
+
+Sheet build_workbook_index(const std::vector<WorkbookEntry>& labs);
+
+}  // namespace labbook::report

@@ -1,0 +1,43 @@
+// The HTML around a sheet: shared stylesheet, navigation, links between sibling pages and
+// highlighted CUDA code, with nothing fetched from the network.
+#include <gtest/gtest.h>
+
+#include "cmark_document.h"
+#include "html_page.h"
+
+using namespace labbook::report;
+
+TEST(HtmlPage, LinksTheStylesheetAndMarksTheCurrentPage) {
+  const Navigation nav{{{"index", "Index"}, {"lab3", "Lab 3"}, {"lab4", "Lab 4 <&>"}}, "lab3"};
+  const std::string page = html_page("T <1>", "<p>x</p>\n", nav);
+  EXPECT_NE(page.find("<title>T &lt;1&gt;</title>"), std::string::npos);
+  EXPECT_NE(page.find("<link rel=\"stylesheet\" href=\"labbook.css\">"), std::string::npos);
+  EXPECT_NE(page.find("<a href=\"lab3.html\" class=\"current\">Lab 3</a>"), std::string::npos);
+  EXPECT_NE(page.find("<a href=\"lab4.html\">Lab 4 &lt;&amp;&gt;</a>"), std::string::npos);
+  EXPECT_EQ(html_page("T", "<p>x</p>\n").find("<nav"), std::string::npos) << "no bar outside the workbook";
+  EXPECT_EQ(page.find("http"), std::string::npos) << "nothing from the network";
+  EXPECT_EQ(stylesheet().find("http"), std::string::npos);
+  EXPECT_EQ(stylesheet().find("@import"), std::string::npos);
+}
+
+TEST(HtmlPage, LinksToSiblingMarkdownPagesBecomeLinksToTheirHtml) {
+  const std::string body = markdown_to_html("[lab 4](lab4.md), [part](lab5.md#results), [web](https://example.org/a.md)\n");
+  const std::string page = html_page("T", body);
+  EXPECT_NE(page.find("href=\"lab4.html\""), std::string::npos) << page;
+  EXPECT_NE(page.find("href=\"lab5.html#results\""), std::string::npos) << page;
+  EXPECT_NE(page.find("href=\"https://example.org/a.md\""), std::string::npos) << "other sites' links are left alone";
+}
+
+TEST(HtmlPage, CudaCodeBlocksAreHighlightedAndStayEscaped) {
+  const std::string body = markdown_to_html(
+      "```cuda\n__global__ void k(float* a) { // a < b\n  a[threadIdx.x] = 2.5f; const char* s = \"x<y\";\n}\n```\n");
+  const std::string html = highlight_code_blocks(body);
+  EXPECT_NE(html.find("<span class=\"tok-keyword\">__global__</span>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<span class=\"tok-keyword\">threadIdx</span>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"tok-comment\">// a &lt; b</span>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<span class=\"tok-number\">2.5f</span>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<span class=\"tok-string\">&quot;x&lt;y&quot;</span>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<y"), std::string::npos) << "text stays escaped";
+  const std::string plain = markdown_to_html("```\nfloat x;\n```\n");
+  EXPECT_EQ(highlight_code_blocks(plain), plain) << "blocks without a C/C++/CUDA language are left alone";
+}
