@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "architecture.h"
+#include "format.h"
 #include "global_cost.h"
 #include "kernel_models.h"
 #include "quantities.h"
@@ -112,12 +113,19 @@ std::string ModelPredictions::verdict(const std::string& experiment, const std::
                                       std::optional<double> measured) {
   const Prediction p = predict(experiment, quantity);
   if (!p.this_gpu || !measured) return "—";
-  const bool percent = quantity_unit(quantity) == "%";
+  const std::string unit = quantity_unit(quantity);
+  const bool percent = unit == "%";
   const double model = *p.this_gpu;
-  const double gap = percent ? *measured - model : (model != 0 ? 100.0 * (*measured - model) / model : 0.0);
-  if (std::fabs(gap) <= lab_.model->tolerance) return "as predicted";
-  std::string text = "measured " + printf_string(percent ? "%.2f pts" : "%.1f %%", std::fabs(gap)) +
-                     (gap > 0 ? " above" : " below") + " the model";
+  std::string text;
+  if (!percent && model == 0) {   // no relative gap to a model of none: any count differs
+    if (*measured == 0) return "as predicted";
+    text = "measured " + format_value(*measured, unit) + " where the model has none";
+  } else {
+    const double gap = percent ? *measured - model : 100.0 * (*measured - model) / model;
+    if (std::fabs(gap) <= lab_.model->tolerance) return "as predicted";
+    text = "measured " + printf_string(percent ? "%.2f pts" : "%.1f %%", std::fabs(gap)) +
+           (gap > 0 ? " above" : " below") + " the model";
+  }
   if (const ModelGap* g = gap_for(experiment, quantity)) return text + ": " + g->reason;
   return text;
 }

@@ -1,0 +1,227 @@
+// Lab 3 — shared memory: banks, conflicts and broadcasts; a reversal and a tile through
+// shared memory.
+//
+// Reproduces the experiments of 000_e84d1941bb8bbaf9.txt (V-A: strided access, char,
+// double, structures, broadcast) and 002_12108229d490a2fe.txt (reverseArray_multiblock vs.
+// reverseArray_multiblock_fast) on today's GPU, plus a 32 x 32 tile read by column with and
+// without padding. Every experiment is one NVTX range such as "stride/s=2"; every result is
+// checked on the host. Runs on its own; labbook only watches it.
+//
+//   lab3_shared_memory [--blocks B] [--repeat R] [--only TEXT]
+//
+// Exit codes: 0 all results correct, 1 a wrong result or CUDA error, 2 bad arguments,
+// 77 no GPU.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "kernel_timer.h"
+#include "nvtx_range.h"
+#include "parallel_check.h"
+#include "random_data.h"
+#include "shared_memory.cuh"
+
+namespace {
+
+using labbook::lab::DeviceBuffer;
+using labbook::lab::NvtxRange;
+namespace k = labbook::kernels;
+
+struct Options {
+  unsigned blocks = 4096;   // blocks of 128 threads for the bank experiments
+  int repeat = 3;           // timed launches after the first (checked) one
+  std::string only;         // run only experiments whose range path contains this
+};
+
+[[noreturn]] void usage_error(const std::string& why) {
+  std::fprintf(stderr, "lab3_shared_memory: %s\nusage: lab3_shared_memory [--blocks B] [--repeat R] [--only TEXT]\n",
+               why.c_str());
+  std::exit(2);
+}
+
+unsigned long long parse_number(const std::string& flag, const char* text, unsigned long long min, unsigned long long max) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 0);
+  if (!*text || *end || v < min || v > max)
+    usage_error(flag + ": expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + text + "'");
+  return v;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--blocks") o.blocks = static_cast<unsigned>(parse_number(a, value(), 1, 1u << 20));
+    else if (a == "--repeat") o.repeat = static_cast<int>(parse_number(a, value(), 0, 1000));
+    else if (a == "--only") o.only = value();
+    else usage_error("unknown argument '" + a + "'");
+  }
+  return o;
+}
+
+/// NVTX ranges for each part of "a/b/c", innermost last.
+class RangePath {
+ public:
+  explicit RangePath(const std::string& path) {
+    std::size_t begin = 0;
+    while (begin <= path.size()) {
+      const std::size_t end = std::min(path.find('/', begin), path.size());
+      ranges_.push_back(std::make_unique<NvtxRange>(path.substr(begin, end - begin)));
+      begin = end + 1;
+    }
+  }
+  ~RangePath() {
+    while (!ranges_.empty()) ranges_.pop_back();   // innermost first
+  }
+
+ private:
+  std::vector<std::unique_ptr<NvtxRange>> ranges_;
+};
+
+struct Result {
+  std::string path;
+  float median_ms;
+  bool correct;
+};
+
+class Lab {
+ public:
+  explicit Lab(const Options& o) : opt_(o) {}
+
+  // 000, V-A: 4-byte words, thread tid reads word s * tid.
+  void strides() {
+    const unsigned threads = opt_.blocks * k::kSharedThreads;
+    DeviceBuffer<float> out(threads);
+    for (unsigned s = 1; s <= 33; ++s)
+      run("stride/s=" + std::to_string(s), out, [&] {
+        k::sharedStride<<<opt_.blocks, k::kSharedThreads, s * k::kSharedThreads * sizeof(float)>>>(out.get(), s);
+      }, [&](unsigned i) { return k::shared_value(k::strided_element(i % k::kSharedThreads, s)); });
+  }
+
+  // 000: char shared[tid] and shared[4 * tid]; double; the three structures; a broadcast.
+  void element_types() {
+    const unsigned threads = opt_.blocks * k::kSharedThreads;
+    DeviceBuffer<unsigned char> bytes(threads);
+    for (unsigned s : {1u, 4u})
+      run("char/stride=" + std::to_string(s), bytes, [&] {
+        k::sharedChar<<<opt_.blocks, k::kSharedThreads, s * k::kSharedThreads>>>(bytes.get(), s);
+      }, [&](unsigned i) { return static_cast<unsigned char>(k::strided_element(i % k::kSharedThreads, s) * 7u); });
+    DeviceBuffer<double> doubles(threads);
+    run("double", doubles, [&] { k::sharedDouble<<<opt_.blocks, k::kSharedThreads>>>(doubles.get()); },
+        [&](unsigned i) { return static_cast<double>(k::shared_value(i % k::kSharedThreads)); });
+    DeviceBuffer<float> out(threads);
+    run("struct/xyz", out, [&] { k::sharedStruct<k::FloatXYZ, k::make_xyz><<<opt_.blocks, k::kSharedThreads>>>(out.get()); },
+        [&](unsigned i) { const auto v = k::make_xyz(i % k::kSharedThreads); return v.x + v.y + v.z; });
+    run("struct/xy", out, [&] { k::sharedStruct<k::FloatXY, k::make_xy><<<opt_.blocks, k::kSharedThreads>>>(out.get()); },
+        [&](unsigned i) { const auto v = k::make_xy(i % k::kSharedThreads); return v.x + v.y; });
+    run("struct/fc", out, [&] { k::sharedStruct<k::FloatChar, k::make_fc><<<opt_.blocks, k::kSharedThreads>>>(out.get()); },
+        [&](unsigned i) { const auto v = k::make_fc(i % k::kSharedThreads); return v.f + static_cast<float>(v.c); });
+    run("broadcast", out, [&] { k::sharedBroadcast<<<opt_.blocks, k::kSharedThreads>>>(out.get()); },
+        [&](unsigned) { return k::shared_value(0); });
+  }
+
+  // 002: reverseArray_multiblock and _fast, 256 threads per block, at the published 256K
+  // ints (1 MiB, inside L2) and at 64M ints (256 MiB, five times this GPU's L2).
+  void reversals(unsigned n) {
+    constexpr unsigned kBlock = 256;
+    DeviceBuffer<int> in(n), out(n);
+    std::vector<int> host(n);
+    labbook::lab::RandomFloats rng(n);
+    for (auto& v : host) v = static_cast<int>(rng.next() * 1e9f);
+    in.upload(host);
+    const unsigned grid = n / kBlock;
+    const std::string size = "/n=" + std::to_string(n);
+    auto expected = [&](unsigned i) { return host[n - 1 - i]; };
+    run("reverse/simple" + size, out, [&] { k::reverseArrayBlock<<<grid, kBlock>>>(in.get(), out.get()); }, expected);
+    run("reverse/fast" + size, out, [&] {
+      k::reverseArrayBlockShared<<<grid, kBlock, kBlock * sizeof(int)>>>(in.get(), out.get());
+    }, expected);
+  }
+
+  // A 32 x 32 tile written by rows and read by columns, unpadded and padded to 33.
+  void tiles(unsigned n) {
+    DeviceBuffer<float> in(static_cast<std::size_t>(n) * n), out(static_cast<std::size_t>(n) * n);
+    std::vector<float> host(static_cast<std::size_t>(n) * n);
+    labbook::lab::RandomFloats(7).fill(host);
+    in.upload(host);
+    const dim3 grid(n / k::kTile, n / k::kTile), block(k::kTile, k::kTileRows);
+    // Within each tile, element (r, c) receives (c, r).
+    auto expected = [&](std::size_t i) {
+      const std::size_t row = i / n, col = i % n;
+      const std::size_t r0 = row / k::kTile * k::kTile, c0 = col / k::kTile * k::kTile;
+      return host[(r0 + (col - c0)) * n + c0 + (row - r0)];
+    };
+    run("tile/unpadded", out, [&] { k::tileColumnRead<32><<<grid, block>>>(in.get(), out.get(), n); }, expected);
+    run("tile/padded", out, [&] { k::tileColumnRead<33><<<grid, block>>>(in.get(), out.get(), n); }, expected);
+  }
+
+  int report() const {
+    std::printf("\n%-32s %12s  %s\n", "experiment (NVTX range)", "median ms", "check");
+    int wrong = 0;
+    for (const auto& r : results_) {
+      std::printf("%-32s %12.4f  %s\n", r.path.c_str(), r.median_ms, r.correct ? "ok" : "WRONG");
+      wrong += r.correct ? 0 : 1;
+    }
+    std::printf("\nran %zu experiments, %d launches each; %d wrong\n", results_.size(), 1 + opt_.repeat, wrong);
+    return wrong == 0 ? 0 : 1;
+  }
+
+ private:
+  // Poisoned output, one checked launch plus `repeat` timed ones inside the experiment's
+  // NVTX ranges, then every element compared with expected(i), bit for bit.
+  template <typename T, typename Launch, typename Expected>
+  void run(const std::string& path, DeviceBuffer<T>& out, Launch&& launch, const Expected& expected) {
+    if (!opt_.only.empty() && path.find(opt_.only) == std::string::npos) return;
+    out.poison();
+    float ms = 0;
+    {
+      RangePath range(path);
+      ms = labbook::lab::median_kernel_ms(1 + opt_.repeat, launch);
+    }
+    std::vector<T> got;
+    out.download(got);
+    const std::size_t wrong = labbook::lab::first_wrong(got.size(), [&](std::size_t i) {
+      const T want = static_cast<T>(expected(static_cast<unsigned>(i)));
+      return std::memcmp(&got[i], &want, sizeof(T)) == 0;
+    });
+    const bool correct = wrong == got.size();
+    if (!correct)
+      std::fprintf(stderr, "%s: element %zu is %g, expected %g\n", path.c_str(), wrong, static_cast<double>(got[wrong]),
+                   static_cast<double>(expected(static_cast<unsigned>(wrong))));
+    results_.push_back({path, ms, correct});
+    std::printf("%-32s %s\n", path.c_str(), correct ? "ok" : "WRONG");
+    std::fflush(stdout);
+  }
+
+  Options opt_;
+  std::vector<Result> results_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse_options(argc, argv);
+  labbook::lab::require_gpu();
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("lab 3 on %s (CC %d.%d), %d banks of 4 bytes, %zu bytes of shared memory per block, %d launches per experiment\n",
+              prop.name, prop.major, prop.minor, 32, prop.sharedMemPerBlock, 1 + opt.repeat);
+  Lab lab(opt);
+  lab.strides();
+  lab.element_types();
+  lab.reversals(256 * 1024);
+  lab.reversals(64u << 20);
+  lab.tiles(4096);
+  return lab.report();
+}
