@@ -232,6 +232,14 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     lab.sweeps.push_back(std::move(sweep));
   }
 
+  for (const toml::table* t : top.tables("chart")) {
+    const TableReader c(*t, origin, "[[chart]]");
+    Chart chart{c.string("title"), c.string("text", false), c.string("quantity"), c.strings("experiments")};
+    c.check_quantity("quantity", chart.quantity);
+    if (chart.experiments.empty()) c.fail("experiments", "is empty");
+    lab.charts.push_back(std::move(chart));
+  }
+
   for (const toml::table* t : top.tables("reference")) {
     const TableReader r(*t, origin, "[[reference]]");
     ReferenceValue ref;

@@ -30,6 +30,13 @@ struct Sweep {
   std::vector<std::string> quantities;
 };
 
+/// A bar chart of one quantity over experiments: the source's value (from the references)
+/// beside the value measured here.
+struct Chart {
+  std::string title, text, quantity;
+  std::vector<std::string> experiments;
+};
+
 /// A number a source printed.
 struct ReferenceValue {
   std::string experiment, quantity;
@@ -117,6 +124,7 @@ struct LabData {
   SheetProse prose;
   std::vector<Section> sections;
   std::vector<Sweep> sweeps;
+  std::vector<Chart> charts;
   std::vector<ReferenceValue> references;
   std::vector<Claim> claims;
   std::optional<ModelSettings> model;

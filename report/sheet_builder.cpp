@@ -5,6 +5,7 @@
 #include <map>
 #include <regex>
 
+#include "bar_chart.h"
 #include "format.h"
 #include "labbook/model/metric_catalog.h"
 #include "model_predictions.h"
@@ -271,6 +272,29 @@ void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model)
   sheet.markdown(text);
 }
 
+/// Each [[chart]]: the source's value and the measured one per experiment, as an SVG figure.
+void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  for (std::size_t i = 0; i < lab.charts.size(); ++i) {
+    const Chart& c = lab.charts[i];
+    std::vector<Bar> bars;
+    std::string source_gpu;
+    for (const auto& e : c.experiments) {
+      Bar bar{e, std::nullopt, range_quantity(m, e, c.quantity).value};
+      for (const auto& r : lab.references)
+        if (r.experiment == e && r.quantity == c.quantity) {
+          bar.source = r.value;
+          if (source_gpu.empty()) source_gpu = short_gpu(r.gpu);
+        }
+      bars.push_back(std::move(bar));
+    }
+    const std::string file = lab.id + ".chart-" + std::to_string(i + 1) + ".svg";
+    sheet.figures.push_back({file, bar_chart_svg(c.title, bars, quantity_unit(c.quantity),
+                                                 "source" + (source_gpu.empty() ? "" : " (" + source_gpu + ")"))});
+    sheet.heading(3, c.title);
+    sheet.markdown((c.text.empty() ? "" : c.text + "\n\n") + "![" + c.title + "](" + file + ")");
+  }
+}
+
 Text issue_advice(const Issue& issue) { return {strong(issue.code), {": " + issue.message}}; }
 
 }  // namespace
@@ -323,6 +347,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model);
   add_warp_figures(sheet, lab, model);
   for (const auto& sweep : lab.sweeps) add_sweep(sheet, sweep, m);
+  add_charts(sheet, lab, m);
   add_claims(sheet, lab, m, citations);
 
   sheet.heading(2, "What to look at");
