@@ -62,8 +62,10 @@ std::vector<CheckOutcome> check_measurement(const LabData& lab, const Measuremen
   for (const auto& c : m.copies) add(c.range);
   for (const auto& c : lab.checks) {
     std::vector<std::string> ranges;
+    // "as predicted" concerns the ranges the model has a kernel for (not a copy's range).
     for (const auto& r : measured)
-      if (::fnmatch(c.experiments.c_str(), r.c_str(), 0) == 0) ranges.push_back(r);
+      if (::fnmatch(c.experiments.c_str(), r.c_str(), 0) == 0 && (!c.as_predicted || lab.model->pattern_for(r)))
+        ranges.push_back(r);
     if (ranges.empty())
       out.push_back({false, lab.path + ":" + std::to_string(c.line) + ": no measured range matches '" + c.experiments + "'"});
     for (const auto& r : ranges) out.push_back(check_range(c, r, m, model));
