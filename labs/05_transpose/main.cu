@@ -1,0 +1,239 @@
+// Lab 5 — matrix transpose: effective bandwidth, L1 caching, block shape, diagonal order.
+//
+// Reproduces the transpose experiments of 003_c67e0f909fb510d6.txt (« Variantes du noyau pour
+// l'opération de transposition » to Table 4-13) on today's GPU: copies by rows and columns as
+// bounds, naive, unrolled and diagonal transposes at 16 x 16 with L1 caching on and off, the
+// NaiveCol block-size sweep, every kernel at the source's best thin block (8 x 32), and a
+// size that does not fit in L2 (at 32 x 8 blocks, a warp per 128-byte row); plus a tiled transpose through padded shared memory and a
+// device-to-device cudaMemcpy as the practical peak. Every experiment is one NVTX range such
+// as "l1/NaiveCol"; every result is checked on the host. Runs on its own.
+//
+//   lab5_transpose [--n N] [--large N] [--repeat R] [--only TEXT] [--seed S]
+//
+// Exit codes: 0 all results correct, 1 a wrong result or CUDA error, 2 bad arguments,
+// 77 no GPU.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "kernel_timer.h"
+#include "nvtx_range.h"
+#include "parallel_check.h"
+#include "random_data.h"
+#include "transpose.cuh"
+
+namespace {
+
+using labbook::lab::DeviceBuffer;
+using labbook::lab::NvtxRange;
+namespace k = labbook::kernels;
+
+struct Options {
+  unsigned n = 2048;        // the source's matrix
+  unsigned large = 16384;   // 1 GiB per matrix: far beyond the H100's 50 MB L2 (0: skip)
+  int repeat = 3;           // timed launches after the first (checked) one
+  std::string only;         // run only experiments whose range path contains this
+  std::uint64_t seed = 4536;
+};
+
+[[noreturn]] void usage_error(const std::string& why) {
+  std::fprintf(stderr,
+               "lab5_transpose: %s\nusage: lab5_transpose [--n N] [--large N] [--repeat R] [--only TEXT] [--seed S]\n",
+               why.c_str());
+  std::exit(2);
+}
+
+unsigned long long parse_number(const std::string& flag, const char* text, unsigned long long min, unsigned long long max) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 0);
+  if (!*text || *end || v < min || v > max)
+    usage_error(flag + ": expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + text + "'");
+  return v;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--n") o.n = static_cast<unsigned>(parse_number(a, value(), 128, 32768));
+    else if (a == "--large") o.large = static_cast<unsigned>(parse_number(a, value(), 0, 32768));
+    else if (a == "--repeat") o.repeat = static_cast<int>(parse_number(a, value(), 0, 1000));
+    else if (a == "--only") o.only = value();
+    else if (a == "--seed") o.seed = parse_number(a, value(), 0, ~0ull);
+    else usage_error("unknown argument '" + a + "'");
+  }
+  if (o.n % 128 || o.large % 128) usage_error("--n and --large must be multiples of 128 (4 x 32-wide blocks)");
+  return o;
+}
+
+/// The kernels, by the names the source gives them.
+enum class Kernel { CopyRow, CopyCol, NaiveRow, NaiveCol, Unroll4Row, Unroll4Col, DiagonalRow, DiagonalCol, Tiled };
+constexpr Kernel kAllKernels[] = {Kernel::CopyRow,     Kernel::CopyCol,     Kernel::NaiveRow,
+                                  Kernel::NaiveCol,    Kernel::Unroll4Row,  Kernel::Unroll4Col,
+                                  Kernel::DiagonalRow, Kernel::DiagonalCol, Kernel::Tiled};
+const char* name_of(Kernel kernel) {
+  static const char* names[] = {"CopyRow", "CopyCol", "NaiveRow", "NaiveCol", "Unroll4Row",
+                                "Unroll4Col", "DiagonalRow", "DiagonalCol", "Tiled"};
+  return names[static_cast<int>(kernel)];
+}
+bool is_copy(Kernel kernel) { return kernel == Kernel::CopyRow || kernel == Kernel::CopyCol; }
+
+template <bool kL1>
+void launch(Kernel kernel, dim3 block, const float* in, float* out, unsigned n) {
+  const dim3 grid((n + block.x - 1) / block.x, (n + block.y - 1) / block.y);
+  const dim3 grid4((n + 4 * block.x - 1) / (4 * block.x), grid.y);
+  const dim3 tiles(n / k::kTransposeTile, n / k::kTransposeTile), tile_block(k::kTransposeTile, k::kTransposeTileRows);
+  switch (kernel) {
+    case Kernel::CopyRow: k::copyRow<kL1><<<grid, block>>>(in, out, n, n); break;
+    case Kernel::CopyCol: k::copyCol<kL1><<<grid, block>>>(in, out, n, n); break;
+    case Kernel::NaiveRow: k::transposeNaiveRow<kL1><<<grid, block>>>(in, out, n, n); break;
+    case Kernel::NaiveCol: k::transposeNaiveCol<kL1><<<grid, block>>>(in, out, n, n); break;
+    case Kernel::Unroll4Row: k::transposeUnroll4Row<kL1><<<grid4, block>>>(in, out, n, n); break;
+    case Kernel::Unroll4Col: k::transposeUnroll4Col<kL1><<<grid4, block>>>(in, out, n, n); break;
+    case Kernel::DiagonalRow: k::transposeDiagonalRow<kL1><<<grid, block>>>(in, out, n, n); break;
+    case Kernel::DiagonalCol: k::transposeDiagonalCol<kL1><<<grid, block>>>(in, out, n, n); break;
+    case Kernel::Tiled: k::transposeTiled<kL1><<<tiles, tile_block>>>(in, out, n, n); break;
+  }
+}
+
+/// NVTX ranges for each part of "a/b", innermost last.
+class RangePath {
+ public:
+  explicit RangePath(const std::string& path) {
+    const auto slash = path.find('/');
+    outer_ = std::make_unique<NvtxRange>(path.substr(0, slash));
+    if (slash != std::string::npos) inner_ = std::make_unique<NvtxRange>(path.substr(slash + 1));
+  }
+  ~RangePath() { inner_.reset(); }
+
+ private:
+  std::unique_ptr<NvtxRange> outer_, inner_;
+};
+
+struct Result {
+  std::string path;
+  float median_ms;
+  double bytes;
+  bool correct;
+};
+
+/// One matrix size: random input, uploaded once, and an output poisoned before each experiment.
+class Matrices {
+ public:
+  Matrices(unsigned n, std::uint64_t seed) : n(n), in(std::size_t(n) * n), out(std::size_t(n) * n), host(std::size_t(n) * n) {
+    labbook::lab::RandomFloats(seed).fill(host);
+    in.upload(host);
+  }
+  const unsigned n;
+  DeviceBuffer<float> in, out;
+  std::vector<float> host, result;
+};
+
+class Lab {
+ public:
+  explicit Lab(const Options& o) : opt_(o) {}
+
+  /// Every kernel (and the device-to-device copy) on `m` at `block`, in ranges "group/Kernel".
+  template <bool kL1>
+  void all_kernels(const std::string& group, Matrices& m, dim3 block, bool with_tiled, bool with_copy) {
+    for (Kernel kernel : kAllKernels)
+      if (kernel != Kernel::Tiled || with_tiled) run<kL1>(group + "/" + name_of(kernel), m, kernel, block);
+    if (with_copy) {
+      const std::string path = group + "/DeviceCopy";
+      if (!selected(path)) return;
+      measure(path, m, true, [&] {
+        CUDA_CHECK(cudaMemcpy(m.out.get(), m.in.get(), std::size_t(m.n) * m.n * sizeof(float), cudaMemcpyDeviceToDevice));
+      });
+    }
+  }
+
+  /// The source's NaiveCol sweep over block shapes, x by y.
+  void naive_col_sweep(Matrices& m) {
+    for (unsigned bx : {32u, 16u, 8u})
+      for (unsigned by : {32u, 16u, 8u})
+        run<true>("NaiveCol/block=" + std::to_string(bx) + "x" + std::to_string(by), m, Kernel::NaiveCol, dim3(bx, by));
+  }
+
+  int report() const {
+    std::printf("\n%-28s %12s %12s  %s\n", "experiment (NVTX range)", "median ms", "GB/s", "check");
+    int wrong = 0;
+    for (const auto& r : results_) {
+      std::printf("%-28s %12.4f %12.1f  %s\n", r.path.c_str(), r.median_ms, r.bytes / (r.median_ms * 1e-3) / 1e9,
+                  r.correct ? "ok" : "WRONG");
+      wrong += r.correct ? 0 : 1;
+    }
+    std::printf("\nran %zu experiments, %d launches each; %d wrong\n", results_.size(), 1 + opt_.repeat, wrong);
+    return wrong == 0 ? 0 : 1;
+  }
+
+ private:
+  bool selected(const std::string& path) const { return opt_.only.empty() || path.find(opt_.only) != std::string::npos; }
+
+  template <bool kL1>
+  void run(const std::string& path, Matrices& m, Kernel kernel, dim3 block) {
+    if (!selected(path)) return;
+    measure(path, m, is_copy(kernel), [&] { launch<kL1>(kernel, block, m.in.get(), m.out.get(), m.n); });
+  }
+
+  // Poisoned output, one checked launch plus `repeat` timed ones inside the experiment's
+  // NVTX ranges, then every element compared with the input, copied or transposed.
+  template <typename Launch>
+  void measure(const std::string& path, Matrices& m, bool copy, Launch&& launch) {
+    m.out.poison();
+    float ms = 0;
+    {
+      RangePath range(path);
+      ms = labbook::lab::median_kernel_ms(1 + opt_.repeat, launch);
+    }
+    m.out.download(m.result);
+    const std::size_t n = m.n;
+    auto expected = [&](std::size_t i) { return copy ? m.host[i] : m.host[(i % n) * n + i / n]; };
+    const std::size_t wrong = labbook::lab::first_wrong(m.result.size(), [&](std::size_t i) {
+      const float want = expected(i);
+      return std::memcmp(&m.result[i], &want, sizeof want) == 0;
+    });
+    const bool correct = wrong == m.result.size();
+    if (!correct)
+      std::fprintf(stderr, "%s: element %zu is %g, expected %g\n", path.c_str(), wrong, m.result[wrong], expected(wrong));
+    results_.push_back({path, ms, 2.0 * n * n * sizeof(float), correct});
+    std::printf("%-28s %s\n", path.c_str(), correct ? "ok" : "WRONG");
+    std::fflush(stdout);
+  }
+
+  Options opt_;
+  std::vector<Result> results_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse_options(argc, argv);
+  labbook::lab::require_gpu();
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("lab 5 on %s (CC %d.%d, %d MB L2), %u x %u floats (and %u x %u), %d launches per experiment\n", prop.name,
+              prop.major, prop.minor, prop.l2CacheSize >> 20, opt.n, opt.n, opt.large, opt.large, 1 + opt.repeat);
+  Lab lab(opt);
+  {
+    Matrices m(opt.n, opt.seed);
+    lab.all_kernels<true>("l1", m, dim3(16, 16), true, true);
+    lab.all_kernels<false>("nol1", m, dim3(16, 16), true, false);
+    lab.naive_col_sweep(m);
+    lab.all_kernels<true>("thin", m, dim3(8, 32), false, false);   // the source's best (Table 4-11)
+  }
+  if (opt.large) {
+    Matrices m(opt.large, opt.seed + 1);
+    lab.all_kernels<true>("large", m, dim3(32, 8), true, true);   // whole 128-byte rows per warp
+  }
+  return lab.report();
+}
