@@ -17,15 +17,16 @@
 // NCU.csv: `ncu --csv --page raw --print-units base --metrics <list>`. Each metric has a limit
 // by what it depends on (limit_for below):
 //   1 % (TOL)  what the access pattern alone decides: sectors, requests, wavefronts,
-//              instructions, efficiencies, L1 hit rate, DRAM bytes read;
+//              instructions, efficiencies, DRAM bytes read;
 //   5 %        time and clock: durations, cycles, anything per second or a share of peak
 //              over the elapsed time (clocks are not locked in either tool), and achieved
 //              occupancy, an average over the kernel's cycles of the warps resident, which
 //              depends on when each block finishes (1.16 % apart once on lab 4);
 //   10 %       what the state of L2 and the data banks decides when the kernel starts, with
 //              caches not flushed (neither CUPTI 13.0 nor ncu --cache-control none flushes):
-//              DRAM bytes written (dirty lines written back during the kernel), L2 hit rate,
-//              and shared-memory bank conflicts, which on sm_90 also count cycles a bank was
+//              DRAM bytes written (dirty lines written back during the kernel), L1 and L2
+//              hit rates (store lookups hit or miss as warps interleave), and shared-memory
+//              bank conflicts, which on sm_90 also count cycles a bank was
 //              busy with other L1 traffic. Identical launches differ by a few % in one tool.
 // Prints a table of the largest differences per metric; exit 0 pass, 1 fail.
 #include <cmath>
@@ -98,13 +99,12 @@ Limit limit_for(const std::string& metric, double tolerance, bool cold_l2, bool 
     if (starts_with(metric, "lts__t_sector_hit_rate") || starts_with(metric, "dram__") || time_like(metric))
       return {R::NotCompared, 0};
   }
+  // The L1 hit rate counts store lookups too, whose hits depend on how warps interleave: the
+  // naive transpose of 1024² floats was 4 % and 5.6 % apart in two runs with L2 flushed.
   if (starts_with(metric, "dram__bytes_write") || starts_with(metric, "lts__t_sector_hit_rate") ||
-      starts_with(metric, "l1tex__data_bank_conflicts"))
+      starts_with(metric, "l1tex__data_bank_conflicts") || starts_with(metric, "l1tex__t_sector_hit_rate"))
     return {R::Relative, 0.10};
-  // The L1 hit rate counts store lookups too, whose hits depend on timing: the naive
-  // transpose of 1024² floats was 4 % apart with L2 flushed.
-  if (time_like(metric) || starts_with(metric, "gpc__cycles_elapsed") || starts_with(metric, "sm__warps_active") ||
-      starts_with(metric, "l1tex__t_sector_hit_rate"))
+  if (time_like(metric) || starts_with(metric, "gpc__cycles_elapsed") || starts_with(metric, "sm__warps_active"))
     return {R::Relative, 0.05};
   return {R::Relative, tolerance};
 }
