@@ -8,7 +8,7 @@
 namespace labbook::report {
 
 namespace {
-constexpr double kLabelWidth = 190, kPlotWidth = 520, kValueWidth = 110, kBar = 11, kGap = 9, kTop = 52;
+constexpr double kLabelWidth = 190, kPlotWidth = 520, kValueWidth = 110, kBar = 11, kGap = 9, kTop = 64;
 
 std::string number(double v) {
   char buf[32];
@@ -31,8 +31,8 @@ std::string bar_chart_svg(const std::string& title, const std::vector<Bar>& bars
                     "<text x=\"4\" y=\"16\" font-size=\"13\" font-weight=\"bold\">" + escape_markup(title) + "</text>\n"
                     "<rect x=\"" + number(kLabelWidth) + "\" y=\"26\" width=\"10\" height=\"10\" fill=\"#b0b0b0\"/>"
                     "<text x=\"" + number(kLabelWidth + 14) + "\" y=\"35\">" + escape_markup(source_label) + "</text>\n"
-                    "<rect x=\"" + number(kLabelWidth + 260) + "\" y=\"26\" width=\"10\" height=\"10\" fill=\"#2f6fb0\"/>"
-                    "<text x=\"" + number(kLabelWidth + 274) + "\" y=\"35\">measured here</text>\n";
+                    "<rect x=\"" + number(kLabelWidth) + "\" y=\"42\" width=\"10\" height=\"10\" fill=\"#2f6fb0\"/>"
+                    "<text x=\"" + number(kLabelWidth + 14) + "\" y=\"51\">measured here</text>\n";
   double y = kTop;
   for (const auto& b : bars) {
     svg += "<text x=\"" + number(kLabelWidth - 6) + "\" y=\"" + number(y + kBar + 4) + "\" text-anchor=\"end\">" +
