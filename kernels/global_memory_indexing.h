@@ -3,11 +3,7 @@
 /// Index arithmetic of lab 4's kernels (global_memory.cuh), shared with the host: the
 /// warp-level model (warp_model/) calls these same functions, compiled by the host
 /// compiler, to replay exactly the addresses each warp of a kernel touches.
-#ifdef __CUDACC__
-#define LABBOOK_HOST_DEVICE __host__ __device__
-#else
-#define LABBOOK_HOST_DEVICE
-#endif
+#include "host_device.h"
 
 namespace labbook::kernels {
 

@@ -18,15 +18,10 @@ constexpr std::uint64_t kA = 1ull << 40, kB = 2ull << 40, kC = 3ull << 40;
 /// A 4-byte access per lane: `element(lane)` gives the float index, or -1 when inactive.
 template <typename Element>
 WarpAccess floats(Operation op, std::uint64_t base, const Element& element) {
-  WarpAccess a;
-  a.op = op;
-  a.width = 4;
-  for (int l = 0; l < kWarpSize; ++l) {
-    const long long e = element(l);
-    a.active[static_cast<std::size_t>(l)] = e >= 0;
-    a.address[static_cast<std::size_t>(l)] = e >= 0 ? base + 4 * static_cast<std::uint64_t>(e) : 0;
-  }
-  return a;
+  return per_lane(op, Space::Global, 4, [&](int lane) -> long long {
+    const long long e = element(lane);
+    return e < 0 ? -1 : static_cast<long long>(base) + 4 * e;
+  });
 }
 
 /// A 1-D launch of these kernels: n elements (per array), `block` threads per block,

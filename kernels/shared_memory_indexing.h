@@ -3,11 +3,7 @@
 /// Index arithmetic of lab 3's kernels (shared_memory.cuh), shared with the host: the warp
 /// model (kernels/shared_memory_model.cpp) replays these same functions to find the bank
 /// each lane's shared-memory access falls in.
-#ifdef __CUDACC__
-#define LABBOOK_HOST_DEVICE __host__ __device__
-#else
-#define LABBOOK_HOST_DEVICE
-#endif
+#include "host_device.h"
 
 namespace labbook::kernels {
 

@@ -16,21 +16,6 @@ namespace k = labbook::kernels;
 
 constexpr std::uint64_t kIn = 1ull << 40, kOut = 2ull << 40;
 
-/// One access per lane: address(lane) or no access where it returns -1.
-template <typename Address>
-WarpAccess access(Operation op, Space space, int width, const Address& address) {
-  WarpAccess a;
-  a.op = op;
-  a.space = space;
-  a.width = width;
-  for (int l = 0; l < kWarpSize; ++l) {
-    const long long at = address(l);
-    a.active[static_cast<std::size_t>(l)] = at >= 0;
-    a.address[static_cast<std::size_t>(l)] = at >= 0 ? static_cast<std::uint64_t>(at) : 0;
-  }
-  return a;
-}
-
 /// Warps of a 1-D launch: the measured grid, or params n (threads) and block.
 std::uint64_t warps_1d(const ModelLaunch& l, unsigned& block) {
   if (l.measured) {
@@ -56,7 +41,7 @@ KernelModel strided_load(int width, bool stride_param) {
     const std::uint64_t warps = warps_1d(l, block);
     const unsigned s = stride_param ? static_cast<unsigned>(l.get("s")) : 1u;
     return ModelledKernel{warps, [=](std::uint64_t w, std::vector<WarpAccess>& out) {
-                            out.push_back(access(Operation::Load, Space::Shared, width, [&](int lane) -> long long {
+                            out.push_back(per_lane(Operation::Load, Space::Shared, width, [&](int lane) -> long long {
                               const long long t = thread_in_block(w, lane, block);
                               return t < 0 ? -1 : static_cast<long long>(k::strided_element(static_cast<unsigned>(t), s)) * width;
                             }));
@@ -71,7 +56,7 @@ KernelModel struct_members(int size, std::vector<std::pair<int, int>> members) {
     const std::uint64_t warps = warps_1d(l, block);
     return ModelledKernel{warps, [=](std::uint64_t w, std::vector<WarpAccess>& out) {
                             for (const auto& [offset, width] : members)
-                              out.push_back(access(Operation::Load, Space::Shared, width, [&](int lane) -> long long {
+                              out.push_back(per_lane(Operation::Load, Space::Shared, width, [&](int lane) -> long long {
                                 const long long t = thread_in_block(w, lane, block);
                                 return t < 0 ? -1 : t * size + offset;
                               }));
@@ -83,7 +68,7 @@ ModelledKernel broadcast(const ModelLaunch& l) {
   unsigned block = 0;
   const std::uint64_t warps = warps_1d(l, block);
   return {warps, [=](std::uint64_t w, std::vector<WarpAccess>& out) {
-            out.push_back(access(Operation::Load, Space::Shared, 4, [&](int lane) -> long long {
+            out.push_back(per_lane(Operation::Load, Space::Shared, 4, [&](int lane) -> long long {
               return thread_in_block(w, lane, block) < 0 ? -1 : 0;
             }));
           }};
@@ -108,22 +93,22 @@ KernelModel reverse(bool through_shared) {
                               return t < 0 ? -1 : k::reversed_thread(static_cast<unsigned>(t), block);
                             };
                             auto in_order = [&](int lane) { return thread(lane); };
-                            out.push_back(access(Operation::Load, Space::Global, 4, [&](int lane) -> long long {
+                            out.push_back(per_lane(Operation::Load, Space::Global, 4, [&](int lane) -> long long {
                               const long long t = in_order(lane);
                               return t < 0 ? -1 : static_cast<long long>(kIn) + 4 * (in_offset + t);
                             }));
                             if (through_shared) {
-                              out.push_back(access(Operation::Store, Space::Shared, 4, [&](int lane) -> long long {
+                              out.push_back(per_lane(Operation::Store, Space::Shared, 4, [&](int lane) -> long long {
                                 const long long r = rev(lane);
                                 return r < 0 ? -1 : 4 * r;
                               }));
-                              out.push_back(access(Operation::Load, Space::Shared, 4, [&](int lane) -> long long {
+                              out.push_back(per_lane(Operation::Load, Space::Shared, 4, [&](int lane) -> long long {
                                 const long long t = in_order(lane);
                                 return t < 0 ? -1 : 4 * t;
                               }));
                             }
                             // The simple version writes reversed; the shared one in order.
-                            out.push_back(access(Operation::Store, Space::Global, 4, [&](int lane) -> long long {
+                            out.push_back(per_lane(Operation::Store, Space::Global, 4, [&](int lane) -> long long {
                               const long long t = through_shared ? in_order(lane) : rev(lane);
                               return t < 0 ? -1 : static_cast<long long>(kOut) + 4 * (out_offset + t);
                             }));
@@ -155,18 +140,18 @@ KernelModel tile(unsigned pitch) {
                                 const LanePosition p = pos(lane);
                                 return 4LL * ((by * k::kTile + p.y + r) * static_cast<long long>(n) + bx * k::kTile + p.x);
                               };
-                              out.push_back(access(Operation::Load, Space::Global, 4, [&](int lane) { return static_cast<long long>(kIn) + global(lane); }));
-                              out.push_back(access(Operation::Store, Space::Shared, 4, [&](int lane) -> long long {
+                              out.push_back(per_lane(Operation::Load, Space::Global, 4, [&](int lane) { return static_cast<long long>(kIn) + global(lane); }));
+                              out.push_back(per_lane(Operation::Store, Space::Shared, 4, [&](int lane) -> long long {
                                 const LanePosition p = pos(lane);
                                 return 4LL * k::tile_word(p.y + r, p.x, pitch);
                               }));
                             }
                             for (unsigned r = 0; r < k::kTile; r += k::kTileRows) {
-                              out.push_back(access(Operation::Load, Space::Shared, 4, [&](int lane) -> long long {
+                              out.push_back(per_lane(Operation::Load, Space::Shared, 4, [&](int lane) -> long long {
                                 const LanePosition p = pos(lane);
                                 return 4LL * k::tile_word(p.x, p.y + r, pitch);
                               }));
-                              out.push_back(access(Operation::Store, Space::Global, 4, [&](int lane) -> long long {
+                              out.push_back(per_lane(Operation::Store, Space::Global, 4, [&](int lane) -> long long {
                                 const LanePosition p = pos(lane);
                                 return static_cast<long long>(kOut) + 4LL * ((by * k::kTile + p.y + r) * static_cast<long long>(n) + bx * k::kTile + p.x);
                               }));

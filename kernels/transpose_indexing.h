@@ -5,11 +5,7 @@
 /// diagonal mapping of « Réorganisation diagonale des blocs ») and the book it follows. The
 /// warp model (kernels/transpose_model.cpp) replays these same functions on the host.
 /// Matrices are row-major: `in` has ny rows of nx floats, `out` nx rows of ny.
-#ifdef __CUDACC__
-#define LABBOOK_HOST_DEVICE __host__ __device__
-#else
-#define LABBOOK_HOST_DEVICE
-#endif
+#include "host_device.h"
 
 namespace labbook::kernels {
 

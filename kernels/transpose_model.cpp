@@ -45,16 +45,10 @@ Geometry geometry(const ModelLaunch& l, unsigned columns_per_thread, unsigned fi
 
 /// One 4-byte access per lane at base + 4 * index(lane), or none where index returns -1.
 WarpAccess floats(Operation op, Space space, std::uint64_t base, const std::function<long long(int)>& index) {
-  WarpAccess a;
-  a.op = op;
-  a.space = space;
-  a.width = 4;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
+  return per_lane(op, space, 4, [&](int lane) -> long long {
     const long long i = index(lane);
-    a.active[static_cast<std::size_t>(lane)] = i >= 0;
-    a.address[static_cast<std::size_t>(lane)] = i >= 0 ? base + 4 * static_cast<std::uint64_t>(i) : 0;
-  }
-  return a;
+    return i < 0 ? -1 : static_cast<long long>(base) + 4 * i;
+  });
 }
 
 /// What a thread of the simple kernels reads and writes: (read index, write index) of its

@@ -25,6 +25,22 @@ struct WarpAccess {
   }
 };
 
+/// One access per lane: address(lane) is the lane's byte address, or negative for a lane that
+/// does not take part (inactive, or outside the kernel's bounds check).
+template <typename Address>
+WarpAccess per_lane(Operation op, Space space, int width, const Address& address) {
+  WarpAccess a;
+  a.op = op;
+  a.space = space;
+  a.width = width;
+  for (int l = 0; l < kWarpSize; ++l) {
+    const long long at = address(l);
+    a.active[static_cast<std::size_t>(l)] = at >= 0;
+    a.address[static_cast<std::size_t>(l)] = at >= 0 ? static_cast<std::uint64_t>(at) : 0;
+  }
+  return a;
+}
+
 /// Lane l active and at base + l * stride_bytes, for the first `lanes` lanes.
 inline WarpAccess strided(Operation op, int width, std::uint64_t base, std::int64_t stride_bytes,
                           int lanes = kWarpSize) {

@@ -15,11 +15,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "arguments.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "kernel_timer.h"
@@ -40,54 +39,17 @@ struct Options {
   std::string only;         // run only experiments whose range path contains this
 };
 
-[[noreturn]] void usage_error(const std::string& why) {
-  std::fprintf(stderr, "lab3_shared_memory: %s\nusage: lab3_shared_memory [--blocks B] [--repeat R] [--only TEXT]\n",
-               why.c_str());
-  std::exit(2);
-}
-
-unsigned long long parse_number(const std::string& flag, const char* text, unsigned long long min, unsigned long long max) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text, &end, 0);
-  if (!*text || *end || v < min || v > max)
-    usage_error(flag + ": expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + text + "'");
-  return v;
-}
-
 Options parse_options(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) usage_error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--blocks") o.blocks = static_cast<unsigned>(parse_number(a, value(), 1, 1u << 20));
-    else if (a == "--repeat") o.repeat = static_cast<int>(parse_number(a, value(), 0, 1000));
-    else if (a == "--only") o.only = value();
-    else usage_error("unknown argument '" + a + "'");
+  labbook::lab::Arguments args(argc, argv, "lab3_shared_memory", "[--blocks B] [--repeat R] [--only TEXT]");
+  while (args.next()) {
+    if (args.flag() == "--blocks") o.blocks = args.number<unsigned>(1, 1u << 20);
+    else if (args.flag() == "--repeat") o.repeat = args.number<int>(0, 1000);
+    else if (args.flag() == "--only") o.only = args.value();
+    else args.fail("unknown argument '" + args.flag() + "'");
   }
   return o;
 }
-
-/// NVTX ranges for each part of "a/b/c", innermost last.
-class RangePath {
- public:
-  explicit RangePath(const std::string& path) {
-    std::size_t begin = 0;
-    while (begin <= path.size()) {
-      const std::size_t end = std::min(path.find('/', begin), path.size());
-      ranges_.push_back(std::make_unique<NvtxRange>(path.substr(begin, end - begin)));
-      begin = end + 1;
-    }
-  }
-  ~RangePath() {
-    while (!ranges_.empty()) ranges_.pop_back();   // innermost first
-  }
-
- private:
-  std::vector<std::unique_ptr<NvtxRange>> ranges_;
-};
 
 struct Result {
   std::string path;
@@ -186,7 +148,7 @@ class Lab {
     out.poison();
     float ms = 0;
     {
-      RangePath range(path);
+      labbook::lab::NvtxPath range(path);
       ms = labbook::lab::median_kernel_ms(1 + opt_.repeat, launch);
     }
     std::vector<T> got;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "arguments.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "global_memory.cuh"
@@ -38,37 +39,15 @@ struct Options {
   std::uint64_t seed = 4536;
 };
 
-[[noreturn]] void usage_error(const std::string& why) {
-  std::fprintf(stderr,
-               "lab4_global_memory: %s\n"
-               "usage: lab4_global_memory [--elements N] [--repeat R] [--only TEXT] [--seed S]\n",
-               why.c_str());
-  std::exit(2);
-}
-
-unsigned long long parse_number(const char* flag, const char* text, unsigned long long min,
-                                unsigned long long max) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text, &end, 0);
-  if (!*text || *end || v < min || v > max)
-    usage_error(std::string(flag) + ": expected an integer in [" + std::to_string(min) + ", " +
-                std::to_string(max) + "], got '" + text + "'");
-  return v;
-}
-
 Options parse_options(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) usage_error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--elements") o.elements = static_cast<unsigned>(parse_number("--elements", value(), 1024, 1u << 28));
-    else if (a == "--repeat") o.repeat = static_cast<int>(parse_number("--repeat", value(), 0, 1000));
-    else if (a == "--only") o.only = value();
-    else if (a == "--seed") o.seed = parse_number("--seed", value(), 0, ~0ull);
-    else usage_error("unknown argument '" + a + "'");
+  labbook::lab::Arguments args(argc, argv, "lab4_global_memory", "[--elements N] [--repeat R] [--only TEXT] [--seed S]");
+  while (args.next()) {
+    if (args.flag() == "--elements") o.elements = args.number<unsigned>(1024, 1u << 28);
+    else if (args.flag() == "--repeat") o.repeat = args.number<int>(0, 1000);
+    else if (args.flag() == "--only") o.only = args.value();
+    else if (args.flag() == "--seed") o.seed = args.number<std::uint64_t>(0, ~0ull);
+    else args.fail("unknown argument '" + args.flag() + "'");
   }
   return o;
 }

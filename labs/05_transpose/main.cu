@@ -16,10 +16,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "arguments.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "kernel_timer.h"
@@ -42,37 +42,18 @@ struct Options {
   std::uint64_t seed = 4536;
 };
 
-[[noreturn]] void usage_error(const std::string& why) {
-  std::fprintf(stderr,
-               "lab5_transpose: %s\nusage: lab5_transpose [--n N] [--large N] [--repeat R] [--only TEXT] [--seed S]\n",
-               why.c_str());
-  std::exit(2);
-}
-
-unsigned long long parse_number(const std::string& flag, const char* text, unsigned long long min, unsigned long long max) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text, &end, 0);
-  if (!*text || *end || v < min || v > max)
-    usage_error(flag + ": expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got '" + text + "'");
-  return v;
-}
-
 Options parse_options(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) usage_error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--n") o.n = static_cast<unsigned>(parse_number(a, value(), 128, 32768));
-    else if (a == "--large") o.large = static_cast<unsigned>(parse_number(a, value(), 0, 32768));
-    else if (a == "--repeat") o.repeat = static_cast<int>(parse_number(a, value(), 0, 1000));
-    else if (a == "--only") o.only = value();
-    else if (a == "--seed") o.seed = parse_number(a, value(), 0, ~0ull);
-    else usage_error("unknown argument '" + a + "'");
+  labbook::lab::Arguments args(argc, argv, "lab5_transpose", "[--n N] [--large N] [--repeat R] [--only TEXT] [--seed S]");
+  while (args.next()) {
+    if (args.flag() == "--n") o.n = args.number<unsigned>(128, 32768);
+    else if (args.flag() == "--large") o.large = args.number<unsigned>(0, 32768);
+    else if (args.flag() == "--repeat") o.repeat = args.number<int>(0, 1000);
+    else if (args.flag() == "--only") o.only = args.value();
+    else if (args.flag() == "--seed") o.seed = args.number<std::uint64_t>(0, ~0ull);
+    else args.fail("unknown argument '" + args.flag() + "'");
   }
-  if (o.n % 128 || o.large % 128) usage_error("--n and --large must be multiples of 128 (4 x 32-wide blocks)");
+  if (o.n % 128 || o.large % 128) args.fail("--n and --large must be multiples of 128 (4 x 32-wide blocks)");
   return o;
 }
 
@@ -105,20 +86,6 @@ void launch(Kernel kernel, dim3 block, const float* in, float* out, unsigned n) 
     case Kernel::Tiled: k::transposeTiled<kL1><<<tiles, tile_block>>>(in, out, n, n); break;
   }
 }
-
-/// NVTX ranges for each part of "a/b", innermost last.
-class RangePath {
- public:
-  explicit RangePath(const std::string& path) {
-    const auto slash = path.find('/');
-    outer_ = std::make_unique<NvtxRange>(path.substr(0, slash));
-    if (slash != std::string::npos) inner_ = std::make_unique<NvtxRange>(path.substr(slash + 1));
-  }
-  ~RangePath() { inner_.reset(); }
-
- private:
-  std::unique_ptr<NvtxRange> outer_, inner_;
-};
 
 struct Result {
   std::string path;
@@ -192,7 +159,7 @@ class Lab {
     m.out.poison();
     float ms = 0;
     {
-      RangePath range(path);
+      labbook::lab::NvtxPath range(path);
       ms = labbook::lab::median_kernel_ms(1 + opt_.repeat, launch);
     }
     m.out.download(m.result);

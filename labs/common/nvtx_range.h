@@ -1,7 +1,10 @@
 #pragma once
 // NvtxRange: one NVTX push/pop range for the lifetime of a scope. Nested ranges give
 // paths such as "readSegment/offset=11" in the profiler.
+#include <algorithm>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -13,6 +16,28 @@ class NvtxRange {
   ~NvtxRange() { nvtxRangePop(); }
   NvtxRange(const NvtxRange&) = delete;
   NvtxRange& operator=(const NvtxRange&) = delete;
+};
+
+/// One range per part of a path such as "reverse/fast/n=262144", innermost last, so that
+/// the profiler sees the whole path.
+class NvtxPath {
+ public:
+  explicit NvtxPath(const std::string& path) {
+    std::size_t begin = 0;
+    while (begin <= path.size()) {
+      const std::size_t end = std::min(path.find('/', begin), path.size());
+      ranges_.push_back(std::make_unique<NvtxRange>(path.substr(begin, end - begin)));
+      begin = end + 1;
+    }
+  }
+  ~NvtxPath() {
+    while (!ranges_.empty()) ranges_.pop_back();   // innermost first
+  }
+  NvtxPath(const NvtxPath&) = delete;
+  NvtxPath& operator=(const NvtxPath&) = delete;
+
+ private:
+  std::vector<std::unique_ptr<NvtxRange>> ranges_;
 };
 
 }  // namespace labbook::lab
