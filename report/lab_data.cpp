@@ -212,7 +212,8 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
 
   for (const toml::table* t : top.tables("section")) {
     const TableReader s(*t, origin, "[[section]]");
-    Section section{s.string("title"), s.string("text", false), s.strings("experiments"), s.strings("quantities")};
+    Section section{s.string("title"), s.string("text", false), s.strings("experiments"), s.strings("quantities"),
+                    s.string("baseline", false)};
     if (section.experiments.empty()) s.fail("experiments", "is empty");
     for (const auto& q : section.quantities) s.check_quantity("quantities", q);
     lab.sections.push_back(std::move(section));

@@ -21,6 +21,9 @@ struct Section {
   std::string title, text;
   std::vector<std::string> experiments;   ///< NVTX range paths
   std::vector<std::string> quantities;
+  /// An experiment every row is also shown against ("Of <baseline>": the measured value
+  /// over the baseline's, same quantity), e.g. a device-to-device copy; "" for none.
+  std::string baseline;
 };
 
 /// A parameter sweep shown as one table: a row per parameter value.

@@ -114,6 +114,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
   Table t{{"Experiment", "Quantity", "Source (its GPU)", "Model, source's GPU", "Model, this GPU", "Measured here",
            "Verdict", "What changed"},
           {}};
+  if (!section.baseline.empty()) t.header.insert(t.header.begin() + 6, "Of " + section.baseline);
   json rows = json::array();
   for (const auto& experiment : section.experiments) {
     for (const auto& quantity : section.quantities) {
@@ -147,6 +148,15 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
         row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu},
                          {"build", ref->build}, {"citation", ref->citation}};
         if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
+      }
+      if (!section.baseline.empty()) {
+        const QuantityValue base = range_quantity(m, section.baseline, quantity);
+        Text of = "—";
+        if (measured.value && base.value && *base.value != 0) {
+          of = printf1("%.1f %%", 100.0 * *measured.value / *base.value);
+          row["of_baseline"] = *measured.value / *base.value;
+        }
+        cells.insert(cells.begin() + 6, of);
       }
       t.rows.push_back(std::move(cells));
       rows.push_back(std::move(row));

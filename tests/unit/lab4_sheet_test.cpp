@@ -85,3 +85,25 @@ TEST(Lab4Sheet, MissingCountersShowNotCollectedWithTheReason) {
   EXPECT_NE(rows.at("readSegment/offset=11|time")[5].find("µs"), std::string::npos) << "timings survive";
   EXPECT_NE(md.find("**counters_denied**"), std::string::npos);
 }
+
+TEST(Lab4Sheet, ABaselineAddsAColumnOfRatios) {
+  LabData lab = load_lab_data(kLab + "/lab.toml");
+  lab.sections.at(0).baseline = "readSegment/offset=0";
+  const Sheet sheet = build_sheet(lab, read_measurement(kLab + "/recorded/h100.json"), {});
+  const std::string md = to_markdown(sheet);
+  validate_markdown(sheet, md);
+  const auto tables = parse_tables(md);
+  const ParsedTable* first = nullptr;
+  for (const auto& t : tables)
+    if (t.header.size() == 9) first = &t;
+  ASSERT_NE(first, nullptr) << "one table has the extra column";
+  EXPECT_EQ(first->header[6], "Of readSegment/offset=0");
+  for (const auto& r : first->rows) {
+    if (r[0] == "readSegment/offset=0" && r[1] == "gld_efficiency") {
+      EXPECT_EQ(r[6], "100.0 %");
+    }
+    if (r[0] == "readSegment/offset=11" && r[1] == "gld_efficiency") {
+      EXPECT_EQ(r[6], "80.0 %");
+    }
+  }
+}
