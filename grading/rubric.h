@@ -1,0 +1,39 @@
+#pragma once
+/// @file
+/// A grading rubric (TOML): criteria with points, how each is measured, thresholds for
+/// partial credit, and who sees it. Each exercise ships a default; an instructor's own file
+/// replaces it. Loading validates everything and names file:line.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace labbook::grading {
+
+/// One criterion. Either the correctness of the submission's results (all or nothing), or a
+/// measured quantity scored linearly between `zero_at` (no points) and `full_at` (all
+/// points); `full_at` below `zero_at` means lower is better (a time, sectors per request).
+struct Criterion {
+  std::string id, title;
+  double points = 0;
+  bool correctness = false;        ///< the checker's verdict on every call
+  std::string measure;             ///< otherwise: the quantity measured for the student's kernel
+  double full_at = 0, zero_at = 0;
+  bool visible = true;             ///< false: shown to the instructor only
+  std::string hint;                ///< Markdown, shown with a score below full
+  bool needs_correct = true;       ///< no points while the results are wrong
+  int line = 0;                    ///< in the rubric file
+};
+
+struct Rubric {
+  std::string path;                ///< the file it came from
+  std::string exercise, title;
+  std::vector<Criterion> criteria;
+  double max_points() const;
+};
+
+/// Parses and validates a rubric. Throws labbook::Error "path:line: what is wrong".
+Rubric load_rubric(const std::string& path);
+/// Parses TOML text; `origin` is the name used in error messages.
+Rubric parse_rubric(const std::string& toml_text, const std::string& origin);
+
+}  // namespace labbook::grading

@@ -1,0 +1,58 @@
+#include "scoring.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace labbook::grading {
+
+double partial_credit(const Criterion& c, double value) {
+  if (std::isnan(value)) return 0;
+  return std::clamp((value - c.zero_at) / (c.full_at - c.zero_at), 0.0, 1.0);
+}
+
+namespace {
+
+/// Points rounded to hundredths, so that totals print and compare the same everywhere.
+double hundredths(double points) { return std::round(points * 100.0) / 100.0; }
+
+CriterionScore score_criterion(const Criterion& c, const SubmissionOutcome& o) {
+  CriterionScore s;
+  s.criterion = &c;
+  if (!o.built) {
+    s.note = "the submission did not build";
+    return s;
+  }
+  if (c.correctness) {
+    if (o.correct.value_or(false)) s.points = c.points;
+    else s.note = o.problem.empty() ? "results were not checked" : o.problem;
+    return s;
+  }
+  if (c.needs_correct && !o.correct.value_or(false)) {
+    s.note = "no points while the results are wrong";
+    return s;
+  }
+  const auto it = o.measured.find(c.measure);
+  if (it == o.measured.end()) {
+    s.note = "not measured";
+    return s;
+  }
+  s.measured = it->second;
+  s.points = hundredths(c.points * partial_credit(c, it->second));
+  return s;
+}
+
+}  // namespace
+
+Score score_submission(const Rubric& rubric, const SubmissionOutcome& outcome) {
+  Score score;
+  score.student = outcome.student;
+  for (const auto& c : rubric.criteria) {
+    score.criteria.push_back(score_criterion(c, outcome));
+    score.total += score.criteria.back().points;
+    score.max_total += c.points;
+  }
+  score.total = hundredths(score.total);
+  return score;
+}
+
+}  // namespace labbook::grading
