@@ -140,6 +140,19 @@ std::string to_markdown(const Sheet& sheet) {
         for (const auto& item : b.items) out += "- " + line_start_safe(render(item, false)) + "\n";
         out += "\n";
         break;
+      case Block::Kind::Code: {
+        // A fence longer than any run of backquotes in the text cannot be closed by it.
+        std::size_t longest = 0, run = 0;
+        for (char c : b.text) {
+          run = c == '`' ? run + 1 : 0;
+          longest = std::max(longest, run);
+        }
+        const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+        std::string text = b.text;
+        if (!text.empty() && text.back() != '\n') text += '\n';
+        out += fence + "\n" + text + fence + "\n\n";
+        break;
+      }
     }
   }
   return out;

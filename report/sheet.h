@@ -49,10 +49,10 @@ struct Table {
 };
 
 struct Block {
-  enum class Kind { Heading, Markdown, Table, Lines, List };
+  enum class Kind { Heading, Markdown, Table, Lines, List, Code };
   Kind kind = Kind::Markdown;
   int level = 2;           ///< for headings
-  std::string text;        ///< heading or authored Markdown (data in it goes through escape_inline)
+  std::string text;        ///< heading, authored Markdown (data in it goes through escape_inline), or code
   Table table;
   std::vector<Text> items; ///< Lines: one paragraph, a line each; List: bullet items
 };
@@ -75,6 +75,8 @@ struct Sheet {
   void table(Table t) { blocks.push_back({Block::Kind::Table, 0, {}, std::move(t), {}}); }
   /// One paragraph of `lines`, each on its own line.
   void lines(std::vector<Text> lines) { blocks.push_back({Block::Kind::Lines, 0, {}, {}, std::move(lines)}); }
+  /// Text shown as it is (a compiler's output, a program's), in a code block.
+  void code(std::string text) { blocks.push_back({Block::Kind::Code, 0, std::move(text), {}, {}}); }
   /// A bulleted list.
   void list(std::vector<Text> items) { blocks.push_back({Block::Kind::List, 0, {}, {}, std::move(items)}); }
 };

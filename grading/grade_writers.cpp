@@ -1,0 +1,109 @@
+#include "grade_writers.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace labbook::grading {
+
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+/// A CSV field: quoted when it holds a separator, a quote or a line break (RFC 4180).
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void by_student(std::vector<Score>& scores) {
+  std::sort(scores.begin(), scores.end(), [](const Score& a, const Score& b) { return a.student < b.student; });
+}
+
+/// "80.00 (full at 100.00, none at 50.00)" for a measured criterion.
+std::string measured_text(const CriterionScore& s) {
+  const Criterion& c = *s.criterion;
+  if (c.correctness) return s.points > 0 ? "correct" : "not correct";
+  if (!s.measured) return "—";
+  return number(*s.measured) + " (full at " + number(c.full_at) + ", none at " + number(c.zero_at) + ")";
+}
+
+}  // namespace
+
+std::string grades_csv(const Rubric& rubric, std::vector<Score> scores) {
+  by_student(scores);
+  std::string out = "student,total,max";
+  for (const auto& c : rubric.criteria) out += "," + csv_field(c.id);
+  out += "\n";
+  for (const auto& s : scores) {
+    out += csv_field(s.student) + "," + number(s.total) + "," + number(s.max_total);
+    for (const auto& c : s.criteria) out += "," + number(c.points);
+    out += "\n";
+  }
+  return out;
+}
+
+nlohmann::json grades_json(const Rubric& rubric, std::vector<Score> scores) {
+  by_student(scores);
+  nlohmann::json out = {{"exercise", rubric.exercise}, {"max", rubric.max_points()}, {"students", nlohmann::json::array()}};
+  for (const auto& s : scores) {
+    nlohmann::json row = {{"student", s.student}, {"total", s.total}, {"criteria", nlohmann::json::object()}};
+    for (const auto& c : s.criteria) {
+      nlohmann::json one = {{"points", c.points}, {"max", c.criterion->points}, {"note", c.note}};
+      if (c.measured) one["measured"] = *c.measured;
+      row["criteria"][c.criterion->id] = one;
+    }
+    out["students"].push_back(row);
+  }
+  return out;
+}
+
+nlohmann::json gradescope_results(const Score& score) {
+  nlohmann::json tests = nlohmann::json::array();
+  for (const auto& c : score.criteria) {
+    std::string output = measured_text(c);
+    if (!c.note.empty()) output += ": " + c.note;
+    tests.push_back({{"name", c.criterion->title}, {"score", c.points}, {"max_score", c.criterion->points},
+                     {"output", output}, {"visibility", c.criterion->visible ? "visible" : "hidden"}});
+  }
+  return {{"score", score.total}, {"tests", tests}};
+}
+
+report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const SubmissionOutcome& outcome,
+                             bool for_instructor) {
+  using report::Text;
+  report::Sheet sheet;
+  sheet.title = rubric.title + " — " + score.student;
+  sheet.heading(1, sheet.title);
+  double shown_total = 0, shown_max = 0;
+  report::Table t{{"Criterion", "Points", "Measured", "Why"}, {}};
+  std::vector<Text> hints;
+  for (const auto& c : score.criteria) {
+    if (!c.criterion->visible && !for_instructor) continue;
+    shown_total += c.points;
+    shown_max += c.criterion->points;
+    const std::string name = c.criterion->title + (c.criterion->visible ? "" : " (instructor only)");
+    t.rows.push_back({name, number(c.points) + " / " + number(c.criterion->points), measured_text(c), c.note});
+    if (c.points < c.criterion->points && !c.criterion->hint.empty()) hints.push_back({c.criterion->title + ": " + c.criterion->hint});
+  }
+  sheet.lines({Text{report::strong("Score:"), {" " + number(shown_total) + " / " + number(shown_max)}}});
+  sheet.table(std::move(t));
+  if (!hints.empty()) {
+    sheet.heading(2, "Hints");
+    sheet.list(std::move(hints));
+  }
+  // The compiler's or checker's own words, where they explain the score.
+  const std::string log = !outcome.built ? outcome.build_log : "";
+  if (!log.empty()) {
+    sheet.heading(2, "Compiler output");
+    sheet.code(log);
+  }
+  return sheet;
+}
+
+}  // namespace labbook::grading

@@ -1,0 +1,97 @@
+// What grading writes, for a small class: the CSV and JSON tables (stable columns, rows by
+// student), Gradescope's results.json (hidden criteria hidden), and the feedback sheet.
+#include <gtest/gtest.h>
+
+#include "cmark_document.h"
+#include "grade_writers.h"
+#include "markdown_writer.h"
+
+using namespace labbook::grading;
+
+namespace {
+const char* kRubric = R"([rubric]
+exercise = "lab4-misaligned"
+title = "Fix the misaligned read"
+
+[[criterion]]
+id = "correct"
+title = "Correct results"
+points = 40
+correctness = true
+
+[[criterion]]
+id = "efficiency"
+title = "Load efficiency"
+points = 40
+measure = "gld_efficiency"
+full_at = 100.0
+zero_at = 50.0
+hint = "Align each warp's first address to 32 bytes."
+
+[[criterion]]
+id = "bandwidth"
+title = "Bandwidth"
+points = 20
+measure = "bandwidth_pct_of_reference"
+full_at = 90
+zero_at = 30
+visible = false
+)";
+
+struct Class {
+  Rubric rubric = parse_rubric(kRubric, "r.toml");
+  SubmissionOutcome ada, bob;
+  std::vector<Score> scores;
+  Class() {
+    ada.student = "ada";
+    ada.built = true;
+    ada.correct = true;
+    ada.measured = {{"gld_efficiency", 80.0}, {"bandwidth_pct_of_reference", 60.0}};
+    bob.student = "bob, jr";   // a comma: quoted in the CSV
+    bob.build_log = "k.cu(3): error: expected a \";\"\n```not a fence end\n";
+    scores = {score_submission(rubric, bob), score_submission(rubric, ada)};
+  }
+};
+}  // namespace
+
+TEST(GradeWriters, CsvHasStableColumnsAndQuotesFields) {
+  const Class c;
+  EXPECT_EQ(grades_csv(c.rubric, c.scores),
+            "student,total,max,correct,efficiency,bandwidth\n"
+            "ada,74.00,100.00,40.00,24.00,10.00\n"
+            "\"bob, jr\",0.00,100.00,0.00,0.00,0.00\n");
+  const auto json = grades_json(c.rubric, c.scores);
+  EXPECT_EQ(json["students"][0]["student"], "ada");
+  EXPECT_EQ(json["students"][0]["criteria"]["efficiency"]["measured"], 80.0);
+  EXPECT_EQ(json["students"][1]["criteria"]["correct"]["note"], "the submission did not build");
+}
+
+TEST(GradeWriters, GradescopeResultsHideTheInstructorsCriteria) {
+  const Class c;
+  const auto r = gradescope_results(c.scores[1]);
+  EXPECT_EQ(r["score"], 74.0);
+  ASSERT_EQ(r["tests"].size(), 3u);
+  EXPECT_EQ(r["tests"][1]["name"], "Load efficiency");
+  EXPECT_EQ(r["tests"][1]["max_score"], 40.0);
+  EXPECT_EQ(r["tests"][1]["output"], "80.00 (full at 100.00, none at 50.00)");
+  EXPECT_EQ(r["tests"][1]["visibility"], "visible");
+  EXPECT_EQ(r["tests"][2]["visibility"], "hidden");
+}
+
+TEST(GradeWriters, FeedbackShowsVisibleCriteriaHintsAndTheCompilerOutput) {
+  const Class c;
+  const auto ada = feedback_sheet(c.rubric, c.scores[1], c.ada, false);
+  const std::string md = labbook::report::to_markdown(ada);
+  labbook::report::validate_markdown(ada, md);
+  EXPECT_NE(md.find("**Score:** 64.00 / 80.00"), std::string::npos) << md;
+  EXPECT_EQ(md.find("Bandwidth"), std::string::npos) << "hidden from the student";
+  EXPECT_NE(md.find("Align each warp's first address"), std::string::npos) << "a hint below full marks";
+  const std::string instructor = labbook::report::to_markdown(feedback_sheet(c.rubric, c.scores[1], c.ada, true));
+  EXPECT_NE(instructor.find("Bandwidth (instructor only)"), std::string::npos);
+  EXPECT_NE(instructor.find("**Score:** 74.00 / 100.00"), std::string::npos);
+
+  const auto bob = feedback_sheet(c.rubric, c.scores[0], c.bob, false);
+  const std::string html = labbook::report::markdown_to_html(labbook::report::to_markdown(bob));
+  EXPECT_NE(html.find("```not a fence end"), std::string::npos) << "the log stays inside its code block:\n" << html;
+  EXPECT_NE(html.find("expected a &quot;;&quot;"), std::string::npos) << html;
+}
