@@ -55,7 +55,8 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   // The program's stdout is the first run's alone: what later runs print goes to a file, so
   // that the output reads as if the program had run once.
   const std::string stdout_path = run.first ? "" : run.output + ".stdout";
-  const int exit_code = run_program(request.command, env, stdout_path);
+  const int exit_code = request.runner ? request.runner(request.command, env, stdout_path)
+                                       : run_program(request.command, env, stdout_path);
   std::fprintf(stderr, "labbook: %s run: %.2f s, exit code %d\n", what.c_str(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), exit_code);
   return exit_code;

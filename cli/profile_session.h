@@ -1,5 +1,7 @@
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +20,11 @@ struct ProfileRequest {
   /// Which launches get metrics (the collector's LABBOOK_NVTX etc.); all when empty.
   std::vector<std::string> nvtx, kernels;
   std::optional<std::uint64_t> launch_skip, launch_count;
+  /// How each run is started: (command, environment the collector needs, file for its stdout
+  /// or "" for ours) -> exit code. run_program by default; `labbook grade` runs student code
+  /// in its sandbox.
+  std::function<int(const std::vector<std::string>&, const std::map<std::string, std::string>&, const std::string&)>
+      runner;
 };
 
 struct ProfileOutcome {

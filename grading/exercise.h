@@ -1,0 +1,39 @@
+#pragma once
+/// @file
+/// An exercise (labs/NN_name/exercises/NAME/exercise.toml): the file a student hands in, the
+/// harness that owns main and checks it, the default rubric, and the NVTX ranges the
+/// collector measures the student's kernel and the lab's reference in.
+#include <string>
+#include <vector>
+
+namespace labbook::grading {
+
+struct Exercise {
+  std::string path;              ///< exercise.toml
+  std::string id, title, lab;
+  std::string student_file;      ///< name of the file each student hands in
+  std::string starter, instructions, harness, rubric;   ///< absolute paths
+  std::vector<std::string> metrics;                      ///< catalog names
+  std::string measured_range, reference_range;
+  std::string folder() const;
+};
+
+/// Parses and validates exercise.toml (files must exist). Throws labbook::Error "path:line: ...".
+Exercise load_exercise(const std::string& path);
+
+/// Every exercise under labs/*/exercises/*/exercise.toml, in folder order.
+std::vector<Exercise> find_exercises(const std::string& labs_folder);
+
+/// The exercise with this id, or the only exercise of the lab with this id; throws
+/// labbook::Error listing what exists otherwise.
+Exercise find_exercise(const std::string& labs_folder, const std::string& id_or_lab);
+
+/// One student's submission: a folder holding the student file, or a .cu file directly in
+/// the submissions folder (the student's name is the folder's or the file's name).
+struct Submission {
+  std::string student, file;
+};
+/// Submissions in name order; a folder without the student file is listed with file "".
+std::vector<Submission> find_submissions(const std::string& folder, const Exercise& exercise);
+
+}  // namespace labbook::grading
