@@ -63,6 +63,18 @@ int write_profile_outputs(Measurement m, const std::string& out_dir);
 /// write_profile_outputs() for a measurement file.
 int summarize(const std::string& measurement, const std::string& out_dir);
 
+struct GradeOptions {
+  std::string exercise;       ///< an exercise id, or a lab id with one exercise
+  std::string submissions;    ///< folder: one folder or one .cu per student
+  std::string out_dir = "grades";
+  std::string rubric;         ///< the instructor's rubric; default: the exercise's
+  bool force = false;         ///< grade again students graded before
+};
+/// Grades every submission (see grade_command.cpp); writes OUT/<student>/... and OUT/grades.*.
+int grade(const GradeOptions&);
+/// Writes the exercise's starter file and instructions into `out_dir`.
+int exercise_handout(const std::string& exercise, const std::string& out_dir);
+
 /// The catalog; with `lab`, that lab's CUPTI metrics as one comma-separated line; with
 /// `all_cupti`, every CUPTI metric of the catalog that way.
 int list_metrics(const std::string& lab, bool all_cupti);

@@ -4,6 +4,8 @@
 //   labbook render lab4 --measurement FILE   write the sheet from a measurement file
 //   labbook check lab4 [--measurement FILE]  the lab's acceptance checks on a measurement
 //   labbook workbook [--recorded]    every lab's sheet and reports/index.{md,html}
+//   labbook exercise lab4 --out DIR  an exercise's starter file and instructions
+//   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force]   grade a class
 //   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]
 //                   [--launch-count N] [--replay application|kernel] [--cache-control all|none]
 //                   -- PROGRAM ARGS...   profile any CUDA program
@@ -53,6 +55,21 @@ int main(int argc, char** argv) {
   workbook_cmd->add_option("--out", book.out_dir, "Folder for the sheets and the index")->capture_default_str();
   workbook_cmd->add_flag("--recorded", book.force_recorded, "Use the labs' recordings even if a GPU is present");
 
+  std::string handout_exercise, handout_out = "handout";
+  auto* exercise_cmd = app.add_subcommand("exercise", "Write an exercise's starter file and instructions for students");
+  exercise_cmd->add_option("exercise", handout_exercise, "Exercise id, or a lab with one exercise (e.g. lab4)")->required();
+  exercise_cmd->add_option("--out", handout_out, "Folder for the handout")->capture_default_str();
+
+  labbook::cli::GradeOptions grade;
+  auto* grade_cmd = app.add_subcommand("grade", "Build, check, measure and score every submission of a class (sandboxed)");
+  grade_cmd->add_option("exercise", grade.exercise, "Exercise id, or a lab with one exercise (e.g. lab4)")->required();
+  grade_cmd->add_option("submissions", grade.submissions, "Folder: one folder or one .cu file per student")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  grade_cmd->add_option("--out", grade.out_dir, "Folder for the grades")->capture_default_str();
+  grade_cmd->add_option("--rubric", grade.rubric, "Your rubric (TOML) instead of the exercise's")->check(CLI::ExistingFile);
+  grade_cmd->add_flag("--force", grade.force, "Grade again the students graded before");
+
   labbook::cli::ProfileOptions profile;
   auto* profile_cmd = app.add_subcommand("profile", "Profile any CUDA program: timeline and metrics per NVTX range");
   profile_cmd->add_option("--metrics", profile.metrics, "Catalog or CUPTI metric names (comma-separated)")->delimiter(',');
@@ -101,6 +118,8 @@ int main(int argc, char** argv) {
     if (*render_cmd) return labbook::cli::render_lab(render);
     if (*check_cmd) return labbook::cli::check_lab(check_lab, check_measurement);
     if (*workbook_cmd) return labbook::cli::workbook(book);
+    if (*exercise_cmd) return labbook::cli::exercise_handout(handout_exercise, handout_out);
+    if (*grade_cmd) return labbook::cli::grade(grade);
     if (*profile_cmd) return labbook::cli::profile(profile);
     if (*summary_cmd) return labbook::cli::summarize(summary_measurement, summary_out);
     if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab, metrics_all);

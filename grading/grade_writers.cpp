@@ -1,6 +1,7 @@
 #include "grade_writers.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace labbook::grading {
@@ -61,6 +62,38 @@ nlohmann::json grades_json(const Rubric& rubric, std::vector<Score> scores) {
     out["students"].push_back(row);
   }
   return out;
+}
+
+nlohmann::json score_json(const Score& score, const SubmissionOutcome& outcome) {
+  nlohmann::json j = {{"student", score.student}, {"total", score.total}, {"max", score.max_total},
+                      {"built", outcome.built}, {"problem", outcome.problem}, {"criteria", nlohmann::json::array()}};
+  if (outcome.correct) j["correct"] = *outcome.correct;
+  for (const auto& c : score.criteria) {
+    nlohmann::json one = {{"id", c.criterion->id}, {"points", c.points}, {"note", c.note}};
+    if (c.measured) one["measured"] = *c.measured;
+    j["criteria"].push_back(one);
+  }
+  return j;
+}
+
+Score score_from_json(const Rubric& rubric, const nlohmann::json& j) {
+  Score s;
+  s.student = j.at("student").get<std::string>();
+  for (const auto& c : rubric.criteria) {
+    CriterionScore cs;
+    cs.criterion = &c;
+    for (const auto& saved : j.at("criteria"))
+      if (saved.at("id") == c.id) {
+        cs.points = saved.at("points").get<double>();
+        cs.note = saved.value("note", "");
+        if (saved.contains("measured")) cs.measured = saved["measured"].get<double>();
+      }
+    s.total += cs.points;
+    s.max_total += c.points;
+    s.criteria.push_back(cs);
+  }
+  s.total = std::round(s.total * 100.0) / 100.0;
+  return s;
 }
 
 nlohmann::json gradescope_results(const Score& score) {

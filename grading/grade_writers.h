@@ -18,6 +18,11 @@ namespace labbook::grading {
 std::string grades_csv(const Rubric& rubric, std::vector<Score> scores);
 nlohmann::json grades_json(const Rubric& rubric, std::vector<Score> scores);
 
+/// A student's score with what grading found (score.json), and back: a re-run reads the
+/// scores of students graded before from these files.
+nlohmann::json score_json(const Score& score, const SubmissionOutcome& outcome);
+Score score_from_json(const Rubric& rubric, const nlohmann::json& j);
+
 /// Gradescope's autograder format: score, and one test per criterion ("hidden" visibility for
 /// the instructor's criteria).
 nlohmann::json gradescope_results(const Score& score);

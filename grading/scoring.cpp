@@ -19,7 +19,7 @@ CriterionScore score_criterion(const Criterion& c, const SubmissionOutcome& o) {
   CriterionScore s;
   s.criterion = &c;
   if (!o.built) {
-    s.note = "the submission did not build";
+    s.note = o.problem.empty() ? "the submission did not build" : o.problem;
     return s;
   }
   if (c.correctness) {

@@ -1,0 +1,736 @@
+#include "sandbox.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "labbook/model/error.h"
+
+namespace labbook::grading {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using End = SandboxResult::End;
+
+/// Top-level folders of the host system, shown read-only. On a merged-/usr system (Debian 12)
+/// they are links into /usr and are recreated as links; /usr itself is bound whole, so
+/// /usr/local/cuda and the compilers come with it.
+constexpr const char* kSystemFolders[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+
+/// Only what a dynamic binary, a shell, gcc and nvcc read from /etc, not the whole of it: the
+/// instructor's configuration (a grading token in some file under /etc) stays out of sight.
+/// /etc/alternatives holds /usr/bin/cc's link target; hosts and nsswitch.conf let name
+/// lookups fail cleanly rather than strangely.
+constexpr const char* kEtcFiles[] = {"/etc/ld.so.cache",   "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                                     "/etc/alternatives",  "/etc/passwd",     "/etc/group",
+                                     "/etc/nsswitch.conf", "/etc/hosts",      "/etc/localtime"};
+
+constexpr int kStatusFd = 3;  ///< bwrap's --json-status-fd, as the child arranges its fds
+constexpr int kReportFd = 4;  ///< the child's exec-failure report, closed by a successful exec
+constexpr uid_t kNobody = 65534;  ///< the traditional nobody/nogroup, for the availability probe
+
+/// Owns one file descriptor.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(other.release()) {}
+  Fd& operator=(Fd&& other) noexcept {
+    reset(other.release());
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_;
+};
+
+struct Pipe {
+  Fd read, write;
+};
+
+/// Close-on-exec on both ends, so a fork elsewhere in labbook never carries them off (a
+/// stray write end would hold back the end of the output).
+Pipe make_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("sandbox: pipe: ") + std::strerror(errno));
+  return {Fd(fds[0]), Fd(fds[1])};
+}
+
+std::string read_small_file(const std::string& path) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  std::string text;
+  if (fd.get() < 0) return text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n > 0) {
+      text.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      return text;
+    }
+  }
+}
+
+/// The number after `"key":` in `text` (bwrap's JSON status), if there.
+std::optional<long long> json_number(const std::string& text, const std::string& key) {
+  const std::string quoted = "\"" + key + "\":";
+  const auto at = text.find(quoted);
+  if (at == std::string::npos) return std::nullopt;
+  const char* begin = text.c_str() + at + quoted.size();
+  char* end = nullptr;
+  const long long value = std::strtoll(begin, &end, 10);
+  if (end == begin) return std::nullopt;
+  return value;
+}
+
+/// What /proc/PID/status says of a process; `alive` false when it is gone.
+struct ProcessStatus {
+  bool alive = false;
+  bool zombie = false;  ///< exited, not yet reaped: runs nothing, holds nothing
+  uid_t real_uid = 0;
+  long threads = 0;
+};
+ProcessStatus read_status(const std::string& pid) {
+  ProcessStatus p;
+  const std::string status = read_small_file("/proc/" + pid + "/status");
+  const auto state_at = status.find("\nState:");
+  const auto uid_at = status.find("\nUid:");
+  const auto threads_at = status.find("\nThreads:");
+  if (state_at == std::string::npos || uid_at == std::string::npos || threads_at == std::string::npos) return p;
+  const auto state = status.find_first_not_of(" \t", state_at + 7);
+  p.alive = true;
+  p.zombie = state == std::string::npos || status[state] == 'Z' || status[state] == 'X';
+  p.real_uid = static_cast<uid_t>(std::strtoul(status.c_str() + uid_at + 5, nullptr, 10));
+  p.threads = std::max(1L, std::strtol(status.c_str() + threads_at + 9, nullptr, 10));
+  return p;
+}
+
+/// Calls `visit(pid_text, pid)` for each process in /proc.
+template <typename Visit>
+void for_each_process(Visit visit) {
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return;
+  while (const dirent* entry = ::readdir(proc)) {
+    const char* name = entry->d_name;
+    if (*name < '0' || *name > '9') continue;
+    visit(std::string(name), static_cast<pid_t>(std::atol(name)));
+  }
+  ::closedir(proc);
+}
+
+/// Tasks (threads, as RLIMIT_NPROC counts them: zombies too, until reaped) whose real uid is
+/// `uid`, machine-wide.
+long tasks_of_uid(uid_t uid) {
+  long total = 0;
+  for_each_process([&](const std::string& pid, pid_t) {
+    struct stat st{};
+    if (::stat(("/proc/" + pid).c_str(), &st) != 0 || st.st_uid != uid) return;  // cheap filter
+    const ProcessStatus p = read_status(pid);
+    if (p.alive && p.real_uid == uid) total += p.threads;
+  });
+  return total;
+}
+
+/// The sandbox's pid namespace (inode `ns`) as seen from here: its tasks as RLIMIT_NPROC
+/// counts them (zombies included) but for `except` (bwrap's init inside, no part of the
+/// command), and the processes still running. bwrap's init ends as an orphaned zombie when
+/// bwrap exits, and stays one until the machine's init reaps it (in a container, perhaps a
+/// shell that never does): it is not "left behind".
+struct NamespaceTasks {
+  std::vector<pid_t> running;
+  long tasks = 0;
+};
+NamespaceTasks tasks_in_namespace(ino_t ns, pid_t except) {
+  NamespaceTasks found;
+  for_each_process([&](const std::string& pid_text, pid_t pid) {
+    struct stat st{};
+    if (::stat(("/proc/" + pid_text + "/ns/pid").c_str(), &st) != 0 || st.st_ino != ns) return;
+    const ProcessStatus p = read_status(pid_text);
+    if (!p.alive) return;
+    if (!p.zombie) found.running.push_back(pid);
+    if (pid != except) found.tasks += p.threads;
+  });
+  return found;
+}
+
+std::string find_bwrap() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  std::size_t begin = 0;
+  while (begin <= dirs.size()) {
+    const auto end = std::min(dirs.find(':', begin), dirs.size());
+    const std::string dir = dirs.substr(begin, end - begin);
+    if (!dir.empty() && dir[0] == '/' && ::access((dir + "/bwrap").c_str(), X_OK) == 0) return dir + "/bwrap";
+    begin = end + 1;
+  }
+  return ::access("/usr/bin/bwrap", X_OK) == 0 ? "/usr/bin/bwrap" : "";
+}
+
+bool has_nul(const std::string& s) { return s.find('\0') != std::string::npos; }
+
+void validate(const SandboxRequest& r) {
+  if (r.command.empty() || r.command[0].empty()) throw Error("sandbox: no command to run");
+  for (const auto& word : r.command)
+    if (has_nul(word)) throw Error("sandbox: a command word holds a NUL byte");
+  struct stat st{};
+  if (r.work_dir.empty() || r.work_dir[0] != '/') throw Error("sandbox: work_dir '" + r.work_dir + "' is not absolute");
+  if (::stat(r.work_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw Error("sandbox: work_dir " + r.work_dir + " is not a folder");
+  for (const auto& path : r.read_only) {
+    if (path.empty() || path[0] != '/') throw Error("sandbox: read-only path '" + path + "' is not absolute");
+    if (::stat(path.c_str(), &st) != 0) throw Error("sandbox: read-only path " + path + " does not exist");
+  }
+  for (const auto& [name, value] : r.env)
+    if (name.empty() || name.find('=') != std::string::npos || has_nul(name) || has_nul(value))
+      throw Error("sandbox: bad environment variable name '" + name + "'");
+  const auto& l = r.limits;
+  if (!(l.wall_seconds > 0) || !std::isfinite(l.wall_seconds)) throw Error("sandbox: wall_seconds must be > 0");
+  if (l.output_bytes == 0 || l.file_bytes == 0 || l.processes <= 0)
+    throw Error("sandbox: output_bytes, file_bytes and processes must be > 0");
+}
+
+/// Who the command runs as. Root: the owner of work_dir, which must not be root (see the
+/// header). Not root: ourselves, since nothing else is possible without privilege.
+struct Identity {
+  bool drop = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+Identity sandbox_identity(const SandboxRequest& r) {
+  if (::geteuid() != 0) {
+    if (::access(r.work_dir.c_str(), W_OK | X_OK) != 0)
+      throw Error("sandbox: work_dir " + r.work_dir + " is not writable by labbook's user");
+    return {false, ::getuid(), ::getgid()};
+  }
+  struct stat st{};
+  ::stat(r.work_dir.c_str(), &st);
+  if (st.st_uid == 0 || st.st_gid == 0)
+    throw Error("sandbox: work_dir " + r.work_dir +
+                " is owned by root; chown it to the unprivileged uid:gid the command should run as");
+  if ((st.st_mode & S_IRWXU) != S_IRWXU) throw Error("sandbox: work_dir " + r.work_dir + " is not rwx for its owner");
+  return {true, st.st_uid, st.st_gid};
+}
+
+struct Limit {
+  int resource;
+  rlim_t value;
+};
+
+/// Everything the child needs, made before fork(): between fork() and exec() only
+/// async-signal-safe calls are allowed (labbook may have other threads holding malloc's lock).
+struct ChildPlan {
+  const char* bwrap = nullptr;
+  char* const* argv = nullptr;
+  char* const* envp = nullptr;
+  int fds[5] = {-1, -1, -1, -1, -1};  ///< become 0 (stdin), 1, 2, kStatusFd, kReportFd
+  Identity identity;
+  Limit limits[4] = {};
+  int limit_count = 0;
+  rlim_t max_fd = 1024;
+};
+
+enum class ChildStep : int { Setpgid, Descriptors, Signals, Rlimit, Groups, Gid, Uid, Exec };
+const char* step_name(int step) {
+  switch (static_cast<ChildStep>(step)) {
+    case ChildStep::Setpgid: return "setpgid";
+    case ChildStep::Descriptors: return "arranging descriptors";
+    case ChildStep::Signals: return "resetting signals";
+    case ChildStep::Rlimit: return "setrlimit";
+    case ChildStep::Groups: return "setgroups";
+    case ChildStep::Gid: return "setresgid";
+    case ChildStep::Uid: return "setresuid";
+    case ChildStep::Exec: return "exec bwrap";
+  }
+  return "?";
+}
+
+[[noreturn]] void child_fail(int report_fd, ChildStep step) {
+  const int message[2] = {static_cast<int>(step), errno};
+  const ssize_t ignored = ::write(report_fd, message, sizeof message);
+  (void)ignored;
+  ::_exit(127);
+}
+
+[[noreturn]] void exec_bwrap(const ChildPlan& plan) {
+  int report = plan.fds[4];
+  if (::setpgid(0, 0) != 0) child_fail(report, ChildStep::Setpgid);
+  // Lift the five descriptors above 0..4 first, so that no dup2() below overwrites one not
+  // yet moved, then put them in place and close everything else labbook had open (its
+  // sockets and files are none of the sandbox's business).
+  int lifted[5];
+  for (int i = 0; i < 5; ++i)
+    if ((lifted[i] = ::fcntl(plan.fds[i], F_DUPFD_CLOEXEC, 10)) < 0) child_fail(report, ChildStep::Descriptors);
+  report = lifted[4];
+  for (int i = 0; i < 4; ++i)
+    if (::dup2(lifted[i], i) != i) child_fail(report, ChildStep::Descriptors);  // dup2 clears CLOEXEC
+  if (::dup3(lifted[4], kReportFd, O_CLOEXEC) != kReportFd) child_fail(report, ChildStep::Descriptors);
+  report = kReportFd;
+#ifdef SYS_close_range
+  if (::syscall(SYS_close_range, kReportFd + 1, ~0U, 0) != 0)
+#endif
+    for (rlim_t fd = kReportFd + 1; fd < plan.max_fd; ++fd) ::close(static_cast<int>(fd));
+
+  // Signal dispositions set to "ignore" and the signal mask survive exec: labbook's own
+  // (SIGPIPE ignored, say) must not change how the student's program behaves.
+  sigset_t none;
+  sigemptyset(&none);
+  if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) child_fail(report, ChildStep::Signals);
+  struct sigaction fallback{};
+  fallback.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig)
+    if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &fallback, nullptr);  // some numbers are invalid
+
+  for (int i = 0; i < plan.limit_count; ++i) {
+    const struct rlimit value{plan.limits[i].value, plan.limits[i].value};
+    if (::setrlimit(plan.limits[i].resource, &value) != 0) child_fail(report, ChildStep::Rlimit);
+  }
+  if (plan.identity.drop) {
+    if (::setgroups(0, nullptr) != 0) child_fail(report, ChildStep::Groups);
+    const gid_t gid = plan.identity.gid;
+    const uid_t uid = plan.identity.uid;
+    if (::setresgid(gid, gid, gid) != 0) child_fail(report, ChildStep::Gid);
+    if (::setresuid(uid, uid, uid) != 0) child_fail(report, ChildStep::Uid);
+  }
+  ::execve(plan.bwrap, plan.argv, plan.envp);
+  child_fail(report, ChildStep::Exec);
+}
+
+/// One captured stream: kept up to the limit, counted beyond it.
+struct Capture {
+  Fd fd;
+  std::string text;
+  std::uint64_t total = 0;
+  bool open() const { return fd.get() >= 0; }
+};
+
+/// Reads what `c` has ready (poll said so). Returns false once more than `limit` bytes came.
+bool drain(Capture& c, std::uint64_t limit) {
+  char buffer[65536];
+  const ssize_t n = ::read(c.fd.get(), buffer, sizeof buffer);
+  if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+    c.fd.reset();
+    return true;
+  }
+  if (n < 0) return true;
+  c.total += static_cast<std::uint64_t>(n);
+  if (c.text.size() < limit)
+    c.text.append(buffer, static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), limit - c.text.size())));
+  return c.total <= limit;
+}
+
+std::string trim_number(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  std::string s = text;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+std::string format_seconds(double s) { return trim_number(s, s < 0.1 ? 2 : s < 10 ? 1 : 0) + " s"; }
+
+std::string format_bytes(std::uint64_t bytes) {
+  if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+  if (bytes >= (1ull << 20)) return trim_number(static_cast<double>(bytes) / (1 << 20), 1) + " MiB";
+  if (bytes >= (1ull << 10)) return trim_number(static_cast<double>(bytes) / (1 << 10), 1) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV (invalid memory access)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGFPE: return "SIGFPE (arithmetic error)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGABRT: return "SIGABRT (abort)";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGPIPE: return "SIGPIPE (write to a closed pipe)";
+    case SIGXFSZ: return "SIGXFSZ (file size limit)";
+    case SIGXCPU: return "SIGXCPU (CPU time limit)";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS (bad system call)";
+    case SIGALRM: return "SIGALRM";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+std::string last_line(const std::string& text) {
+  auto end = text.find_last_not_of("\n\r ");
+  if (end == std::string::npos) return "";
+  const auto begin = text.rfind('\n', end);
+  return text.substr(begin == std::string::npos ? 0 : begin + 1, end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& words) {
+  std::vector<char*> pointers;
+  for (auto& w : words) pointers.push_back(w.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+/// Ends whatever is left of the sandbox's pid namespace. bwrap's init dies with bwrap
+/// (--die-with-parent) and takes the namespace with it, so this normally only waits out the
+/// kernel's teardown; it kills by pid what it still finds, for up to two seconds.
+void clear_namespace(ino_t ns, pid_t init) {
+  if (ns == 0) return;
+  const auto give_up = Clock::now() + std::chrono::seconds(2);
+  for (;;) {
+    const auto left = tasks_in_namespace(ns, init).running;
+    if (left.empty() || Clock::now() > give_up) return;
+    for (pid_t pid : left) ::kill(pid, SIGKILL);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> bwrap_arguments(const SandboxRequest& r) {
+  std::vector<std::string> a = {
+      "bwrap",
+      // New user, pid, net, ipc, uts (and cgroup) namespaces; no --share-net, so the only
+      // network is an unconfigured loopback of the sandbox's own.
+      "--unshare-all", "--unshare-user", "--disable-userns",
+      // The sandbox dies with labbook (and with the thread that started it), and the command
+      // gets a session of its own: no terminal to push keystrokes into (TIOCSTI).
+      "--die-with-parent", "--new-session", "--hostname", "labbook-sandbox",
+      "--ro-bind", "/usr", "/usr"};
+  auto add = [&](std::initializer_list<std::string> words) { a.insert(a.end(), words); };
+  for (const char* folder : kSystemFolders) {
+    struct stat st{};
+    if (::lstat(folder, &st) != 0) continue;
+    if (S_ISLNK(st.st_mode)) {
+      char target[4096];
+      const ssize_t n = ::readlink(folder, target, sizeof target - 1);
+      if (n > 0) add({"--symlink", std::string(target, static_cast<std::size_t>(n)), folder});
+    } else if (S_ISDIR(st.st_mode)) {
+      add({"--ro-bind", folder, folder});
+    }
+  }
+  for (const char* file : kEtcFiles) add({"--ro-bind-try", file, file});
+  add({"--proc", "/proc", "--dev", "/dev"});
+  if (r.gpu) {
+    // The driver's device nodes (nvidia0.., nvidiactl, nvidia-uvm, nvidia-caps/) read-write,
+    // as CUDA opens them; /sys read-only for the PCI and NUMA topology it reads.
+    glob_t found{};
+    if (::glob("/dev/nvidia*", 0, nullptr, &found) == 0)
+      for (std::size_t i = 0; i < found.gl_pathc; ++i) add({"--dev-bind", found.gl_pathv[i], found.gl_pathv[i]});
+    ::globfree(&found);
+    add({"--ro-bind", "/sys", "/sys"});
+  }
+  // Private, size-capped /tmp and /dev/shm: they live in memory.
+  const std::string size = std::to_string(r.limits.file_bytes);
+  add({"--size", size, "--tmpfs", "/dev/shm", "--size", size, "--tmpfs", "/tmp"});
+  // Parents before children, so a read-only tree inside work_dir (or work_dir inside a
+  // read-only tree) is not hidden by the mount of the other.
+  std::vector<std::pair<std::string, bool>> binds;
+  for (const auto& path : r.read_only) binds.emplace_back(path, false);
+  binds.emplace_back(r.work_dir, true);
+  std::stable_sort(binds.begin(), binds.end(),
+                   [](const auto& x, const auto& y) { return x.first.size() < y.first.size(); });
+  for (const auto& [path, writable] : binds) add({writable ? "--bind" : "--ro-bind", path, path});
+  // The sandbox's root, where bwrap made the mount points, becomes read-only too.
+  add({"--remount-ro", "/", "--chdir", r.work_dir, "--clearenv"});
+  for (const auto& [name, value] : r.env) add({"--setenv", name, value});
+  // bwrap writes {"exit-code": N} there only once the command was exec'd: its absence tells a
+  // sandbox that failed to start from a command that exited 1.
+  add({"--json-status-fd", std::to_string(kStatusFd), "--"});
+  a.insert(a.end(), r.command.begin(), r.command.end());
+  return a;
+}
+
+SandboxResult run_sandboxed(const SandboxRequest& request) {
+  validate(request);
+  const Identity identity = sandbox_identity(request);
+  const SandboxLimits& limits = request.limits;
+  SandboxResult result;
+
+  const std::string bwrap = find_bwrap();
+  if (bwrap.empty()) {
+    result.err = "bwrap (bubblewrap) is not installed";
+    return result;
+  }
+  std::vector<std::string> words = bwrap_arguments(request);
+  std::vector<char*> argv = c_strings(words);
+  char* envp[] = {nullptr};  // bwrap needs none; the command's comes from --setenv
+
+  ChildPlan plan;
+  plan.bwrap = bwrap.c_str();
+  plan.argv = argv.data();
+  plan.envp = envp;
+  plan.identity = identity;
+  struct rlimit current{};
+  if (::getrlimit(RLIMIT_NOFILE, &current) == 0 && current.rlim_cur != RLIM_INFINITY)
+    plan.max_fd = std::min<rlim_t>(current.rlim_cur, 1 << 20);
+  // As root the limits may be anything; otherwise not above today's hard limits.
+  auto limit = [&](int resource, rlim_t value) {
+    struct rlimit now{};
+    if (!identity.drop && ::geteuid() != 0 && ::getrlimit(resource, &now) == 0 && now.rlim_max != RLIM_INFINITY)
+      value = std::min(value, now.rlim_max);
+    plan.limits[plan.limit_count++] = {resource, value};
+  };
+  limit(RLIMIT_CORE, 0);
+  limit(RLIMIT_FSIZE, static_cast<rlim_t>(limits.file_bytes));
+  // RLIMIT_DATA, not RLIMIT_AS: the CUDA runtime reserves tens of GiB of address space
+  // (PROT_NONE, for unified addressing) and fails under any useful RLIMIT_AS, while
+  // RLIMIT_DATA counts only private writable mappings (heap, malloc, std::vector), so it
+  // stops a host-side memory hog without touching CUDA's reservations or its device-file
+  // mappings. It is per process; a whole-sandbox cap would take a cgroup.
+  if (limits.memory_bytes > 0) limit(RLIMIT_DATA, static_cast<rlim_t>(limits.memory_bytes));
+  // RLIMIT_NPROC counts every task of the uid on the machine (in all namespaces), not only
+  // this sandbox's, and never applies to root: hence the unprivileged uid. The limit is set
+  // relative to what the uid already runs, plus bwrap's two processes (outside and init
+  // inside), so the command itself gets `processes` tasks. With a uid of its own per
+  // submission (see the header) that is exact; with a shared one, concurrent runs share the
+  // headroom each saw at its start.
+  const long already = tasks_of_uid(identity.uid);
+  limit(RLIMIT_NPROC, static_cast<rlim_t>(already) + static_cast<rlim_t>(limits.processes) + 2);
+
+  Fd dev_null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (dev_null.get() < 0) throw Error(std::string("sandbox: /dev/null: ") + std::strerror(errno));
+  Pipe out = make_pipe(), err = make_pipe(), status = make_pipe(), report = make_pipe();
+  plan.fds[0] = dev_null.get();
+  plan.fds[1] = out.write.get();
+  plan.fds[2] = err.write.get();
+  plan.fds[3] = status.write.get();
+  plan.fds[4] = report.write.get();
+
+  const auto start = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    result.err = std::string("fork: ") + std::strerror(errno);
+    return result;
+  }
+  if (pid == 0) exec_bwrap(plan);
+  ::setpgid(pid, pid);  // also here, so that a kill right away already reaches the group
+  dev_null.reset();
+  out.write.reset();
+  err.write.reset();
+  status.write.reset();
+  report.write.reset();
+
+  // The report pipe closes on exec; a message means bwrap never ran.
+  int message[2] = {0, 0};
+  ssize_t got;
+  do got = ::read(report.read.get(), message, sizeof message);
+  while (got < 0 && errno == EINTR);
+  if (got == static_cast<ssize_t>(sizeof message)) {
+    int ignored;
+    while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {}
+    result.err = std::string("could not start ") + bwrap + ": " + step_name(message[0]) + ": " + std::strerror(message[1]);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+  }
+
+  Capture captures[2] = {{std::move(out.read), {}, 0}, {std::move(err.read), {}, 0}};
+  Capture json{std::move(status.read), {}, 0};
+  for (Capture* c : {&captures[0], &captures[1], &json}) ::fcntl(c->fd.get(), F_SETFL, O_NONBLOCK);
+
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.wall_seconds));
+  std::optional<End> stopped;
+  auto stopped_at = start;
+  bool reaped = false, status_known = false;
+  int wait_status = 0;
+  auto ended_at = start;
+  ino_t ns = 0;
+  pid_t ns_init = 0;
+  long peak_tasks = 0;
+
+  auto next_sample = start;
+  auto sample = [&] {
+    if (ns != 0) peak_tasks = std::max(peak_tasks, tasks_in_namespace(ns, ns_init).tasks);
+    next_sample = Clock::now() + std::chrono::milliseconds(50);
+  };
+  auto stop = [&](End why) {
+    if (stopped || reaped) return;
+    if (why == End::TimedOut) sample();
+    stopped = why;
+    stopped_at = Clock::now();
+    // bwrap leads its process group and is not reaped yet, so neither number can have been
+    // reused. Its death takes the namespace with it (--die-with-parent on bwrap's init).
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+  };
+
+  for (;;) {
+    if (!reaped) {
+      const pid_t r = ::waitpid(pid, &wait_status, WNOHANG);
+      if (r == pid || (r < 0 && errno == ECHILD)) {  // ECHILD: SIGCHLD ignored by labbook
+        reaped = true;
+        status_known = r == pid;
+        ended_at = Clock::now();
+      }
+    }
+    const bool pipes_open = captures[0].open() || captures[1].open() || json.open();
+    if (reaped && !pipes_open) break;
+    const auto now = Clock::now();
+    // Once bwrap is gone, or was killed, the rest of the sandbox dies at once and the pipes
+    // close. The graces only guard against a process stuck in the kernel (a GPU driver call,
+    // say) holding them; clear_namespace() below deals with it.
+    if (reaped && now - ended_at > std::chrono::seconds(2)) break;
+    if (stopped && now - stopped_at > std::chrono::seconds(5)) break;
+    if (!stopped && !reaped && now >= deadline) {
+      stop(End::TimedOut);
+      continue;
+    }
+    if (!stopped && !reaped && now >= next_sample) sample();
+
+    pollfd fds[3];
+    Capture* owners[3];
+    nfds_t n = 0;
+    for (Capture* c : {&captures[0], &captures[1], &json})
+      if (c->open()) {
+        fds[n] = {c->fd.get(), POLLIN, 0};
+        owners[n++] = c;
+      }
+    // Wake often enough to see the deadline, sample the process count, and notice bwrap's
+    // exit, which may come just after its pipes closed.
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
+    wait = std::min<long long>(wait, pipes_open ? 50 : 5);
+    if (stopped) wait = std::min<long long>(wait, 20);
+    if (::poll(fds, n, static_cast<int>(std::max<long long>(wait, 0))) < 0 && errno != EINTR) break;
+    for (nfds_t i = 0; i < n; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Capture& c = *owners[i];
+      if (&c == &json) {
+        drain(c, 4096);
+        if (ns == 0) {
+          ns = static_cast<ino_t>(json_number(c.text, "pid-namespace").value_or(0));
+          ns_init = static_cast<pid_t>(json_number(c.text, "child-pid").value_or(0));
+        }
+      } else if (!drain(c, limits.output_bytes) && !stopped) {
+        stop(End::OutputFlood);
+      }
+    }
+  }
+  if (!reaped) {  // only after the grace above: make sure, then wait
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {}
+    status_known = true;
+    ended_at = Clock::now();
+  }
+  clear_namespace(ns, ns_init);
+
+  result.out = std::move(captures[0].text);
+  result.err = std::move(captures[1].text);
+  result.seconds = std::chrono::duration<double>(ended_at - start).count();
+  const auto exit_code = json_number(json.text, "exit-code");
+  if (stopped == End::TimedOut) {
+    // A fork bomb shows as a run that used all its time after reaching its process limit:
+    // the limit makes its forks fail, not end. The count is sampled every 50 ms or so by a
+    // walk of /proc that can miss a few of a bomb's churning tasks, so "reached" means some
+    // sample saw it within 10 % of the limit (exactly, under 10 tasks). A bomb that collapsed
+    // between samples reads as TimedOut; one whose first process gave up at a failed fork
+    // ends sooner, as Exited with the shell's "Cannot fork" on stderr.
+    const long near_limit = limits.processes - limits.processes / 10;
+    result.end = peak_tasks >= near_limit ? End::TooManyProcesses : End::TimedOut;
+  } else if (stopped == End::OutputFlood) {
+    result.end = End::OutputFlood;
+  } else if (status_known && WIFSIGNALED(wait_status)) {
+    result.end = End::Signalled;  // bwrap itself was killed (by the OOM killer, say)
+    result.signal = WTERMSIG(wait_status);
+  } else if (!exit_code) {
+    result.end = End::FailedToStart;  // bwrap said why on stderr
+  } else if (*exit_code > 128 && *exit_code < 128 + NSIG) {
+    result.end = End::Signalled;  // bwrap reports a signal N as 128+N, as a shell does
+    result.signal = static_cast<int>(*exit_code - 128);
+  } else {
+    result.end = End::Exited;
+    result.exit_code = static_cast<int>(*exit_code);
+  }
+  return result;
+}
+
+bool sandbox_available(std::string& why) {
+  static std::mutex mutex;
+  static std::optional<std::string> problem;  // "" once the probe passed
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!problem) {
+    problem = "";
+    char folder[] = "/tmp/labbook-sandbox-probe-XXXXXX";
+    if (find_bwrap().empty()) {
+      problem = "bwrap (bubblewrap) is not installed";
+    } else if (!::mkdtemp(folder)) {
+      problem = std::string("cannot make a folder in /tmp: ") + std::strerror(errno);
+    } else {
+      if (::geteuid() == 0 && ::chown(folder, kNobody, kNobody) != 0)
+        problem = std::string("cannot chown a folder in /tmp: ") + std::strerror(errno);
+      if (problem->empty()) {
+        SandboxRequest probe;
+        probe.command = {"sh", "-c", "exit 0"};
+        probe.work_dir = folder;
+        probe.env = {{"PATH", "/usr/bin:/bin"}};
+        probe.limits.wall_seconds = 20;
+        try {
+          const SandboxResult r = run_sandboxed(probe);
+          if (r.end != End::Exited || r.exit_code != 0)
+            problem = "bwrap cannot create its sandbox here: " + (r.err.empty() ? r.describe() : last_line(r.err));
+        } catch (const Error& e) {
+          problem = e.what();
+        }
+      }
+      ::rmdir(folder);
+    }
+  }
+  why = *problem;
+  return problem->empty();
+}
+
+std::string SandboxResult::describe() const {
+  const std::string after = "after " + format_seconds(seconds);
+  switch (end) {
+    case End::Exited:
+      return exit_code == 0 ? "exited normally " + after : "exited with code " + std::to_string(exit_code) + " " + after;
+    case End::Signalled:
+      return "killed by " + signal_name(signal) + " " + after;
+    case End::TimedOut:
+      return "stopped " + after + " (time limit)";
+    case End::OutputFlood:
+      return "stopped " + after + ": more than " + format_bytes(std::max(out.size(), err.size())) +
+             " of output (output limit)";
+    case End::TooManyProcesses:
+      return "stopped " + after + " (time limit) while at its process limit, as a fork bomb would be";
+    case End::FailedToStart: {
+      const std::string why = last_line(err);
+      return why.empty() ? "could not be started" : "could not be started: " + why;
+    }
+  }
+  return "ended";
+}
+
+}  // namespace labbook::grading
