@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "class_summary.h"
 #include "commands.h"
 #include "exercise.h"
 #include "gpu_probe.h"
@@ -232,6 +233,7 @@ int grade(const GradeOptions& options) {
   }
   write_file_atomically(options.out_dir + "/grades.csv", grading::grades_csv(rubric, scores));
   write_file_atomically(options.out_dir + "/grades.json", grading::grades_json(rubric, scores).dump(1) + "\n");
+  report::write_sheet(grading::class_summary(rubric, scores), options.out_dir, "summary");
   std::printf("graded %zu submissions: %s/grades.csv\n", submissions.size(), options.out_dir.c_str());
   return 0;
 }

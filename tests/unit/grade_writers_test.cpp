@@ -2,6 +2,7 @@
 // student), Gradescope's results.json (hidden criteria hidden), and the feedback sheet.
 #include <gtest/gtest.h>
 
+#include "class_summary.h"
 #include "cmark_document.h"
 #include "grade_writers.h"
 #include "markdown_writer.h"
@@ -94,4 +95,20 @@ TEST(GradeWriters, FeedbackShowsVisibleCriteriaHintsAndTheCompilerOutput) {
   const std::string html = labbook::report::markdown_to_html(labbook::report::to_markdown(bob));
   EXPECT_NE(html.find("```not a fence end"), std::string::npos) << "the log stays inside its code block:\n" << html;
   EXPECT_NE(html.find("expected a &quot;;&quot;"), std::string::npos) << html;
+}
+
+TEST(GradeWriters, ClassSummaryCountsScoresAndReasons) {
+  const Class c;
+  const auto sheet = class_summary(c.rubric, c.scores);
+  const std::string md = labbook::report::to_markdown(sheet);
+  labbook::report::validate_markdown(sheet, md);
+  EXPECT_NE(md.find("2 submissions graded; median score 74.00 of 100.00."), std::string::npos) << md;
+  EXPECT_NE(md.find("| the submission did not build | 1 |"), std::string::npos) << md;
+  ASSERT_EQ(sheet.figures.size(), 1u);
+  const std::string& svg = sheet.figures[0].svg;
+  EXPECT_NE(svg.find(">70–80</text>"), std::string::npos);
+  // One student in the 0-10 bin and one in 70-80: two bars of full height.
+  std::size_t full = 0;
+  for (std::size_t at = svg.find("height=\"160.0\""); at != std::string::npos; at = svg.find("height=\"160.0\"", at + 1)) ++full;
+  EXPECT_EQ(full, 2u);
 }
