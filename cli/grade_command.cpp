@@ -3,6 +3,7 @@
 // (grading/sandbox.h): as an unprivileged user, without network, seeing only its own folder.
 // Each student's files are written atomically when that student is done, so a batch that is
 // killed loses nothing already graded, and a re-run skips what is graded (unless --force).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -190,10 +191,31 @@ grading::Score grade_one(const grading::Exercise& e, const grading::Rubric& rubr
   return score;
 }
 
+/// The exercise named on the command line; a name that matches none is a usage mistake.
+grading::Exercise exercise_named(const std::string& name) {
+  try {
+    return grading::find_exercise(std::string(LABBOOK_SOURCE_DIR) + "/labs", name);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+/// As root the sandbox runs as `nobody`, which must be able to reach the students' folders
+/// through every folder above them: say so at once rather than fail every student.
+void check_reachable(const std::string& out_dir) {
+  if (geteuid() != 0) return;
+  for (fs::path p = fs::absolute(out_dir); !p.empty() && p != p.root_path(); p = p.parent_path()) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH))
+      throw UsageError("--out " + out_dir + ": the sandbox's user (nobody) cannot enter " + p.string() +
+                       "; chmod o+x it or choose another folder");
+  }
+}
+
 }  // namespace
 
 int exercise_handout(const std::string& id, const std::string& out_dir) {
-  const grading::Exercise e = grading::find_exercise(std::string(LABBOOK_SOURCE_DIR) + "/labs", id);
+  const grading::Exercise e = exercise_named(id);
   fs::create_directories(out_dir);
   write_file_atomically(out_dir + "/" + e.student_file, read_file(e.starter));
   write_file_atomically(out_dir + "/instructions.md", read_file(e.instructions));
@@ -203,9 +225,11 @@ int exercise_handout(const std::string& id, const std::string& out_dir) {
 }
 
 int grade(const GradeOptions& options) {
-  const grading::Exercise e = grading::find_exercise(std::string(LABBOOK_SOURCE_DIR) + "/labs", options.exercise);
+  const grading::Exercise e = exercise_named(options.exercise);
   const grading::Rubric rubric = grading::load_rubric(options.rubric.empty() ? e.rubric : options.rubric);
   const auto submissions = grading::find_submissions(options.submissions, e);
+  fs::create_directories(options.out_dir);
+  check_reachable(options.out_dir);
   std::string why;
   if (!gpu_available(why)) {
     std::fprintf(stderr, "labbook: no GPU to run the submissions on (%s): nothing graded\n", why.c_str());
@@ -213,7 +237,6 @@ int grade(const GradeOptions& options) {
   }
   if (!grading::sandbox_available(why))
     throw Error("student code runs only in a sandbox, and none works here: " + why + " (tools/install-deps installs bubblewrap)");
-  fs::create_directories(options.out_dir);
   std::vector<grading::Score> scores;
   std::size_t done = 0;
   for (const auto& s : submissions) {

