@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include <toml++/toml.h>
-
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
+#include "labbook/model/toml_reader.h"
 
 namespace labbook::grading {
 
@@ -15,45 +14,32 @@ namespace fs = std::filesystem;
 std::string Exercise::folder() const { return fs::path(path).parent_path().string(); }
 
 Exercise load_exercise(const std::string& path) {
-  toml::table root;
-  try {
-    root = toml::parse(read_file(path), path);
-  } catch (const toml::parse_error& e) {
-    throw Error(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
-  }
-  const toml::table* t = root["exercise"].as_table();
-  if (!t) throw Error(path + ":1: missing table [exercise]");
-  const std::string folder = fs::path(path).parent_path().string();
-  auto field = [&](const char* key) {
-    const toml::node* n = t->get(key);
-    if (!n || !n->is_string())
-      throw Error(path + ":" + std::to_string(n ? n->source().begin.line : t->source().begin.line) + ": [exercise]: '" +
-                  key + "' must be a string");
-    return n->as_string()->get();
-  };
+  const toml::table root = parse_toml(read_file(path), path);
+  const TomlReader top(root, path, "exercise.toml");
+  top.only({"exercise"});
+  const TomlReader r(top.table("exercise"), path, "[exercise]");
+  r.only({"id", "title", "lab", "student_file", "starter", "instructions", "harness", "rubric", "metrics",
+          "measured_range", "reference_range"});
+  const fs::path folder = fs::path(path).parent_path();
   auto file = [&](const char* key) {
-    const std::string f = (fs::path(folder) / field(key)).string();
-    if (!fs::exists(f))
-      throw Error(path + ":" + std::to_string((*t)[key].node()->source().begin.line) + ": [exercise]: '" + key +
-                  "' names a missing file " + f);
+    const std::string f = (folder / r.string(key)).string();
+    if (!fs::exists(f)) r.fail(key, "names a missing file " + f);
     return f;
   };
   Exercise e;
   e.path = path;
-  e.id = field("id");
-  e.title = field("title");
-  e.lab = field("lab");
-  e.student_file = field("student_file");
+  e.id = r.string("id");
+  e.title = r.string("title");
+  e.lab = r.string("lab");
+  e.student_file = r.string("student_file");
   e.starter = file("starter");
   e.instructions = file("instructions");
   e.harness = file("harness");
   e.rubric = file("rubric");
-  e.measured_range = field("measured_range");
-  e.reference_range = field("reference_range");
-  if (const toml::array* m = (*t)["metrics"].as_array())
-    for (const auto& v : *m)
-      if (v.is_string()) e.metrics.push_back(v.as_string()->get());
-  if (e.metrics.empty()) throw Error(path + ": [exercise]: 'metrics' must list the catalog metrics to collect");
+  e.metrics = r.strings("metrics");
+  if (e.metrics.empty()) r.fail("metrics", "must list the catalog metrics to collect");
+  e.measured_range = r.string("measured_range");
+  e.reference_range = r.string("reference_range");
   return e;
 }
 
