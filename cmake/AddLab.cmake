@@ -74,6 +74,24 @@ const KernelModels& kernel_models() {
     list(APPEND programs ${program})
     set_property(GLOBAL APPEND PROPERTY LABBOOK_LAB_IDS ${id})
   endforeach()
+  # Every exercise's harness built with its starter file (labs/*/exercises/*/), so that a
+  # harness that no longer compiles is caught here rather than when a class is graded.
+  file(GLOB exercise_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/labs/*/exercises/*/exercise.toml")
+  foreach(exercise_file IN LISTS exercise_files)
+    get_filename_component(exercise_folder "${exercise_file}" DIRECTORY)
+    get_filename_component(exercise_name "${exercise_folder}" NAME)
+    get_filename_component(exercise_lab "${exercise_folder}/../.." ABSOLUTE)
+    get_filename_component(exercise_lab "${exercise_lab}" NAME)
+    foreach(key harness starter)
+      file(STRINGS "${exercise_file}" line REGEX "^${key} *= *\"[^\"]+\"" LIMIT_COUNT 1)
+      string(REGEX REPLACE "^${key} *= *\"([^\"]+)\".*" "\\1" ${key} "${line}")
+    endforeach()
+    set(target exercise_${exercise_lab}_${exercise_name})
+    add_executable(${target} "${exercise_folder}/${harness}" "${exercise_folder}/${starter}")
+    target_link_libraries(${target} PRIVATE labbook_lab_common ${CMAKE_DL_LIBS})
+    set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises")
+  endforeach()
+
   # `labs`: every lab's sheet and the workbook's index (reports/index.{md,html}).
   add_custom_target(labs
     COMMAND labbook workbook --out "${PROJECT_SOURCE_DIR}/reports"
