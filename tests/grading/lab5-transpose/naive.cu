@@ -1,0 +1,11 @@
+// Planted submission: correct, reads rows and writes columns (each store of a warp lands in
+// 32 different sectors).
+#include <cuda_runtime.h>
+
+__global__ void transpose(const float* in, float* out, unsigned nx, unsigned ny) {
+  const unsigned x = blockIdx.x * 32 + threadIdx.x;
+  for (unsigned j = 0; j < 32; j += 8) {
+    const unsigned y = blockIdx.y * 32 + threadIdx.y + j;
+    if (x < nx && y < ny) out[x * ny + y] = in[y * nx + x];
+  }
+}

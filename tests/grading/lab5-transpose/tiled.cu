@@ -1,0 +1,14 @@
+// Planted submission: a tiled transpose through a padded shared tile (full marks expected).
+#include <cuda_runtime.h>
+
+__global__ void transpose(const float* in, float* out, unsigned nx, unsigned ny) {
+  __shared__ float tile[32][33];
+  unsigned x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  for (unsigned j = 0; j < 32; j += 8)
+    if (x < nx && y + j < ny) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * nx + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;   // now a column of out: x runs along ny
+  y = blockIdx.x * 32 + threadIdx.y;
+  for (unsigned j = 0; j < 32; j += 8)
+    if (x < ny && y + j < nx) out[(y + j) * ny + x] = tile[threadIdx.x][threadIdx.y + j];
+}
