@@ -250,7 +250,17 @@ int grade(const GradeOptions& options) {
     }
     fs::create_directories(dir);
     std::fprintf(stderr, "[%zu/%zu] %s: grading...\n", done, submissions.size(), s.student.c_str());
-    scores.push_back(grade_one(e, rubric, s, dir));
+    try {
+      scores.push_back(grade_one(e, rubric, s, dir));
+    } catch (const std::exception& error) {   // one student's trouble never stops the batch
+      grading::SubmissionOutcome o;
+      o.student = s.student;
+      o.problem = std::string("labbook could not grade this submission: ") + error.what();
+      const grading::Score score = grading::score_submission(rubric, o);
+      write_file_atomically(dir + "/score.json", grading::score_json(score, o).dump(1) + "\n");
+      scores.push_back(score);
+      std::fprintf(stderr, "labbook: %s: %s\n", s.student.c_str(), error.what());
+    }
     std::fprintf(stderr, "[%zu/%zu] %s: %.2f / %.2f\n", done, submissions.size(), s.student.c_str(), scores.back().total,
                  scores.back().max_total);
   }
