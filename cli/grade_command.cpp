@@ -256,9 +256,8 @@ int grade(const GradeOptions& options) {
       grading::SubmissionOutcome o;
       o.student = s.student;
       o.problem = std::string("labbook could not grade this submission: ") + error.what();
-      const grading::Score score = grading::score_submission(rubric, o);
-      write_file_atomically(dir + "/score.json", grading::score_json(score, o).dump(1) + "\n");
-      scores.push_back(score);
+      // No score.json: the next run tries this student again.
+      scores.push_back(grading::score_submission(rubric, o));
       std::fprintf(stderr, "labbook: %s: %s\n", s.student.c_str(), error.what());
     }
     std::fprintf(stderr, "[%zu/%zu] %s: %.2f / %.2f\n", done, submissions.size(), s.student.c_str(), scores.back().total,
