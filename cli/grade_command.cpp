@@ -103,7 +103,7 @@ struct RunReport {
 
 /// Runs the harness under the collector, every run in the sandbox with the GPU.
 void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, const std::string& work,
-                     const std::string& student, RunReport& report) {
+                     const std::string& student, RunReport& run) {
   grading::SandboxResult last;
   ProfileRequest request;
   request.command = {work + "/harness", "--seed", std::to_string(seed_of(student))};
@@ -120,7 +120,7 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
     r.gpu = true;
     r.limits.wall_seconds = 30;   // a correct run takes about a second, a metrics run two
     last = grading::run_sandboxed(r);
-    report.log += last.out + last.err;
+    run.log += last.out + last.err;
     if (!stdout_path.empty()) write_file_atomically(stdout_path, last.out);
     switch (last.end) {
       case grading::SandboxResult::End::Exited: return last.exit_code;
@@ -129,7 +129,7 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
     }
   };
   const ProfileOutcome profiled = profile_program(request);
-  grading::SubmissionOutcome& o = report.outcome;
+  grading::SubmissionOutcome& o = run.outcome;
   const std::string result_path = work + "/result.json";
   if (fs::exists(result_path)) {
     try {
