@@ -164,8 +164,8 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
 /// score.json (last: its presence marks the student as graded).
 grading::Score grade_one(const grading::Exercise& e, const grading::Rubric& rubric, const grading::Submission& s,
                          const std::string& student_dir) {
-  RunReport report;
-  grading::SubmissionOutcome& o = report.outcome;
+  RunReport run;
+  grading::SubmissionOutcome& o = run.outcome;
   o.student = s.student;
   if (s.file.empty()) {
     o.build_log = "no " + e.student_file + " in the submission";
@@ -178,7 +178,7 @@ grading::Score grade_one(const grading::Exercise& e, const grading::Rubric& rubr
         o.built = false;
         o.problem = refused;
       } else {
-        run_and_measure(e, rubric, work, s.student, report);
+        run_and_measure(e, rubric, work, s.student, run);
       }
     }
   }
@@ -186,7 +186,7 @@ grading::Score grade_one(const grading::Exercise& e, const grading::Rubric& rubr
   report::write_sheet(grading::feedback_sheet(rubric, score, o, false), student_dir, "feedback");
   report::write_sheet(grading::feedback_sheet(rubric, score, o, true), student_dir, "instructor");
   write_file_atomically(student_dir + "/results.json", grading::gradescope_results(score).dump(1) + "\n");
-  if (!report.log.empty()) write_file_atomically(student_dir + "/run.log", report.log);
+  if (!run.log.empty()) write_file_atomically(student_dir + "/run.log", run.log);
   write_file_atomically(student_dir + "/score.json", grading::score_json(score, o).dump(1) + "\n");
   return score;
 }
