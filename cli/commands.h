@@ -69,6 +69,8 @@ struct GradeOptions {
   std::string out_dir = "grades";
   std::string rubric;         ///< the instructor's rubric; default: the exercise's
   bool force = false;         ///< grade again students graded before
+  int jobs = 1;               ///< builds at once (GPU runs are always one at a time)
+  bool build_only = false;    ///< build and check every submission, run nothing (no GPU needed)
 };
 /// Grades every submission (see grade_command.cpp); writes OUT/<student>/... and OUT/grades.*.
 int grade(const GradeOptions&);

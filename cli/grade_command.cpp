@@ -7,21 +7,26 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <thread>
 
+#include "call_audit.h"
 #include "class_summary.h"
 #include "commands.h"
 #include "exercise.h"
 #include "gpu_probe.h"
 #include "grade_writers.h"
+#include "harness_result.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/metric_catalog.h"
 #include "profile_session.h"
+#include "progress_bar.h"
 #include "program_runner.h"
-#include "quantities.h"
 #include "rubric.h"
 #include "sandbox.h"
 #include "sheet_files.h"
@@ -74,10 +79,11 @@ grading::SandboxRequest sandbox_request(const std::string& work, std::vector<std
 /// Builds the submission and the harness with nvcc inside the sandbox. Returns the compiler's
 /// output; `built` says whether an executable came out.
 std::string build(const grading::Exercise& e, const std::string& work, bool& built) {
-  const std::string nvcc = std::string(LABBOOK_NVCC) + " -O3 -arch=" + LABBOOK_NVCC_ARCH;
+  // Relocatable device code: a submission may launch child grids, which the collector counts.
+  const std::string nvcc = std::string(LABBOOK_NVCC) + " -O3 -rdc=true -arch=" + LABBOOK_NVCC_ARCH;
   const std::string includes = " -I" + std::string(LABBOOK_SOURCE_DIR) + "/labs/common -I" + LABBOOK_SOURCE_DIR + "/kernels";
   const std::string script = nvcc + " -c " + e.student_file + " -o submission.o && " + nvcc + includes + " -c " + e.harness +
-                             " -o harness.o && " + nvcc + " harness.o submission.o -o harness -ldl";
+                             " -o harness.o && " + nvcc + " harness.o submission.o -o harness";
   grading::SandboxRequest r = sandbox_request(work, {"/bin/sh", "-c", script});
   r.read_only = outside_usr({std::string(LABBOOK_SOURCE_DIR) + "/labs/common", std::string(LABBOOK_SOURCE_DIR) + "/kernels",
                              e.folder()});
@@ -101,27 +107,65 @@ struct RunReport {
   std::string log;
 };
 
-/// Runs the harness under the collector, every run in the sandbox with the GPU.
+/// The harness's result.json of every run, in run order (the trace run first). Each run of
+/// the program (trace, then one per metrics pass) checks its results again.
+struct HarnessRuns {
+  std::vector<grading::HarnessResult> results;
+  std::string missing;   ///< why a run left no result, if one did not
+};
+
+/// The verdict over every run: right only if every run checked its results and found them
+/// right; the first wrong run's problem, or why a run checked nothing, otherwise.
+void judge_results(const HarnessRuns& runs, grading::SubmissionOutcome& o) {
+  for (const auto& r : runs.results)
+    if (!r.correct) {
+      o.correct = false;
+      o.problem = r.problem;
+      return;
+    }
+  o.correct = runs.missing.empty() && !runs.results.empty();
+  if (!*o.correct) o.problem = runs.missing.empty() ? "the program was not run" : runs.missing;
+}
+
+/// Runs the harness under the collector, every run in the sandbox with the GPU, then audits
+/// its calls against what the collector saw (grading/call_audit.h).
 void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, const std::string& work,
                      const std::string& student, RunReport& run) {
-  grading::SandboxResult last;
   ProfileRequest request;
   request.command = {work + "/harness", "--seed", std::to_string(seed_of(student))};
+  if (const grading::Criterion* c = rubric.correctness())
+    for (const auto& [flag, value] : {std::pair{"--atol", c->absolute_tolerance}, std::pair{"--rtol", c->relative_tolerance}}) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", value);
+      request.command.insert(request.command.end(), {flag, text});
+    }
   request.cupti_metrics = cupti_metrics_for(e.metrics);
   request.work_dir = work + "/runs";
   fs::create_directories(request.work_dir);
   if (geteuid() == 0 && ::chown(request.work_dir.c_str(), kSandboxUser, kSandboxUser) != 0)
     throw Error("cannot hand " + request.work_dir + " to the sandbox's user");
+  HarnessRuns runs;
   request.runner = [&](const std::vector<std::string>& command, const std::map<std::string, std::string>& env,
                        const std::string& stdout_path) {
     grading::SandboxRequest r = sandbox_request(work, command);
     for (const auto& kv : env) r.env.push_back(kv);
+    // Every module loaded before the first call, so that no call's time holds a module load.
+    r.env.push_back({"CUDA_MODULE_LOADING", "EAGER"});
     r.read_only = outside_usr({fs::path(LABBOOK_COLLECTOR_PATH).parent_path().string(), LABBOOK_CUPTI_LIBRARY_DIR});
     r.gpu = true;
-    r.limits.wall_seconds = 30;   // a correct run takes about a second, a metrics run two
-    last = grading::run_sandboxed(r);
+    r.limits.wall_seconds = 60;   // a correct run takes a few seconds, a metrics run a few more
+    const std::string result_path = work + "/result.json";
+    fs::remove(result_path);
+    const grading::SandboxResult last = grading::run_sandboxed(r);
     run.log += last.out + last.err;
     if (!stdout_path.empty()) write_file_atomically(stdout_path, last.out);
+    if (fs::exists(result_path)) {
+      runs.results.push_back(grading::parse_harness_result(read_file(result_path), result_path));
+    } else if (runs.missing.empty()) {
+      runs.missing = last.end == grading::SandboxResult::End::Exited
+                         ? "the program stopped before checking its results (exit code " + std::to_string(last.exit_code) + ")"
+                         : last.describe();
+    }
     switch (last.end) {
       case grading::SandboxResult::End::Exited: return last.exit_code;
       case grading::SandboxResult::End::Signalled: return 128 + last.signal;
@@ -130,64 +174,87 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
   };
   const ProfileOutcome profiled = profile_program(request);
   grading::SubmissionOutcome& o = run.outcome;
-  const std::string result_path = work + "/result.json";
-  if (fs::exists(result_path)) {
-    try {
-      const auto j = nlohmann::json::parse(read_file(result_path));
-      o.correct = j.at("correct").get<bool>();
-      o.problem = j.at("problem").get<std::string>();
-    } catch (const std::exception&) {
-      o.correct = false;
-      o.problem = "the harness's result file was unreadable (did the submission write to it?)";
-    }
-  } else {
-    o.correct = false;
-    o.problem = last.end == grading::SandboxResult::End::Exited
-                    ? "the program stopped before checking its results (exit code " + std::to_string(last.exit_code) + ")"
-                    : last.describe();
-  }
-  if (!profiled.collected) return;
-  const Measurement& m = profiled.measurement;
-  for (const auto& c : rubric.criteria) {
-    if (c.measure.empty()) continue;
-    if (c.measure == "speed_pct_of_reference") {
-      const auto mine = report::range_quantity(m, e.measured_range, "time").value;
-      const auto reference = report::range_quantity(m, e.reference_range, "time").value;
-      if (mine && reference && *mine > 0) o.measured[c.measure] = 100.0 * *reference / *mine;
-    } else if (const auto v = report::range_quantity(m, e.measured_range, c.measure).value) {
-      o.measured[c.measure] = *v;
-    }
-  }
+  judge_results(runs, o);
+  if (!profiled.collected || runs.results.empty()) return;
+  std::vector<std::string> quantities;
+  for (const auto& c : rubric.criteria)
+    if (!c.measure.empty()) quantities.push_back(c.measure);
+  // The trace run's calls: its times are the program's own, not slowed by counters.
+  const grading::CallAudit audit = grading::audit_calls(profiled.measurement, runs.results.front(), e.measured_range,
+                                                        e.reference_range, quantities);
+  o.measured = audit.measured;
+  o.findings = audit.findings;
 }
 
-/// Grades one student, writing feedback.{md,html}, instructor.{md,html}, results.json and
-/// score.json (last: its presence marks the student as graded).
-grading::Score grade_one(const grading::Exercise& e, const grading::Rubric& rubric, const grading::Submission& s,
-                         const std::string& student_dir) {
-  RunReport run;
-  grading::SubmissionOutcome& o = run.outcome;
+/// One submission copied, built and checked: everything grading learns without a GPU.
+struct Built {
+  grading::Submission submission;
+  std::string dir;                      ///< OUT/<student>
+  std::string work;                     ///< its sandbox folder; "" when there was nothing to build
+  grading::SubmissionOutcome outcome;
+  std::string labbook_error;            ///< labbook itself failed: not graded, tried again next run
+};
+
+Built build_one(const grading::Exercise& e, const grading::Submission& s, const std::string& dir) {
+  Built b{s, dir, "", {}, ""};
+  grading::SubmissionOutcome& o = b.outcome;
   o.student = s.student;
   if (s.file.empty()) {
     o.build_log = "no " + e.student_file + " in the submission";
-  } else {
-    const std::string work = prepare_work(student_dir, s.file, e.student_file);
-    o.build_log = build(e, work, o.built);
+    return b;
+  }
+  try {
+    fs::create_directories(dir);
+    b.work = prepare_work(dir, s.file, e.student_file);
+    o.build_log = build(e, b.work, o.built);
     if (o.built) {
-      const std::string refused = check_object(work);
+      const std::string refused = check_object(b.work);
       if (!refused.empty()) {
         o.built = false;
         o.problem = refused;
-      } else {
-        run_and_measure(e, rubric, work, s.student, run);
       }
     }
+  } catch (const std::exception& error) {
+    b.labbook_error = error.what();
   }
+  return b;
+}
+
+/// Builds every submission, `jobs` at a time: builds need only the CPU, so they run side by
+/// side, while GPU runs (counters are device-wide) stay one at a time.
+std::vector<Built> build_all(const grading::Exercise& e, const std::vector<std::pair<grading::Submission, std::string>>& todo,
+                             int jobs, ProgressBar& progress) {
+  std::vector<Built> built(todo.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex report;
+  const auto worker = [&] {
+    for (std::size_t i; (i = next++) < todo.size();) {
+      built[i] = build_one(e, todo[i].first, todo[i].second);
+      const std::lock_guard<std::mutex> lock(report);
+      progress.step(todo[i].first.student, built[i].outcome.built ? "built" : "does not build");
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::min<int>(jobs, static_cast<int>(todo.size())); ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  return built;
+}
+
+/// Runs and scores one built submission, writing feedback.{md,html}, instructor.{md,html},
+/// results.json and score.json (last: its presence marks the student as graded).
+grading::Score grade_built(const grading::Exercise& e, const grading::Rubric& rubric, Built& b) {
+  RunReport run;
+  run.outcome = b.outcome;
+  grading::SubmissionOutcome& o = run.outcome;
+  if (!b.labbook_error.empty()) throw Error(b.labbook_error);
+  if (o.built) run_and_measure(e, rubric, b.work, b.submission.student, run);
   const grading::Score score = grading::score_submission(rubric, o);
-  report::write_sheet(grading::feedback_sheet(rubric, score, o, false), student_dir, "feedback");
-  report::write_sheet(grading::feedback_sheet(rubric, score, o, true), student_dir, "instructor");
-  write_file_atomically(student_dir + "/results.json", grading::gradescope_results(score).dump(1) + "\n");
-  if (!run.log.empty()) write_file_atomically(student_dir + "/run.log", run.log);
-  write_file_atomically(student_dir + "/score.json", grading::score_json(score, o).dump(1) + "\n");
+  report::write_sheet(grading::feedback_sheet(rubric, score, o, false), b.dir, "feedback");
+  report::write_sheet(grading::feedback_sheet(rubric, score, o, true), b.dir, "instructor");
+  write_file_atomically(b.dir + "/results.json", grading::gradescope_results(score).dump(1) + "\n");
+  if (!run.log.empty()) write_file_atomically(b.dir + "/run.log", run.log);
+  write_file_atomically(b.dir + "/score.json", grading::score_json(score, o).dump(1) + "\n");
   return score;
 }
 
@@ -231,38 +298,57 @@ int grade(const GradeOptions& options) {
   fs::create_directories(options.out_dir);
   check_reachable(options.out_dir);
   std::string why;
-  if (!gpu_available(why)) {
+  if (!options.build_only && !gpu_available(why)) {
     std::fprintf(stderr, "labbook: no GPU to run the submissions on (%s): nothing graded\n", why.c_str());
     return kExitNoGpu;
   }
   if (!grading::sandbox_available(why))
     throw Error("student code runs only in a sandbox, and none works here: " + why + " (tools/install-deps installs bubblewrap)");
+
   std::vector<grading::Score> scores;
-  std::size_t done = 0;
+  std::vector<std::pair<grading::Submission, std::string>> todo;
   for (const auto& s : submissions) {
     const std::string dir = options.out_dir + "/" + s.student;
     const std::string marker = dir + "/score.json";
-    ++done;
-    if (!options.force && fs::exists(marker)) {
+    if (!options.force && !options.build_only && fs::exists(marker)) {
       scores.push_back(grading::score_from_json(rubric, nlohmann::json::parse(read_file(marker))));
-      std::fprintf(stderr, "[%zu/%zu] %s: graded before (--force grades again)\n", done, submissions.size(), s.student.c_str());
+      std::fprintf(stderr, "%s: graded before (--force grades again)\n", s.student.c_str());
       continue;
     }
-    fs::create_directories(dir);
-    std::fprintf(stderr, "[%zu/%zu] %s: grading...\n", done, submissions.size(), s.student.c_str());
+    todo.emplace_back(s, dir);
+  }
+  ProgressBar building("building", todo.size());
+  std::vector<Built> built = build_all(e, todo, options.jobs, building);
+  building.done();
+  if (options.build_only) {
+    int failed = 0;
+    for (const auto& b : built) {
+      const std::string& reason = b.outcome.problem.empty() ? b.outcome.build_log : b.outcome.problem;
+      const std::string status = b.outcome.built             ? "builds"
+                                 : !b.labbook_error.empty() ? "labbook failed: " + b.labbook_error
+                                                            : "refused: " + reason.substr(0, reason.find('\n'));
+      std::printf("%s: %s\n", b.submission.student.c_str(), status.c_str());
+      failed += !b.outcome.built;
+    }
+    return failed ? 1 : 0;
+  }
+  ProgressBar running("running", built.size());
+  for (auto& b : built) {
     try {
-      scores.push_back(grade_one(e, rubric, s, dir));
+      scores.push_back(grade_built(e, rubric, b));
     } catch (const std::exception& error) {   // one student's trouble never stops the batch
       grading::SubmissionOutcome o;
-      o.student = s.student;
+      o.student = b.submission.student;
       o.problem = std::string("labbook could not grade this submission: ") + error.what();
       // No score.json: the next run tries this student again.
       scores.push_back(grading::score_submission(rubric, o));
-      std::fprintf(stderr, "labbook: %s: %s\n", s.student.c_str(), error.what());
+      std::fprintf(stderr, "labbook: %s: %s\n", o.student.c_str(), error.what());
     }
-    std::fprintf(stderr, "[%zu/%zu] %s: %.2f / %.2f\n", done, submissions.size(), s.student.c_str(), scores.back().total,
-                 scores.back().max_total);
+    char total[64];
+    std::snprintf(total, sizeof total, "%.2f / %.2f", scores.back().total, scores.back().max_total);
+    running.step(b.submission.student, total);
   }
+  running.done();
   write_file_atomically(options.out_dir + "/grades.csv", grading::grades_csv(rubric, scores));
   write_file_atomically(options.out_dir + "/grades.json", grading::grades_json(rubric, scores).dump(1) + "\n");
   report::write_sheet(grading::class_summary(rubric, scores), options.out_dir, "summary");

@@ -5,7 +5,7 @@
 //   labbook check lab4 [--measurement FILE]  the lab's acceptance checks on a measurement
 //   labbook workbook [--recorded]    every lab's sheet and reports/index.{md,html}
 //   labbook exercise lab4 --out DIR  an exercise's starter file and instructions
-//   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force]   grade a class
+//   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force] [--jobs N] [--build-only]   grade a class
 //   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]
 //                   [--launch-count N] [--replay application|kernel] [--cache-control all|none]
 //                   -- PROGRAM ARGS...   profile any CUDA program
@@ -69,6 +69,11 @@ int main(int argc, char** argv) {
   grade_cmd->add_option("--out", grade.out_dir, "Folder for the grades")->capture_default_str();
   grade_cmd->add_option("--rubric", grade.rubric, "Your rubric (TOML) instead of the exercise's")->check(CLI::ExistingFile);
   grade_cmd->add_flag("--force", grade.force, "Grade again the students graded before");
+  grade_cmd->add_option("--jobs,-j", grade.jobs, "Submissions built at once (runs on the GPU stay one at a time)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  grade_cmd->add_flag("--build-only", grade.build_only,
+                      "Only build and check every submission (sandboxed, no GPU needed); exit 1 if one does not build");
 
   labbook::cli::ProfileOptions profile;
   auto* profile_cmd = app.add_subcommand("profile", "Profile any CUDA program: timeline and metrics per NVTX range");

@@ -68,6 +68,7 @@ nlohmann::json score_json(const Score& score, const SubmissionOutcome& outcome) 
   nlohmann::json j = {{"student", score.student}, {"total", score.total}, {"max", score.max_total},
                       {"built", outcome.built}, {"problem", outcome.problem}, {"criteria", nlohmann::json::array()}};
   if (outcome.correct) j["correct"] = *outcome.correct;
+  if (!outcome.findings.empty()) j["findings"] = outcome.findings;
   for (const auto& c : score.criteria) {
     nlohmann::json one = {{"id", c.criterion->id}, {"points", c.points}, {"note", c.note}};
     if (c.measured) one["measured"] = *c.measured;
@@ -126,6 +127,13 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
   }
   sheet.lines({Text{report::strong("Score:"), {" " + number(shown_total) + " / " + number(shown_max)}}});
   sheet.table(std::move(t));
+  if (!outcome.findings.empty()) {
+    // Why the measured criteria earned nothing: what the counters and the harness saw.
+    sheet.heading(2, "Why speed and efficiency were not scored");
+    std::vector<Text> findings;
+    for (const auto& f : outcome.findings) findings.push_back({f});
+    sheet.list(std::move(findings));
+  }
   if (!hints.empty()) {
     sheet.heading(2, "Hints");
     sheet.list(std::move(hints));

@@ -12,7 +12,8 @@ namespace {
 
 Criterion parse_criterion(const toml::table& t, const std::string& origin) {
   const TomlReader r(t, origin, "[[criterion]]");
-  r.only({"id", "title", "points", "correctness", "measure", "full_at", "zero_at", "visible", "hint", "needs_correct"});
+  r.only({"id", "title", "points", "correctness", "absolute_tolerance", "relative_tolerance", "measure", "full_at",
+          "zero_at", "visible", "hint", "needs_correct"});
   Criterion c;
   c.id = r.string("id");
   c.title = r.string("title");
@@ -24,6 +25,14 @@ Criterion parse_criterion(const toml::table& t, const std::string& origin) {
   c.measure = r.string("measure", false);
   if (c.correctness == !c.measure.empty())
     r.fail(t.source(), "needs either 'correctness = true' or a 'measure', not both");
+  for (const auto& [key, value] : {std::pair{"absolute_tolerance", &c.absolute_tolerance},
+                                   std::pair{"relative_tolerance", &c.relative_tolerance}}) {
+    const auto v = r.number(key, false);
+    if (!v) continue;
+    if (!c.correctness) r.fail(key, "belongs to the correctness criterion");
+    if (!(*v >= 0)) r.fail(key, "must be 0 or more");
+    *value = *v;
+  }
   if (!c.measure.empty()) {
     const auto full = r.number("full_at", false), zero = r.number("zero_at", false);
     if (!full || !zero) r.fail(t.source(), "a measured criterion needs 'full_at' and 'zero_at'");
@@ -65,9 +74,17 @@ Rubric parse_rubric(const std::string& text, const std::string& origin) {
     Criterion c = parse_criterion(*node.as_table(), origin);
     if (!ids.insert(c.id).second)
       TomlReader(*node.as_table(), origin, "[[criterion]]").fail("id", "repeats '" + c.id + "'");
+    if (c.correctness && rubric.correctness())
+      TomlReader(*node.as_table(), origin, "[[criterion]]").fail("correctness", "is set twice: a rubric has one correctness criterion");
     rubric.criteria.push_back(std::move(c));
   }
   return rubric;
+}
+
+const Criterion* Rubric::correctness() const {
+  for (const auto& c : criteria)
+    if (c.correctness) return &c;
+  return nullptr;
 }
 
 Rubric load_rubric(const std::string& path) { return parse_rubric(read_file(path), path); }

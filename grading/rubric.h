@@ -16,6 +16,9 @@ struct Criterion {
   std::string id, title;
   double points = 0;
   bool correctness = false;        ///< the checker's verdict on every call
+  /// How far the correctness check lets a result be from the harness's double-precision
+  /// reference: |got - want| <= absolute + relative * |want| (0 and 0: exactly).
+  double absolute_tolerance = 0, relative_tolerance = 0;
   std::string measure;             ///< otherwise: the quantity measured for the student's kernel
   double full_at = 0, zero_at = 0;
   bool visible = true;             ///< false: shown to the instructor only
@@ -29,6 +32,8 @@ struct Rubric {
   std::string exercise, title;
   std::vector<Criterion> criteria;
   double max_points() const;
+  /// The correctness criterion (at most one), or nullptr.
+  const Criterion* correctness() const;
 };
 
 /// Parses and validates a rubric. Throws labbook::Error "path:line: what is wrong".

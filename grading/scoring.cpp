@@ -31,6 +31,10 @@ CriterionScore score_criterion(const Criterion& c, const SubmissionOutcome& o) {
     s.note = "no points while the results are wrong";
     return s;
   }
+  if (!o.findings.empty()) {
+    s.note = "not scored: " + o.findings.front();
+    return s;
+  }
   const auto it = o.measured.find(c.measure);
   if (it == o.measured.end()) {
     s.note = "not measured";

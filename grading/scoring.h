@@ -20,6 +20,9 @@ struct SubmissionOutcome {
   std::optional<bool> correct;            ///< nullopt: never checked (did not build, did not run)
   std::string problem;                    ///< why it is wrong or stopped, for the student
   std::map<std::string, double> measured; ///< quantity -> value for the student's kernel
+  /// Why the measurement cannot be trusted (work hidden from it, data kept in L2, results
+  /// reused, ...): with any, measured criteria earn nothing; correctness is scored as usual.
+  std::vector<std::string> findings;
 };
 
 struct CriterionScore {

@@ -2,9 +2,14 @@
 /// @file
 /// What a submission's object file may not contain, read from `readelf -sW -rW` of it: the
 /// harness owns main, and nothing of the student's may run before it (a global object's
-/// constructor, a function marked constructor). The CUDA runtime's own registration code,
-/// one entry of .init_array, is allowed.
+/// constructor, a function marked constructor; the CUDA runtime's own registration code, one
+/// entry of .init_array, is allowed); it may not replace a function of the C library, the C++
+/// library, the CUDA runtime or the harness (a definition with C linkage, or in namespace std
+/// or labbook), nor call what opens files, starts processes, ends the program, reads the
+/// environment or loads code. Student host code runs in the harness's process: these are
+/// what would let it forge the harness's verdict.
 #include <string>
+#include <vector>
 
 namespace labbook::grading {
 

@@ -3,16 +3,17 @@
 # outcome written in the folder's expected.tsv (student, a regex for its total in grades.csv,
 # a text its feedback must hold), the batch completes, nothing a program printed shows it read
 # files outside its folder, and a second run skips every student and keeps grades.csv.
-# Skips (77) without a GPU. Usage: grade_planted.sh BUILD SOURCE EXERCISE
+# Skips (77) without a GPU. Usage: grade_planted.sh BUILD SOURCE EXERCISE [FOLDER]
+# (FOLDER, under tests/grading/, defaults to EXERCISE).
 set -uo pipefail
 build=$1; source=$2; exercise=$3
-planted=$source/tests/grading/$exercise
+planted=$source/tests/grading/${4:-$exercise}
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 chmod 755 "$out"   # the sandbox's user must reach the students' folders below it
 start=$(date +%s)
-"$build/labbook" grade "$exercise" "$planted" --out "$out/grades" || { echo "FAIL: labbook grade exit $?"; exit 1; }
+"$build/labbook" grade "$exercise" "$planted" --out "$out/grades" --jobs "$(nproc)" || { echo "FAIL: labbook grade exit $?"; exit 1; }
 echo "graded in $(( $(date +%s) - start )) s"
 cat "$out/grades/grades.csv"
 failures=0
@@ -28,6 +29,6 @@ cp "$out/grades/grades.csv" "$out/first.csv"
 "$build/labbook" grade "$exercise" "$planted" --out "$out/grades" 2> "$out/again.log"
 grep -c "graded before" "$out/again.log" | grep -qx "$students" || { echo "FAIL: a re-run graded again"; failures=$((failures + 1)); }
 cmp -s "$out/first.csv" "$out/grades/grades.csv" || { echo "FAIL: a re-run changed grades.csv"; failures=$((failures + 1)); }
-if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then cp "$out/grades/grades.csv" "$LABBOOK_KEEP_RESULTS/grades-$exercise.csv"; fi
+if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then cp "$out/grades/grades.csv" "$LABBOOK_KEEP_RESULTS/grades-${4:-$exercise}.csv"; tar -C "$out" -czf "$LABBOOK_KEEP_RESULTS/grades-${4:-$exercise}.tgz" --exclude=work grades; fi
 echo "$students students, $failures failures"
 [ "$failures" -eq 0 ]

@@ -97,6 +97,17 @@ TEST(GradeWriters, FeedbackShowsVisibleCriteriaHintsAndTheCompilerOutput) {
   EXPECT_NE(html.find("expected a &quot;;&quot;"), std::string::npos) << html;
 }
 
+TEST(GradeWriters, FeedbackSaysWhyAMeasurementWasNotScored) {
+  Class c;
+  c.ada.findings = {"call student/n=8192/2 ran no kernel: its results were made elsewhere (host code or copies)"};
+  const Score s = score_submission(c.rubric, c.ada);
+  const std::string md = labbook::report::to_markdown(feedback_sheet(c.rubric, s, c.ada, false));
+  EXPECT_NE(md.find("## Why speed and efficiency were not scored\n\n- call student/n=8192/2 ran no kernel"), std::string::npos)
+      << md;
+  EXPECT_EQ(score_json(s, c.ada)["findings"][0], c.ada.findings[0]);
+  EXPECT_FALSE(score_json(c.scores[1], Class().ada).contains("findings"));
+}
+
 TEST(GradeWriters, ClassSummaryCountsScoresAndReasons) {
   const Class c;
   const auto sheet = class_summary(c.rubric, c.scores);

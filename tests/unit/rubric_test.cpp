@@ -97,6 +97,24 @@ TEST(Rubric, BadFilesNameFileLineAndKey) {
   const std::string both = std::string(kRubric) + "\n[[criterion]]\nid = \"x\"\ntitle = \"x\"\npoints = 1\ncorrectness = true\n"
                                                    "measure = \"time\"\nfull_at = 1\nzero_at = 2\n";
   EXPECT_EQ(error_of(both), "my.toml:37: [[criterion]]: needs either 'correctness = true' or a 'measure', not both");
+  const std::string second = std::string(kRubric) + "\n[[criterion]]\nid = \"x\"\ntitle = \"x\"\npoints = 1\ncorrectness = true\n";
+  EXPECT_EQ(error_of(second), "my.toml:41: [[criterion]]: 'correctness' is set twice: a rubric has one correctness criterion");
+}
+
+TEST(Rubric, TolerancesBelongToTheCorrectnessCriterion) {
+  std::string text = kRubric;
+  text.insert(text.find("correctness = true") + 18, "\nrelative_tolerance = 1e-7\nabsolute_tolerance = 0.5");
+  const Rubric r = parse_rubric(text, "my.toml");
+  ASSERT_NE(r.correctness(), nullptr);
+  EXPECT_DOUBLE_EQ(r.correctness()->relative_tolerance, 1e-7);
+  EXPECT_DOUBLE_EQ(r.correctness()->absolute_tolerance, 0.5);
+  EXPECT_DOUBLE_EQ(parse_rubric(kRubric, "my.toml").correctness()->relative_tolerance, 0);   // exact by default
+  text = kRubric;
+  text.insert(text.find("correctness = true") + 18, "\nrelative_tolerance = -1.0");
+  EXPECT_EQ(error_of(text), "my.toml:10: [[criterion]]: 'relative_tolerance' must be 0 or more");
+  text = kRubric;
+  text.insert(text.find("zero_at = 50.0") + 14, "\nabsolute_tolerance = 1.0");
+  EXPECT_EQ(error_of(text), "my.toml:18: [[criterion]]: 'absolute_tolerance' belongs to the correctness criterion");
 }
 
 TEST(Scoring, PartialCreditIsLinearBetweenTheThresholdsInEitherDirection) {
@@ -138,4 +156,14 @@ TEST(Scoring, WrongOrUnbuiltSubmissionsSayWhy) {
   SubmissionOutcome unmeasured = good();
   unmeasured.measured.erase("gld_efficiency");
   EXPECT_EQ(score_submission(r, unmeasured).criteria[1].note, "not measured");
+}
+
+TEST(Scoring, AFindingAgainstTheMeasurementLeavesOnlyCorrectnessPoints) {
+  const Rubric r = parse_rubric(kRubric, "my.toml");
+  SubmissionOutcome flagged = good();
+  flagged.findings = {"call 4 read 2 MB from DRAM, less than the 64 MB it must read"};
+  const Score s = score_submission(r, flagged);
+  EXPECT_DOUBLE_EQ(s.total, 40) << "correct, but nothing for what the counters cannot vouch for";
+  EXPECT_EQ(s.criteria[1].note, "not scored: call 4 read 2 MB from DRAM, less than the 64 MB it must read");
+  EXPECT_FALSE(s.criteria[1].measured);
 }

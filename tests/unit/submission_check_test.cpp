@@ -40,3 +40,43 @@ TEST(SubmissionCheck, CodeBeforeMainOrAMainOfItsOwnIsRefused) {
   EXPECT_NE(object_problem(std::string(kSymbols) + kGlobalObject).find("runs code before main"), std::string::npos);
   EXPECT_NE(object_problem(std::string(kMain) + kCudaRegistrationOnly).find("defines main"), std::string::npos);
 }
+
+TEST(SubmissionCheck, ReplacingALibraryOrHarnessFunctionIsRefused) {
+  const auto line = [](const char* bind, const char* ndx, const char* name) {
+    return std::string("    30: 0000000000000000    10 FUNC    ") + bind + " DEFAULT  " + ndx + " " + name + "\n";
+  };
+  EXPECT_EQ(object_problem(line("GLOBAL", "4", "_Z9transposePKfPfjj") + line("GLOBAL", "4", "_Z24__device_stub__Z5childPfPf") +
+                           line("GLOBAL", "29", "__fatbinwrap_0e9910e6_4_s_cu_6b5b5f4f") +
+                           line("WEAK", "9", "_ZNSt8_Rb_treeIPKfSt4pairIKS1_iESt10_Select1stIS4_ESt4lessIS1_ESaIS4_EE8_M_eraseEPSt13_Rb_tree_nodeIS4_E")),
+            "")
+      << "the student's functions, nvcc's stubs and std instantiations are fine";
+  const std::string device_variable = "    31: 0000000000000000     4 OBJECT  GLOBAL DEFAULT   20 calls\n";
+  EXPECT_EQ(object_problem(device_variable + "    32: 0000000000000000     8 OBJECT  WEAK   HIDDEN   25 DW.ref.__gxx_personality_v0\n"),
+            "")
+      << "a __device__ variable's host shadow and the compiler's own are fine";
+  EXPECT_EQ(object_problem("    33: 0000000000000000     8 OBJECT  GLOBAL DEFAULT   20 stdout\n"),
+            "the submission defines stdout, which belongs to the C library.");
+  EXPECT_EQ(object_problem(line("WEAK", "4", "cudaDeviceSynchronize")),
+            "the submission defines cudaDeviceSynchronize, a function with C linkage that the C library, the CUDA runtime or "
+            "the harness may use: give it a C++ name or make it static.");
+  EXPECT_EQ(object_problem(line("GLOBAL", "4", "_ZNK7labbook3lab9Tolerance7acceptsEdd")),
+            "the submission defines labbook::lab::Tolerance::accepts(double, double) const in namespace labbook, which is "
+            "the harness's.");
+  EXPECT_NE(object_problem(line("GLOBAL", "4", "_Znwm")).find("operator new(unsigned long), which belongs to the C++ library"),
+            std::string::npos);
+}
+
+TEST(SubmissionCheck, CallsThatCouldForgeTheVerdictAreRefused) {
+  const auto undefined = [](const char* name) {
+    return std::string("    40: 0000000000000000     0 NOTYPE  GLOBAL DEFAULT  UND ") + name + "\n";
+  };
+  EXPECT_EQ(object_problem(undefined("cudaMalloc") + undefined("__cxa_guard_acquire") + undefined("_Znwm")), "");
+  EXPECT_EQ(object_problem(undefined("fopen")),
+            "the submission calls fopen, which opens or changes files: a submission reads and writes no files (the "
+            "harness owns input and output).");
+  EXPECT_NE(object_problem(undefined("exit")).find("calls exit, which ends the program"), std::string::npos);
+  EXPECT_NE(object_problem(undefined("getenv")).find("reads or changes the environment"), std::string::npos);
+  EXPECT_NE(object_problem(undefined("_ZNSt14basic_ofstreamIcSt11char_traitsIcEEC1EPKcSt13_Ios_Openmode")).find("opens files"),
+            std::string::npos);
+  EXPECT_NE(object_problem(undefined("fopen") + kMain).find("defines main"), std::string::npos) << "main is said first";
+}

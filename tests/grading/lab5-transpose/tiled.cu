@@ -1,7 +1,7 @@
 // Planted submission: a tiled transpose through a padded shared tile (full marks expected).
 #include <cuda_runtime.h>
 
-__global__ void transpose(const float* in, float* out, unsigned nx, unsigned ny) {
+__global__ void transpose_kernel(const float* in, float* out, unsigned nx, unsigned ny) {
   __shared__ float tile[32][33];
   unsigned x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
   for (unsigned j = 0; j < 32; j += 8)
@@ -11,4 +11,8 @@ __global__ void transpose(const float* in, float* out, unsigned nx, unsigned ny)
   y = blockIdx.x * 32 + threadIdx.y;
   for (unsigned j = 0; j < 32; j += 8)
     if (x < ny && y + j < nx) out[(y + j) * ny + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+void transpose(const float* in, float* out, unsigned nx, unsigned ny) {
+  transpose_kernel<<<dim3((nx + 31) / 32, (ny + 31) / 32), dim3(32, 8)>>>(in, out, nx, ny);
 }

@@ -1,20 +1,14 @@
-// The lab4-soa harness: owns main, gives the student's add_points fresh random points at
-// several sizes (odd ones too), checks every element, and runs lab 4's simpleMathSoA on the
-// same data for comparison, each call in its own NVTX range ("student/n=N", "reference/n=N")
-// so the collector measures them apart. Writes result.json: {"correct": ..., "problem": ...}.
-//
-//   harness [--seed S]     exit 0 right, 1 wrong, 2 usage, 3 CUDA error, 77 no GPU
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+// The lab4-soa harness: owns main and launches the student's add_points on fresh random points:
+// two checks at sizes that are not multiples of the block size, three timed calls at n = 2^22,
+// each beside lab 4's simpleMathSoA on points of its own, and a last check after them. Every
+// call is checked against a double-precision reference within the rubric's tolerances, and the
+// inputs against private copies. See exercise_harness.h.
 #include <string>
 #include <vector>
 
-#include "arguments.h"
-#include "cuda_check.h"
 #include "device_buffer.h"
+#include "exercise_harness.h"
 #include "global_memory.cuh"
-#include "nvtx_range.h"
 #include "random_data.h"
 
 // The student's kernel (submission.cu).
@@ -22,85 +16,76 @@ __global__ void add_points(const float* x, const float* y, float* rx, float* ry,
 
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-    else out += c;
+using labbook::lab::ExerciseHarness;
+constexpr unsigned kBlock = 256;
+
+/// The first wrong element of one output (`name`), as the student should read it.
+std::string check_output(const ExerciseHarness& h, const char* name, const std::vector<float>& got,
+                         const std::vector<float>& in, double add) {
+  const auto want = [&](std::size_t i) { return static_cast<double>(in[i]) + add; };
+  const auto i = labbook::lab::first_wrong(got, h.tolerance(), want);
+  if (!i) return "";
+  char expected[40];
+  std::snprintf(expected, sizeof expected, "%.9g", want(*i));
+  return std::string(name) + "[" + std::to_string(*i) + "] is " + labbook::lab::describe_value(got[*i]) + ", expected " +
+         expected;
+}
+
+void student_call(ExerciseHarness& h, const std::string& range, unsigned n) {
+  std::vector<float> x(n), y(n);
+  labbook::lab::RandomFloats rng(h.next_seed());
+  rng.fill(x);
+  rng.fill(y);
+  labbook::lab::DeviceBuffer<float> dx(n), dy(n), rx(n), ry(n);
+  dx.upload(x);
+  dy.upload(y);
+  rx.poison();
+  ry.poison();
+  static int calls = 0;
+  const std::string what = "call " + std::to_string(++calls) + " (n = " + std::to_string(n) + ")";
+  const double bytes = 8.0 * n;
+  h.call(range, what, {bytes, bytes}, [&] { add_points<<<(n + kBlock - 1) / kBlock, kBlock>>>(dx.get(), dy.get(), rx.get(), ry.get(), n); });
+  std::vector<float> got, input;
+  for (const auto* in : {&dx, &dy}) {
+    in->download(input);
+    if (const auto i = labbook::lab::first_changed(input, in == &dx ? x : y)) {
+      h.wrong(what + ": the input " + (in == &dx ? "x" : "y") + " changed at element " + std::to_string(*i) +
+              " (the inputs are read-only)");
+      return;
+    }
   }
-  return out + "\"";
+  rx.download(got);
+  std::string problem = check_output(h, "rx", got, x, 10.0);
+  if (problem.empty()) {
+    ry.download(got);
+    problem = check_output(h, "ry", got, y, 20.0);
+  }
+  if (!problem.empty()) h.wrong(what + ": " + problem);
 }
 
-void write_result(bool correct, const std::string& problem) {
-  FILE* f = std::fopen("result.json", "w");
-  if (!f) return;
-  std::fprintf(f, "{\"correct\": %s, \"problem\": %s}\n", correct ? "true" : "false", json_string(problem).c_str());
-  std::fclose(f);
-}
-
-/// Exits 3 with result.json saying which call failed, for a CUDA error (a crash, an
-/// out-of-bounds access seen by the driver, a kernel stopped by the time limit).
-void cuda_ok(cudaError_t e, const std::string& what) {
-  if (e == cudaSuccess) return;
-  const std::string problem = what + ": CUDA error: " + cudaGetErrorString(e);
-  std::fprintf(stderr, "%s\n", problem.c_str());
-  write_result(false, problem);
-  std::exit(3);
+/// Lab 4's simpleMathSoA on points of its own, timed the same way.
+void reference_call(ExerciseHarness& h, const std::string& range, unsigned n) {
+  std::vector<float> x(n);
+  labbook::lab::RandomFloats(h.next_seed()).fill(x);
+  labbook::lab::DeviceBuffer<float> dx(n), dy(n), rx(n), ry(n);
+  dx.upload(x);
+  dy.upload(x);
+  h.call(range, "the reference kernel", {}, [&] {
+    labbook::kernels::simpleMathSoA<<<(n + kBlock - 1) / kBlock, kBlock>>>(labbook::kernels::innerArray{dx.get(), dy.get()},
+                                                                         labbook::kernels::innerArray{rx.get(), ry.get()}, n);
+  });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  labbook::lab::Arguments args(argc, argv, "harness", "[--seed S]");
-  while (args.next()) {
-    if (args.flag() == "--seed") seed = args.number<std::uint64_t>(0, ~0ull);
-    else args.fail("unknown argument '" + args.flag() + "'");
+  ExerciseHarness h(argc, argv, "harness");
+  student_call(h, "student/n=1000003", 1000003);
+  student_call(h, "student/n=4194321", 4194304 + 17);
+  for (int i = 1; i <= 3; ++i) {
+    student_call(h, "student/n=4194304/" + std::to_string(i), 4194304);
+    reference_call(h, "reference/n=4194304/" + std::to_string(i), 4194304);
   }
-  labbook::lab::require_gpu();
-  std::string problem;
-  int call = 0;
-  for (unsigned n : {1000003u, 4194304u + 17u, 4194304u}) {
-    ++call;
-    std::vector<float> x(n), y(n);
-    labbook::lab::RandomFloats rng(seed * 1000 + call);
-    rng.fill(x);
-    rng.fill(y);
-    // Fresh buffers every call, outputs poisoned: nothing of an earlier call can pass.
-    labbook::lab::DeviceBuffer<float> dx(n), dy(n), rx(n), ry(n);
-    dx.upload(x);
-    dy.upload(y);
-    rx.poison();
-    ry.poison();
-    const unsigned block = 256, grid = (n + block - 1) / block;
-    {
-      labbook::lab::NvtxPath range("student/n=" + std::to_string(n));
-      add_points<<<grid, block>>>(dx.get(), dy.get(), rx.get(), ry.get(), n);
-      cuda_ok(cudaGetLastError(), "call " + std::to_string(call) + " (n = " + std::to_string(n) + ")");
-      cuda_ok(cudaDeviceSynchronize(), "call " + std::to_string(call) + " (n = " + std::to_string(n) + ")");
-    }
-    std::vector<float> gx, gy, ix, iy;
-    rx.download(gx);
-    ry.download(gy);
-    dx.download(ix);
-    dy.download(iy);
-    for (unsigned i = 0; i < n && problem.empty(); ++i) {
-      char buf[200];
-      if (std::memcmp(&ix[i], &x[i], 4) || std::memcmp(&iy[i], &y[i], 4))
-        std::snprintf(buf, sizeof buf, "call %d (n = %u): the input changed at element %u", call, n, i), problem = buf;
-      else if (gx[i] != x[i] + 10.f || gy[i] != y[i] + 20.f)
-        std::snprintf(buf, sizeof buf, "call %d (n = %u): element %u is (%g, %g), expected (%g, %g)", call, n, i, gx[i], gy[i],
-                      x[i] + 10.f, y[i] + 20.f), problem = buf;
-    }
-    {
-      labbook::lab::NvtxPath range("reference/n=" + std::to_string(n));
-      labbook::kernels::simpleMathSoA<<<grid, block>>>(labbook::kernels::innerArray{dx.get(), dy.get()},
-                                                      labbook::kernels::innerArray{rx.get(), ry.get()}, n);
-      cuda_ok(cudaDeviceSynchronize(), "the reference kernel");
-    }
-  }
-  write_result(problem.empty(), problem);
-  std::printf("%s\n", problem.empty() ? "correct" : problem.c_str());
-  return problem.empty() ? 0 : 1;
+  student_call(h, "student/n=999999", 999999);   // still right after the timed calls
+  return h.finish();
 }

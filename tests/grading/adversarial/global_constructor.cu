@@ -1,0 +1,20 @@
+// Adversarial: a global object whose constructor runs before the harness's main (it could set
+// up a persisting L2 window, or start a thread).
+#include <cuda_runtime.h>
+
+struct Early {
+  Early() { cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 1 << 20); }
+};
+Early early;
+
+__global__ void transpose_kernel(const float* in, float* out, unsigned nx, unsigned ny) {
+  const unsigned x = blockIdx.x * 32 + threadIdx.x;
+  for (unsigned j = 0; j < 32; j += 8) {
+    const unsigned y = blockIdx.y * 32 + threadIdx.y + j;
+    if (x < nx && y < ny) out[x * ny + y] = in[y * nx + x];
+  }
+}
+
+void transpose(const float* in, float* out, unsigned nx, unsigned ny) {
+  transpose_kernel<<<dim3((nx + 31) / 32, (ny + 31) / 32), dim3(32, 8)>>>(in, out, nx, ny);
+}

@@ -1,0 +1,30 @@
+#!/bin/bash
+# CPU test of `labbook grade --build-only`: every planted submission is built with nvcc in the
+# sandbox and its object checked, no GPU needed. The compiler's error is captured, a global
+# constructor and a call that could forge the verdict are refused, and the rest build.
+# Usage: build_only.sh BUILD SOURCE
+set -uo pipefail
+build=$1; source=$2
+command -v bwrap >/dev/null || { echo "no bubblewrap: skipped"; exit 77; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+chmod 755 "$out"
+failures=0
+expect() {   # expect LISTING LINE-PREFIX
+  grep -qF -- "$2" <<<"$1" && return
+  echo "FAIL: no line '$2' in:"; echo "$1"; failures=$((failures + 1))
+}
+adversarial=$("$build/labbook" grade lab5-transpose "$source/tests/grading/adversarial" --out "$out/a" --build-only --jobs 2 2>/dev/null)
+[ $? -eq 1 ] || { echo "FAIL: --build-only with refused submissions should exit 1"; failures=$((failures + 1)); }
+expect "$adversarial" "forged_verdict: refused: the submission calls fopen, which opens or changes files"
+expect "$adversarial" "global_constructor: refused: the submission runs code before main"
+for student in cached_result child_grid device_state input_modified other_stream other_thread persisting_l2 \
+               reduced_precision right_then_wrong stale_output; do
+  expect "$adversarial" "$student: builds"
+done
+classic=$("$build/labbook" grade lab4-soa "$source/tests/grading/lab4-soa" --out "$out/b" --build-only 2>/dev/null)
+expect "$classic" 'dana_nocompile: refused: submission.cu(6): error: expected a ";"'
+expect "$classic" "ada_fast: builds"
+[ -e "$out/a/grades.csv" ] && { echo "FAIL: --build-only wrote grades"; failures=$((failures + 1)); }
+echo "$failures failures"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,149 @@
+// The audit of a harness's calls against what the collector saw: sums over every kernel of a
+// call, and each way a measurement can be gamed found with its reason.
+#include <gtest/gtest.h>
+
+#include "call_audit.h"
+
+using namespace labbook;
+using namespace labbook::grading;
+
+namespace {
+
+constexpr double kMB = 1e6;
+const char* kLd = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct";
+const char* kLdSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+
+Kernel kernel(const std::string& range, double ns, double dram_read, double dram_write, double efficiency = 100,
+              double sectors = 1000) {
+  static std::uint64_t launch = 0;
+  Kernel k;
+  k.launch = launch++;
+  k.name = "transpose_kernel(float const*, float*, unsigned int, unsigned int)";
+  k.range = range;
+  k.start_ns = 1000;
+  k.end_ns = 1000 + static_cast<std::uint64_t>(ns);
+  k.metrics = {{"dram__bytes_read.sum", dram_read}, {"dram__bytes_write.sum", dram_write}, {kLd, efficiency}, {kLdSectors, sectors}};
+  return k;
+}
+
+/// An honest run: three timed calls of 64 MB in and out taking 0.1 ms of kernel each, and a
+/// reference twice as fast.
+struct HonestRun {
+  Measurement m;
+  HarnessResult h;
+  HonestRun() {
+    DeviceFacts d;
+    d.l2_bytes = 50 * 1000 * 1000;
+    d.memory_clock_khz = 2619000;
+    d.memory_bus_width_bits = 5120;   // 3.35 TB/s
+    m.devices.push_back(d);
+    h.correct = true;
+    h.calls.push_back({"student/n=1000", 0.020, 4e6, 4e6});   // first call: module loading in its time
+    m.kernels.push_back(kernel("student/n=1000", 1e4, 4e6, 4e6));
+    for (int i = 1; i <= 3; ++i) {
+      const std::string mine = "student/n=8192/" + std::to_string(i), ref = "reference/n=8192/" + std::to_string(i);
+      h.calls.push_back({mine, 0.0003, 64 * kMB, 64 * kMB});
+      h.calls.push_back({ref, 0.0002, 0, 0});
+      m.kernels.push_back(kernel(mine, 1e5, 64 * kMB, 64 * kMB));
+      m.kernels.push_back(kernel(ref, 5e4, 64 * kMB, 64 * kMB));
+    }
+  }
+  CallAudit audit(std::vector<std::string> quantities = {"time", "gld_efficiency", "speed_pct_of_reference"}) const {
+    return audit_calls(m, h, "student/n=8192", "reference/n=8192", quantities);
+  }
+};
+
+}  // namespace
+
+TEST(CallAudit, AnHonestRunHasNoFindingAndIsMeasuredOverItsTimedCalls) {
+  const CallAudit a = HonestRun().audit();
+  EXPECT_TRUE(a.findings.empty()) << a.findings.front();
+  EXPECT_DOUBLE_EQ(a.measured.at("time"), 1e5);
+  EXPECT_DOUBLE_EQ(a.measured.at("speed_pct_of_reference"), 50);
+  EXPECT_DOUBLE_EQ(a.measured.at("gld_efficiency"), 100);
+  EXPECT_TRUE(within("student/n=8192/1", "student/n=8192"));
+  EXPECT_FALSE(within("student/n=81920", "student/n=8192"));
+}
+
+TEST(CallAudit, ACallsTimeAndCountersAddUpOverAllItsKernels) {
+  HonestRun r;
+  // Each timed call also launches nine empty kernels: a median of its kernels would be ~0.
+  for (int i = 1; i <= 3; ++i)
+    for (int j = 0; j < 9; ++j) r.m.kernels.push_back(kernel("student/n=8192/" + std::to_string(i) + "/warm", 2e3, 0, 0, 25, 3000));
+  const CallAudit a = r.audit();
+  EXPECT_DOUBLE_EQ(a.measured.at("time"), 1e5 + 9 * 2e3);
+  // Sector-weighted: (100 x 1000 + 9 x 25 x 3000) / 28000.
+  EXPECT_NEAR(a.measured.at("gld_efficiency"), (100.0 * 1000 + 9 * 25.0 * 3000) / 28000, 1e-9);
+  EXPECT_DOUBLE_EQ(a.calls[1].counters.at("dram__bytes_read.sum"), 64 * kMB);
+}
+
+TEST(CallAudit, KernelsOutsideTheCallsAreFound) {
+  HonestRun r;
+  r.m.kernels.push_back(kernel("", 1e5, 64 * kMB, 64 * kMB));   // from a thread with no NVTX range
+  const CallAudit a = r.audit();
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_NE(a.findings[0].find("1 kernel launch (the first: transpose_kernel) ran outside the harness's calls"), std::string::npos);
+}
+
+TEST(CallAudit, WorkWithoutKernelsIsFound) {
+  HonestRun r;
+  r.m.kernels.erase(r.m.kernels.begin() + 3);   // timed call 2 launched nothing...
+  Copy c;
+  c.kind = CopyKind::HostToDevice;
+  c.bytes = 64000000;
+  c.range = "student/n=8192/3";                 // ... and call 3 uploaded a host-made answer
+  r.m.copies.push_back(c);
+  const CallAudit a = r.audit();
+  ASSERT_GE(a.findings.size(), 2u);
+  EXPECT_EQ(a.findings[0], "call student/n=8192/2 ran no kernel: its results were made elsewhere (host code or copies)");
+  EXPECT_NE(a.findings[1].find("call student/n=8192/3 copied 64.0 MB between host and device"), std::string::npos);
+  EXPECT_EQ(a.measured.count("time"), 0u) << "a call without a kernel has no time to score";
+}
+
+TEST(CallAudit, TimeBetweenSynchronisationsFarAboveTheKernelsIsFound) {
+  HonestRun r;
+  r.h.calls[1].seconds = 0.030;   // 30 ms of wall time for 0.1 ms of kernels
+  const CallAudit a = r.audit();
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0], "call student/n=8192/1 took 30.000 ms between device synchronisations, but its kernels only "
+                           "0.100 ms: work outside its kernels (host code, copies, or kernels launched elsewhere)");
+  HonestRun slow;
+  slow.h.calls[0].seconds = 0.5;   // a check call's time (module loading) is not judged
+  EXPECT_TRUE(slow.audit().findings.empty());
+}
+
+TEST(CallAudit, ALaterCallMuchFasterThanTheFirstIsFoundAsCached) {
+  HonestRun r;
+  r.m.kernels[5].end_ns = *r.m.kernels[5].start_ns + 3000;   // timed call 3: 3 us
+  const CallAudit a = r.audit();
+  ASSERT_FALSE(a.findings.empty());
+  EXPECT_NE(a.findings[0].find("call student/n=8192/3 took 0.003 ms against 0.100 ms for call student/n=8192/1"),
+            std::string::npos);
+}
+
+TEST(CallAudit, TrafficBelowTheCompulsoryBytesIsFound) {
+  HonestRun r;
+  r.m.kernels[1].metrics["dram__bytes_read.sum"] = 20 * kMB;     // read from a persisting L2
+  r.m.kernels[3].metrics["dram__bytes_write.sum"] = 10 * kMB;    // 64 MB out, 50 MB L2: 14 MB must reach DRAM
+  const CallAudit a = r.audit();
+  ASSERT_EQ(a.findings.size(), 2u);
+  EXPECT_EQ(a.findings[0], "call student/n=8192/1 read 20.0 MB from DRAM, less than the 64.0 MB a correct answer must "
+                           "read once (L2 was flushed before each kernel): data kept in L2");
+  EXPECT_EQ(a.findings[1], "call student/n=8192/2 wrote 10.0 MB to DRAM, less than the 14.0 MB its output cannot avoid");
+}
+
+TEST(CallAudit, BandwidthAboveThePeakIsImpossible) {
+  HonestRun r;
+  r.m.kernels[1].end_ns = *r.m.kernels[1].start_ns + 20000;   // 128 MB in 20 us: 6.4 TB/s
+  const CallAudit a = r.audit();
+  ASSERT_FALSE(a.findings.empty());
+  EXPECT_NE(a.findings.back().find("6400 GB/s, beyond the GPU's DRAM peak of 3352 GB/s: impossible, so not scored"),
+            std::string::npos)
+      << a.findings.back();
+}
+
+TEST(CallAudit, TheHarnesssFlagsAreFindings) {
+  HonestRun r;
+  r.h.flags.push_back({"persisting_l2", "call 3 (8192 x 8192) set aside 36864 KiB of L2 for persisting accesses"});
+  EXPECT_EQ(r.audit().findings, std::vector<std::string>{r.h.flags[0].message});
+}
