@@ -38,7 +38,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uid_t kSandboxUser = 65534;   // nobody: student code never runs as root
+/// As root, each student's code runs as a uid of its own: kSandboxUidBase + the student's
+/// place in the class. No student can touch another's files, and RLIMIT_NPROC, which counts
+/// every task of a uid, limits each sandbox alone when builds run side by side. The range lies
+/// above what Debian (< 65536) and systemd's containers (524288-1879048191) hand out.
+constexpr uid_t kSandboxUidBase = 2000000000;
 
 /// A seed per student that does not change between runs (FNV-1a of the name): the same
 /// submission gets the same inputs, so grading it twice gives the same score.
@@ -49,14 +53,14 @@ std::uint64_t seed_of(const std::string& student) {
 }
 
 /// The student's folder, fresh: the submission copied in, owned by the sandbox's user.
-std::string prepare_work(const std::string& student_dir, const std::string& file, const std::string& name) {
+std::string prepare_work(const std::string& student_dir, const std::string& file, const std::string& name, uid_t uid) {
   const fs::path work = fs::path(student_dir) / "work";
   fs::remove_all(work);
   fs::create_directories(work);
   fs::copy_file(file, work / name);
   if (geteuid() == 0)
     for (const auto& p : {work, work / name})
-      if (::chown(p.c_str(), kSandboxUser, kSandboxUser) != 0) throw Error("cannot hand " + p.string() + " to the sandbox's user");
+      if (::chown(p.c_str(), uid, uid) != 0) throw Error("cannot hand " + p.string() + " to the sandbox's user");
   return fs::absolute(work).string();
 }
 
@@ -130,7 +134,7 @@ void judge_results(const HarnessRuns& runs, grading::SubmissionOutcome& o) {
 /// Runs the harness under the collector, every run in the sandbox with the GPU, then audits
 /// its calls against what the collector saw (grading/call_audit.h).
 void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, const std::string& work,
-                     const std::string& student, RunReport& run) {
+                     const std::string& student, uid_t uid, RunReport& run) {
   ProfileRequest request;
   request.command = {work + "/harness", "--seed", std::to_string(seed_of(student))};
   if (const grading::Criterion* c = rubric.correctness())
@@ -142,7 +146,7 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
   request.cupti_metrics = cupti_metrics_for(e.metrics);
   request.work_dir = work + "/runs";
   fs::create_directories(request.work_dir);
-  if (geteuid() == 0 && ::chown(request.work_dir.c_str(), kSandboxUser, kSandboxUser) != 0)
+  if (geteuid() == 0 && ::chown(request.work_dir.c_str(), uid, uid) != 0)
     throw Error("cannot hand " + request.work_dir + " to the sandbox's user");
   HarnessRuns runs;
   request.runner = [&](const std::vector<std::string>& command, const std::map<std::string, std::string>& env,
@@ -191,12 +195,13 @@ struct Built {
   grading::Submission submission;
   std::string dir;                      ///< OUT/<student>
   std::string work;                     ///< its sandbox folder; "" when there was nothing to build
+  uid_t uid = 0;                        ///< as root, the uid its code runs as
   grading::SubmissionOutcome outcome;
   std::string labbook_error;            ///< labbook itself failed: not graded, tried again next run
 };
 
-Built build_one(const grading::Exercise& e, const grading::Submission& s, const std::string& dir) {
-  Built b{s, dir, "", {}, ""};
+Built build_one(const grading::Exercise& e, const grading::Submission& s, const std::string& dir, uid_t uid) {
+  Built b{s, dir, "", uid, {}, ""};
   grading::SubmissionOutcome& o = b.outcome;
   o.student = s.student;
   if (s.file.empty()) {
@@ -205,7 +210,7 @@ Built build_one(const grading::Exercise& e, const grading::Submission& s, const 
   }
   try {
     fs::create_directories(dir);
-    b.work = prepare_work(dir, s.file, e.student_file);
+    b.work = prepare_work(dir, s.file, e.student_file, uid);
     o.build_log = build(e, b.work, o.built);
     if (o.built) {
       const std::string refused = check_object(b.work);
@@ -220,18 +225,23 @@ Built build_one(const grading::Exercise& e, const grading::Submission& s, const 
   return b;
 }
 
+struct ToGrade {
+  grading::Submission submission;
+  std::string dir;
+  uid_t uid;
+};
+
 /// Builds every submission, `jobs` at a time: builds need only the CPU, so they run side by
 /// side, while GPU runs (counters are device-wide) stay one at a time.
-std::vector<Built> build_all(const grading::Exercise& e, const std::vector<std::pair<grading::Submission, std::string>>& todo,
-                             int jobs, ProgressBar& progress) {
+std::vector<Built> build_all(const grading::Exercise& e, const std::vector<ToGrade>& todo, int jobs, ProgressBar& progress) {
   std::vector<Built> built(todo.size());
   std::atomic<std::size_t> next{0};
   std::mutex report;
   const auto worker = [&] {
     for (std::size_t i; (i = next++) < todo.size();) {
-      built[i] = build_one(e, todo[i].first, todo[i].second);
+      built[i] = build_one(e, todo[i].submission, todo[i].dir, todo[i].uid);
       const std::lock_guard<std::mutex> lock(report);
-      progress.step(todo[i].first.student, built[i].outcome.built ? "built" : "does not build");
+      progress.step(todo[i].submission.student, built[i].outcome.built ? "built" : "does not build");
     }
   };
   std::vector<std::thread> threads;
@@ -248,7 +258,7 @@ grading::Score grade_built(const grading::Exercise& e, const grading::Rubric& ru
   run.outcome = b.outcome;
   grading::SubmissionOutcome& o = run.outcome;
   if (!b.labbook_error.empty()) throw Error(b.labbook_error);
-  if (o.built) run_and_measure(e, rubric, b.work, b.submission.student, run);
+  if (o.built) run_and_measure(e, rubric, b.work, b.submission.student, b.uid, run);
   const grading::Score score = grading::score_submission(rubric, o);
   report::write_sheet(grading::feedback_sheet(rubric, score, o, false), b.dir, "feedback");
   report::write_sheet(grading::feedback_sheet(rubric, score, o, true), b.dir, "instructor");
@@ -267,14 +277,14 @@ grading::Exercise exercise_named(const std::string& name) {
   }
 }
 
-/// As root the sandbox runs as `nobody`, which must be able to reach the students' folders
-/// through every folder above them: say so at once rather than fail every student.
+/// As root the sandbox runs as an unprivileged uid, which must be able to reach the students'
+/// folders through every folder above them: say so at once rather than fail every student.
 void check_reachable(const std::string& out_dir) {
   if (geteuid() != 0) return;
   for (fs::path p = fs::absolute(out_dir); !p.empty() && p != p.root_path(); p = p.parent_path()) {
     struct stat st {};
     if (::stat(p.c_str(), &st) == 0 && !(st.st_mode & S_IXOTH))
-      throw UsageError("--out " + out_dir + ": the sandbox's user (nobody) cannot enter " + p.string() +
+      throw UsageError("--out " + out_dir + ": the sandbox's unprivileged users cannot enter " + p.string() +
                        "; chmod o+x it or choose another folder");
   }
 }
@@ -306,8 +316,9 @@ int grade(const GradeOptions& options) {
     throw Error("student code runs only in a sandbox, and none works here: " + why + " (tools/install-deps installs bubblewrap)");
 
   std::vector<grading::Score> scores;
-  std::vector<std::pair<grading::Submission, std::string>> todo;
-  for (const auto& s : submissions) {
+  std::vector<ToGrade> todo;
+  for (std::size_t i = 0; i < submissions.size(); ++i) {
+    const grading::Submission& s = submissions[i];
     const std::string dir = options.out_dir + "/" + s.student;
     const std::string marker = dir + "/score.json";
     if (!options.force && !options.build_only && fs::exists(marker)) {
@@ -315,7 +326,7 @@ int grade(const GradeOptions& options) {
       std::fprintf(stderr, "%s: graded before (--force grades again)\n", s.student.c_str());
       continue;
     }
-    todo.emplace_back(s, dir);
+    todo.push_back({s, dir, static_cast<uid_t>(kSandboxUidBase + i)});
   }
   ProgressBar building("building", todo.size());
   std::vector<Built> built = build_all(e, todo, options.jobs, building);

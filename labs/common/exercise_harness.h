@@ -151,9 +151,14 @@ class ExerciseHarness {
   }
 
   /// No L2 set aside for persisting lines, and no access-policy window on the default stream.
+  /// Only when a carve-out exists: resetting persisting lines runs work on the GPU, which
+  /// the collector would count as a kernel of the call.
   static void reset_persisting_l2() {
-    cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
-    cudaCtxResetPersistingL2Cache();
+    std::size_t carve_out = 0;
+    if (cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out > 0) {
+      cudaCtxResetPersistingL2Cache();
+      cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+    }
     cudaStreamAttrValue none{};
     cudaStreamSetAttribute(0, cudaStreamAttributeAccessPolicyWindow, &none);
     cudaGetLastError();   // a GPU without persisting L2 refuses these: nothing to reset

@@ -29,6 +29,6 @@ cp "$out/grades/grades.csv" "$out/first.csv"
 "$build/labbook" grade "$exercise" "$planted" --out "$out/grades" 2> "$out/again.log"
 grep -c "graded before" "$out/again.log" | grep -qx "$students" || { echo "FAIL: a re-run graded again"; failures=$((failures + 1)); }
 cmp -s "$out/first.csv" "$out/grades/grades.csv" || { echo "FAIL: a re-run changed grades.csv"; failures=$((failures + 1)); }
-if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then cp "$out/grades/grades.csv" "$LABBOOK_KEEP_RESULTS/grades-${4:-$exercise}.csv"; tar -C "$out" -czf "$LABBOOK_KEEP_RESULTS/grades-${4:-$exercise}.tgz" --exclude=work grades; fi
+if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then cp "$out/grades/grades.csv" "$LABBOOK_KEEP_RESULTS/grades-${4:-$exercise}.csv"; tar -C "$out" -czf "$LABBOOK_KEEP_RESULTS/grades-${4:-$exercise}.tgz" --exclude='*.o' --exclude='*/work/harness' --exclude='*.cu' grades; fi
 echo "$students students, $failures failures"
 [ "$failures" -eq 0 ]
