@@ -3,6 +3,8 @@
 // (grading/sandbox.h): as an unprivileged user, without network, seeing only its own folder.
 // Each student's files are written atomically when that student is done, so a batch that is
 // killed loses nothing already graded, and a re-run skips what is graded (unless --force).
+// With --task, one task of a Slurm job array grades its slice of the class alone and leaves
+// the class files to `labbook grade --collect` (grade_batch.cpp).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,7 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "class_summary.h"
+#include "class_files.h"
 #include "commands.h"
 #include "exercise.h"
 #include "gpu_probe.h"
@@ -191,15 +193,6 @@ grading::Score grade_one(const grading::Exercise& e, const grading::Rubric& rubr
   return score;
 }
 
-/// The exercise named on the command line; a name that matches none is a usage mistake.
-grading::Exercise exercise_named(const std::string& name) {
-  try {
-    return grading::find_exercise(std::string(LABBOOK_SOURCE_DIR) + "/labs", name);
-  } catch (const Error& e) {
-    throw UsageError(e.what());
-  }
-}
-
 /// As root the sandbox runs as `nobody`, which must be able to reach the students' folders
 /// through every folder above them: say so at once rather than fail every student.
 void check_reachable(const std::string& out_dir) {
@@ -214,6 +207,14 @@ void check_reachable(const std::string& out_dir) {
 
 }  // namespace
 
+grading::Exercise exercise_named(const std::string& name) {
+  try {
+    return grading::find_exercise(std::string(LABBOOK_SOURCE_DIR) + "/labs", name);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
 int exercise_handout(const std::string& id, const std::string& out_dir) {
   const grading::Exercise e = exercise_named(id);
   fs::create_directories(out_dir);
@@ -227,7 +228,7 @@ int exercise_handout(const std::string& id, const std::string& out_dir) {
 int grade(const GradeOptions& options) {
   const grading::Exercise e = exercise_named(options.exercise);
   const grading::Rubric rubric = grading::load_rubric(options.rubric.empty() ? e.rubric : options.rubric);
-  const auto submissions = grading::find_submissions(options.submissions, e);
+  const auto submissions = task_submissions(options, grading::find_submissions(options.submissions, e));
   fs::create_directories(options.out_dir);
   check_reachable(options.out_dir);
   std::string why;
@@ -237,6 +238,7 @@ int grade(const GradeOptions& options) {
   }
   if (!grading::sandbox_available(why))
     throw Error("student code runs only in a sandbox, and none works here: " + why + " (tools/install-deps installs bubblewrap)");
+  grading::copy_rubric(options.out_dir, rubric);   // what --collect scores against
   std::vector<grading::Score> scores;
   std::size_t done = 0;
   for (const auto& s : submissions) {
@@ -263,9 +265,11 @@ int grade(const GradeOptions& options) {
     std::fprintf(stderr, "[%zu/%zu] %s: %.2f / %.2f\n", done, submissions.size(), s.student.c_str(), scores.back().total,
                  scores.back().max_total);
   }
-  write_file_atomically(options.out_dir + "/grades.csv", grading::grades_csv(rubric, scores));
-  write_file_atomically(options.out_dir + "/grades.json", grading::grades_json(rubric, scores).dump(1) + "\n");
-  report::write_sheet(grading::class_summary(rubric, scores), options.out_dir, "summary");
+  if (options.task) {   // one task of a job array: the class files wait for --collect
+    std::printf("task %zu: graded %zu submissions into %s\n", *options.task, submissions.size(), options.out_dir.c_str());
+    return 0;
+  }
+  grading::write_class_files(options.out_dir, rubric, scores);
   std::printf("graded %zu submissions: %s/grades.csv\n", submissions.size(), options.out_dir.c_str());
   return 0;
 }
