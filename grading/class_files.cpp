@@ -25,7 +25,11 @@ void write_class_files(const std::string& out_dir, const Rubric& rubric, const s
 std::string copy_rubric(const std::string& out_dir, const Rubric& rubric) {
   const std::string path = copied_rubric_path(out_dir);
   // Read before writing: the rubric in use may be this very file, from an earlier run.
-  write_file_atomically(path, read_file(rubric.path));
+  const std::string text = read_file(rubric.path);
+  // The tasks of a job array start together on many nodes, where two may share a pid and so
+  // a temporary name: the copy --slurm already wrote is left alone rather than replaced.
+  if (fs::exists(path) && read_file(path) == text) return path;
+  write_file_atomically(path, text);
   return path;
 }
 

@@ -17,7 +17,8 @@ namespace labbook::grading {
 /// atomically. Throws labbook::Error naming a file that cannot be written.
 void write_class_files(const std::string& out_dir, const Rubric& rubric, const std::vector<Score>& scores);
 
-/// Writes OUT/rubric.toml, the rubric's own text, atomically; returns its path.
+/// Writes OUT/rubric.toml, the rubric's own text, atomically (not when it already holds that
+/// text); returns its path.
 std::string copy_rubric(const std::string& out_dir, const Rubric& rubric);
 
 /// The rubric in OUT/rubric.toml. Throws labbook::Error naming the file when it is missing

@@ -2,6 +2,7 @@
 // golden text, with paths that need quoting), each task's slice of the class, and collecting
 // the students' score.json files into the class files a run on one machine writes.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -218,6 +219,20 @@ TEST(CollectRubric, TheCopyRoundTripsAndItsAbsenceOrDamageIsNamed) {
   const Rubric back = load_copied_rubric(out.string());
   ASSERT_EQ(back.criteria.size(), 2u);
   EXPECT_EQ(back.criteria[1].id, "load_efficiency");
+  // The same text again (every task of an array copies it) leaves the file alone; another
+  // rubric replaces it.
+  const auto inode = [&] {
+    struct stat st {};
+    ::stat(copy.c_str(), &st);
+    return st.st_ino;
+  };
+  const auto first = inode();
+  copy_rubric(out.string(), mine);
+  EXPECT_EQ(inode(), first);
+  labbook::write_file_atomically((out / "other.toml").string(), std::string(kRubric) + "# changed\n");
+  copy_rubric(out.string(), load_rubric((out / "other.toml").string()));
+  EXPECT_NE(inode(), first);
+  EXPECT_EQ(labbook::read_file(copy), std::string(kRubric) + "# changed\n");
 
   labbook::write_file_atomically(copy, "[rubric]\nexercise = \"x\"\ntitle = \"t\"\n\n[[criterion]]\nid = \"a\"\n");
   const std::string broken = error_of([&] { load_copied_rubric(out.string()); });
