@@ -3,6 +3,8 @@
 // (grading/sandbox.h): as an unprivileged user, without network, seeing only its own folder.
 // Each student's files are written atomically when that student is done, so a batch that is
 // killed loses nothing already graded, and a re-run skips what is graded (unless --force).
+// With --task, one task of a Slurm job array grades its slice of the class alone and leaves
+// the class files to `labbook grade --collect` (grade_batch.cpp).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,7 +17,7 @@
 #include <thread>
 
 #include "call_audit.h"
-#include "class_summary.h"
+#include "class_files.h"
 #include "commands.h"
 #include "exercise.h"
 #include "gpu_probe.h"
@@ -268,15 +270,6 @@ grading::Score grade_built(const grading::Exercise& e, const grading::Rubric& ru
   return score;
 }
 
-/// The exercise named on the command line; a name that matches none is a usage mistake.
-grading::Exercise exercise_named(const std::string& name) {
-  try {
-    return grading::find_exercise(std::string(LABBOOK_SOURCE_DIR) + "/labs", name);
-  } catch (const Error& e) {
-    throw UsageError(e.what());
-  }
-}
-
 /// As root the sandbox runs as an unprivileged uid, which must be able to reach the students'
 /// folders through every folder above them: say so at once rather than fail every student.
 void check_reachable(const std::string& out_dir) {
@@ -291,6 +284,14 @@ void check_reachable(const std::string& out_dir) {
 
 }  // namespace
 
+grading::Exercise exercise_named(const std::string& name) {
+  try {
+    return grading::find_exercise(std::string(LABBOOK_SOURCE_DIR) + "/labs", name);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+}
+
 int exercise_handout(const std::string& id, const std::string& out_dir) {
   const grading::Exercise e = exercise_named(id);
   fs::create_directories(out_dir);
@@ -304,7 +305,7 @@ int exercise_handout(const std::string& id, const std::string& out_dir) {
 int grade(const GradeOptions& options) {
   const grading::Exercise e = exercise_named(options.exercise);
   const grading::Rubric rubric = grading::load_rubric(options.rubric.empty() ? e.rubric : options.rubric);
-  const auto submissions = grading::find_submissions(options.submissions, e);
+  const auto submissions = task_submissions(options, grading::find_submissions(options.submissions, e));
   fs::create_directories(options.out_dir);
   check_reachable(options.out_dir);
   std::string why;
@@ -314,9 +315,11 @@ int grade(const GradeOptions& options) {
   }
   if (!grading::sandbox_available(why))
     throw Error("student code runs only in a sandbox, and none works here: " + why + " (tools/install-deps installs bubblewrap)");
-
+  grading::copy_rubric(options.out_dir, rubric);   // what --collect scores against
   std::vector<grading::Score> scores;
   std::vector<ToGrade> todo;
+  // A student's uid follows its place in the whole class, so tasks sharing a node differ.
+  const std::size_t first = options.task ? *options.task * options.per_task.value_or(GradeOptions::kDefaultPerTask) : 0;
   for (std::size_t i = 0; i < submissions.size(); ++i) {
     const grading::Submission& s = submissions[i];
     const std::string dir = options.out_dir + "/" + s.student;
@@ -326,7 +329,7 @@ int grade(const GradeOptions& options) {
       std::fprintf(stderr, "%s: graded before (--force grades again)\n", s.student.c_str());
       continue;
     }
-    todo.push_back({s, dir, static_cast<uid_t>(kSandboxUidBase + i)});
+    todo.push_back({s, dir, static_cast<uid_t>(kSandboxUidBase + first + i)});
   }
   ProgressBar building("building", todo.size());
   std::vector<Built> built = build_all(e, todo, options.jobs, building);
@@ -360,9 +363,11 @@ int grade(const GradeOptions& options) {
     running.step(b.submission.student, total);
   }
   running.done();
-  write_file_atomically(options.out_dir + "/grades.csv", grading::grades_csv(rubric, scores));
-  write_file_atomically(options.out_dir + "/grades.json", grading::grades_json(rubric, scores).dump(1) + "\n");
-  report::write_sheet(grading::class_summary(rubric, scores), options.out_dir, "summary");
+  if (options.task) {   // one task of a job array: the class files wait for --collect
+    std::printf("task %zu: graded %zu submissions into %s\n", *options.task, submissions.size(), options.out_dir.c_str());
+    return 0;
+  }
+  grading::write_class_files(options.out_dir, rubric, scores);
   std::printf("graded %zu submissions: %s/grades.csv\n", submissions.size(), options.out_dir.c_str());
   return 0;
 }

@@ -6,6 +6,8 @@
 //   labbook workbook [--recorded]    every lab's sheet and reports/index.{md,html}
 //   labbook exercise lab4 --out DIR  an exercise's starter file and instructions
 //   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force] [--jobs N] [--build-only]   grade a class
+//   labbook grade lab4 SUBMISSIONS --out DIR --slurm [--per-task N] ...   a Slurm job array for it
+//   labbook grade --collect DIR      the class files from what the array's tasks graded
 //   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]
 //                   [--launch-count N] [--replay application|kernel] [--cache-control all|none]
 //                   -- PROGRAM ARGS...   profile any CUDA program
@@ -62,18 +64,44 @@ int main(int argc, char** argv) {
 
   labbook::cli::GradeOptions grade;
   auto* grade_cmd = app.add_subcommand("grade", "Build, check, measure and score every submission of a class (sandboxed)");
-  grade_cmd->add_option("exercise", grade.exercise, "Exercise id, or a lab with one exercise (e.g. lab4)")->required();
-  grade_cmd->add_option("submissions", grade.submissions, "Folder: one folder or one .cu file per student")
-      ->required()
-      ->check(CLI::ExistingDirectory);
-  grade_cmd->add_option("--out", grade.out_dir, "Folder for the grades")->capture_default_str();
-  grade_cmd->add_option("--rubric", grade.rubric, "Your rubric (TOML) instead of the exercise's")->check(CLI::ExistingFile);
-  grade_cmd->add_flag("--force", grade.force, "Grade again the students graded before");
-  grade_cmd->add_option("--jobs,-j", grade.jobs, "Submissions built at once (runs on the GPU stay one at a time)")
-      ->check(CLI::Range(1, 256))
-      ->capture_default_str();
-  grade_cmd->add_flag("--build-only", grade.build_only,
-                      "Only build and check every submission (sandboxed, no GPU needed); exit 1 if one does not build");
+  // The exercise and the submissions are optional to CLI11 because --collect needs neither;
+  // grade_command() asks for them otherwise.
+  auto* exercise_arg = grade_cmd->add_option("exercise", grade.exercise, "Exercise id, or a lab with one exercise (e.g. lab4)");
+  auto* submissions_arg = grade_cmd->add_option("submissions", grade.submissions, "Folder: one folder or one .cu file per student")
+                              ->check(CLI::ExistingDirectory);
+  auto* out_opt = grade_cmd->add_option("--out", grade.out_dir, "Folder for the grades")->capture_default_str();
+  auto* rubric_opt =
+      grade_cmd->add_option("--rubric", grade.rubric, "Your rubric (TOML) instead of the exercise's")->check(CLI::ExistingFile);
+  auto* force_opt = grade_cmd->add_flag("--force", grade.force, "Grade again the students graded before");
+  auto* jobs_opt = grade_cmd->add_option("--jobs,-j", grade.jobs, "Submissions built at once (runs on the GPU stay one at a time)")
+                       ->check(CLI::Range(1, 256))
+                       ->capture_default_str();
+  auto* build_only_opt = grade_cmd->add_flag(
+      "--build-only", grade.build_only, "Only build and check every submission (sandboxed, no GPU needed); exit 1 if one does not build");
+  auto* slurm_opt = grade_cmd->add_flag("--slurm", grade.slurm,
+                                        "Grade nothing: write OUT/slurm/grade.sbatch, a Slurm job array that grades the class");
+  auto* task_opt = grade_cmd->add_option("--task", grade.task,
+                                         "Grade only the T-th slice of --per-task submissions (a job array's task); no class files")
+                       ->check(CLI::NonNegativeNumber)
+                       ->excludes(slurm_opt);
+  auto* per_task_opt =
+      grade_cmd->add_option("--per-task", grade.per_task, "Submissions per array task (--slurm, --task); default 20")
+          ->check(CLI::PositiveNumber);
+  auto* gpus_opt = grade_cmd->add_option("--gpus-per-task", grade.gpus_per_task, "GPUs each array task asks Slurm for")
+                       ->check(CLI::PositiveNumber)
+                       ->capture_default_str()
+                       ->needs(slurm_opt);
+  auto* time_opt = grade_cmd->add_option("--time-limit", grade.time_limit_minutes, "Each array task's time limit, in minutes")
+                       ->check(CLI::PositiveNumber)
+                       ->capture_default_str()
+                       ->needs(slurm_opt);
+  auto* partition_opt =
+      grade_cmd->add_option("--partition", grade.partition, "The Slurm partition (default: the cluster's)")->needs(slurm_opt);
+  grade_cmd->add_option("--collect", grade.collect,
+                        "Write DIR's class files (grades.csv/json, summary) from the students the array tasks graded")
+      ->check(CLI::ExistingDirectory)
+      ->excludes(exercise_arg, submissions_arg, out_opt, rubric_opt, force_opt, jobs_opt, build_only_opt, slurm_opt, task_opt, per_task_opt, gpus_opt,
+                 time_opt, partition_opt);
 
   labbook::cli::ProfileOptions profile;
   auto* profile_cmd = app.add_subcommand("profile", "Profile any CUDA program: timeline and metrics per NVTX range");
@@ -124,7 +152,7 @@ int main(int argc, char** argv) {
     if (*check_cmd) return labbook::cli::check_lab(check_lab, check_measurement);
     if (*workbook_cmd) return labbook::cli::workbook(book);
     if (*exercise_cmd) return labbook::cli::exercise_handout(handout_exercise, handout_out);
-    if (*grade_cmd) return labbook::cli::grade(grade);
+    if (*grade_cmd) return labbook::cli::grade_command(grade);
     if (*profile_cmd) return labbook::cli::profile(profile);
     if (*summary_cmd) return labbook::cli::summarize(summary_measurement, summary_out);
     if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab, metrics_all);
