@@ -31,53 +31,54 @@ std::string check_output(const ExerciseHarness& h, const char* name, const std::
          expected;
 }
 
+/// One call's points: fresh random inputs (kept on the host as the private copy), uploaded,
+/// then outputs poisoned; the student's calls and the reference's are set up alike, so both
+/// start with L2 in the same state.
+struct Points {
+  std::vector<float> x, y;
+  labbook::lab::DeviceBuffer<float> dx, dy, rx, ry;
+  Points(ExerciseHarness& h, unsigned n) : x(n), y(n), dx(n), dy(n), rx(n), ry(n) {
+    labbook::lab::RandomFloats rng(h.next_seed());
+    rng.fill(x);
+    rng.fill(y);
+    dx.upload(x);
+    dy.upload(y);
+    rx.poison();
+    ry.poison();
+  }
+};
+
 void student_call(ExerciseHarness& h, const std::string& range, unsigned n) {
-  std::vector<float> x(n), y(n);
-  labbook::lab::RandomFloats rng(h.next_seed());
-  rng.fill(x);
-  rng.fill(y);
-  labbook::lab::DeviceBuffer<float> dx(n), dy(n), rx(n), ry(n);
-  dx.upload(x);
-  dy.upload(y);
-  rx.poison();
-  ry.poison();
+  Points p(h, n);
   static int calls = 0;
   const std::string what = "call " + std::to_string(++calls) + " (n = " + std::to_string(n) + ")";
   const double bytes = 8.0 * n;
-  h.call(range, what, {bytes, bytes}, [&] { add_points<<<(n + kBlock - 1) / kBlock, kBlock>>>(dx.get(), dy.get(), rx.get(), ry.get(), n); });
+  h.call(range, what, {bytes, bytes},
+         [&] { add_points<<<(n + kBlock - 1) / kBlock, kBlock>>>(p.dx.get(), p.dy.get(), p.rx.get(), p.ry.get(), n); });
   std::vector<float> got, input;
-  for (const auto* in : {&dx, &dy}) {
+  for (const auto* in : {&p.dx, &p.dy}) {
     in->download(input);
-    if (const auto i = labbook::lab::first_changed(input, in == &dx ? x : y)) {
-      h.wrong(what + ": the input " + (in == &dx ? "x" : "y") + " changed at element " + std::to_string(*i) +
+    if (const auto i = labbook::lab::first_changed(input, in == &p.dx ? p.x : p.y)) {
+      h.wrong(what + ": the input " + (in == &p.dx ? "x" : "y") + " changed at element " + std::to_string(*i) +
               " (the inputs are read-only)");
       return;
     }
   }
-  rx.download(got);
-  std::string problem = check_output(h, "rx", got, x, 10.0);
+  p.rx.download(got);
+  std::string problem = check_output(h, "rx", got, p.x, 10.0);
   if (problem.empty()) {
-    ry.download(got);
-    problem = check_output(h, "ry", got, y, 20.0);
+    p.ry.download(got);
+    problem = check_output(h, "ry", got, p.y, 20.0);
   }
   if (!problem.empty()) h.wrong(what + ": " + problem);
 }
 
-/// Lab 4's simpleMathSoA on points of its own, set up and timed as the student's calls are
-/// (inputs uploaded, then outputs poisoned), so that both start with L2 in the same state.
+/// Lab 4's simpleMathSoA on points of its own, timed as the student's calls are.
 void reference_call(ExerciseHarness& h, const std::string& range, unsigned n) {
-  std::vector<float> x(n), y(n);
-  labbook::lab::RandomFloats rng(h.next_seed());
-  rng.fill(x);
-  rng.fill(y);
-  labbook::lab::DeviceBuffer<float> dx(n), dy(n), rx(n), ry(n);
-  dx.upload(x);
-  dy.upload(y);
-  rx.poison();
-  ry.poison();
+  Points p(h, n);
   h.call(range, "the reference kernel", {}, [&] {
-    labbook::kernels::simpleMathSoA<<<(n + kBlock - 1) / kBlock, kBlock>>>(labbook::kernels::innerArray{dx.get(), dy.get()},
-                                                                         labbook::kernels::innerArray{rx.get(), ry.get()}, n);
+    labbook::kernels::simpleMathSoA<<<(n + kBlock - 1) / kBlock, kBlock>>>(
+        labbook::kernels::innerArray{p.dx.get(), p.dy.get()}, labbook::kernels::innerArray{p.rx.get(), p.ry.get()}, n);
   });
 }
 
