@@ -123,6 +123,10 @@ bool is_graph_instantiate(CUpti_CallbackId cbid) {
          cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
 }
 
+/// Driver calls that run GPU work of the driver's own: the range profiler would count it as
+/// one of the program's kernels and shift every later launch's counters by one.
+bool runs_driver_gpu_work(CUpti_CallbackId cbid) { return cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache; }
+
 bool is_begin_capture(CUpti_CallbackId cbid) {
   return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz ||
          cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
@@ -163,7 +167,7 @@ class Collector {
           CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
           CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
           CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
-          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz})
+          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz, CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
@@ -202,7 +206,8 @@ class Collector {
       case CUPTI_CB_DOMAIN_RUNTIME_API: c->on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API:
         if (is_graph_instantiate(cbid)) c->on_graph_instantiate(static_cast<const CUpti_CallbackData*>(data));
-        else if (is_begin_capture(cbid)) c->on_begin_capture(static_cast<const CUpti_CallbackData*>(data));
+        else if (is_begin_capture(cbid) || runs_driver_gpu_work(cbid))
+          c->stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
         else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
@@ -273,10 +278,12 @@ class Collector {
     }
   }
 
-  // Profiling stops before a stream capture starts: the range profiler must not see the
-  // captured launches (an auto range opened for one corrupted the graph's later launches on
-  // the H100), and stopping during a capture would synchronize, which a capture forbids.
-  void on_begin_capture(const CUpti_CallbackData* d) {
+  // Profiling stops (the batch so far is evaluated; the next launch starts a new one) before
+  // a stream capture starts: the range profiler must not see the captured launches (an auto
+  // range opened for one corrupted the graph's later launches on the H100), and stopping
+  // during a capture would synchronize, which a capture forbids. It stops before the driver
+  // runs GPU work of its own too, so that work is not counted as the program's next kernel.
+  void stop_profiling_before(const CUpti_CallbackData* d) {
     if (d->callbackSite != CUPTI_API_ENTER || !profiler_) return;
     std::lock_guard<std::recursive_mutex> serialized(launch_serializer_);   // not between a launch's enter and exit
     profiler_->skip_launch(d->context);

@@ -6,6 +6,8 @@
 # profile --metrics` (trace run + application-replay metrics runs, L2 flushed); then every
 # counter of lab 4's metric set against `ncu --cache-control all` (ncu_agreement.sh), except
 # for CUDA graph programs, whose kernels CUPTI 13.0 cannot give metrics.
+# persisting_l2 resets the persisting L2 lines between launches: GPU work of the driver that
+# must not be counted as a kernel of the program.
 # Skips (77) without a GPU or without ncu.
 set -uo pipefail
 build=$1
@@ -76,4 +78,5 @@ check unified_memory 0 counters "$programs/unified_memory"
 check host_threads 0 ncu "$programs/host_threads"
 check exit_deep 3 ncu "$programs/exit_deep" 3
 check many_launches 0 ncu "$programs/many_launches"
+check persisting_l2 0 ncu "$programs/persisting_l2"
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
