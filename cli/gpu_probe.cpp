@@ -2,8 +2,12 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <system_error>
+
+#include "runner_gpus.h"
 
 namespace labbook::cli {
 
@@ -28,6 +32,15 @@ bool gpu_available(std::string& why) {
   if (!ok) why = "the CUDA driver reports no usable GPU";
   dlclose(driver);
   return ok;
+}
+
+std::vector<std::string> visible_gpus() {
+  std::error_code error;
+  std::size_t count = 0;
+  if (std::filesystem::is_directory("/proc/driver/nvidia/gpus", error))
+    count = static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", error),
+                                                   std::filesystem::directory_iterator()));
+  return grading::runner_gpus(std::getenv("CUDA_VISIBLE_DEVICES"), count);
 }
 
 }  // namespace labbook::cli

@@ -75,6 +75,7 @@ int write_slurm_batch(const GradeOptions& o) {
   plan.out_dir = absolute(o.out_dir);
   plan.rubric = o.rubric.empty() ? "" : absolute(o.rubric);
   plan.force = o.force;
+  plan.memcheck = o.memcheck;
   plan.submission_count = submissions.size();
   plan.per_task = per_task_of(o);
   plan.gpus_per_task = o.gpus_per_task;

@@ -23,6 +23,7 @@
 #include "gpu_probe.h"
 #include "grade_writers.h"
 #include "harness_result.h"
+#include "memcheck.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/metric_catalog.h"
@@ -111,6 +112,7 @@ std::string check_object(const std::string& work) {
 struct RunReport {
   grading::SubmissionOutcome outcome;
   std::string log;
+  bool stopped = false;   ///< a run was stopped by a limit (time, output, processes)
 };
 
 /// The harness's result.json of every run, in run order (the trace run first). Each run of
@@ -133,18 +135,35 @@ void judge_results(const HarnessRuns& runs, grading::SubmissionOutcome& o) {
   if (!*o.correct) o.problem = runs.missing.empty() ? "the program was not run" : runs.missing;
 }
 
-/// Runs the harness under the collector, every run in the sandbox with the GPU, then audits
-/// its calls against what the collector saw (grading/call_audit.h).
-void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, const std::string& work,
-                     const std::string& student, uid_t uid, RunReport& run) {
-  ProfileRequest request;
-  request.command = {work + "/harness", "--seed", std::to_string(seed_of(student))};
+/// The harness's command line: its seed (the student's) and the rubric's tolerances.
+std::vector<std::string> harness_command(const grading::Rubric& rubric, const std::string& work, const std::string& student) {
+  std::vector<std::string> command = {work + "/harness", "--seed", std::to_string(seed_of(student))};
   if (const grading::Criterion* c = rubric.correctness())
     for (const auto& [flag, value] : {std::pair{"--atol", c->absolute_tolerance}, std::pair{"--rtol", c->relative_tolerance}}) {
       char text[32];
       std::snprintf(text, sizeof text, "%.17g", value);
-      request.command.insert(request.command.end(), {flag, text});
+      command.insert(command.end(), {flag, text});
     }
+  return command;
+}
+
+/// A sandboxed run of the harness on one GPU (`gpu`: a CUDA_VISIBLE_DEVICES entry).
+grading::SandboxRequest harness_request(const std::string& work, std::vector<std::string> command, const std::string& gpu) {
+  grading::SandboxRequest r = sandbox_request(work, std::move(command));
+  // Every module loaded before the first call, so that no call's time holds a module load.
+  r.env.push_back({"CUDA_MODULE_LOADING", "EAGER"});
+  r.env.push_back({"CUDA_VISIBLE_DEVICES", gpu});
+  r.gpu = true;
+  r.limits.wall_seconds = 60;   // a correct run takes a few seconds, a metrics run a few more
+  return r;
+}
+
+/// Runs the harness under the collector, every run in the sandbox on `gpu`, then audits its
+/// calls against what the collector saw (grading/call_audit.h).
+void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, const std::string& work,
+                     const std::string& student, uid_t uid, const std::string& gpu, RunReport& run) {
+  ProfileRequest request;
+  request.command = harness_command(rubric, work, student);
   request.cupti_metrics = cupti_metrics_for(e.metrics);
   request.work_dir = work + "/runs";
   fs::create_directories(request.work_dir);
@@ -153,13 +172,9 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
   HarnessRuns runs;
   request.runner = [&](const std::vector<std::string>& command, const std::map<std::string, std::string>& env,
                        const std::string& stdout_path) {
-    grading::SandboxRequest r = sandbox_request(work, command);
+    grading::SandboxRequest r = harness_request(work, command, gpu);
     for (const auto& kv : env) r.env.push_back(kv);
-    // Every module loaded before the first call, so that no call's time holds a module load.
-    r.env.push_back({"CUDA_MODULE_LOADING", "EAGER"});
     r.read_only = outside_usr({fs::path(LABBOOK_COLLECTOR_PATH).parent_path().string(), LABBOOK_CUPTI_LIBRARY_DIR});
-    r.gpu = true;
-    r.limits.wall_seconds = 60;   // a correct run takes a few seconds, a metrics run a few more
     const std::string result_path = work + "/result.json";
     fs::remove(result_path);
     const grading::SandboxResult last = grading::run_sandboxed(r);
@@ -175,7 +190,7 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
     switch (last.end) {
       case grading::SandboxResult::End::Exited: return last.exit_code;
       case grading::SandboxResult::End::Signalled: return 128 + last.signal;
-      default: return 124;   // stopped by a limit, as timeout(1) says
+      default: run.stopped = true; return 124;   // stopped by a limit, as timeout(1) says
     }
   };
   const ProfileOutcome profiled = profile_program(request);
@@ -190,6 +205,28 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
                                                         e.reference_range, quantities);
   o.measured = audit.measured;
   o.findings = audit.findings;
+}
+
+/// One more run of the harness, under compute-sanitizer's memcheck (--memcheck).
+grading::MemcheckReport run_memcheck(const grading::Rubric& rubric, const std::string& work, const std::string& student,
+                                     const std::string& gpu) {
+  const std::string sanitizer = (fs::path(LABBOOK_NVCC).parent_path() / "compute-sanitizer").string();
+  grading::SandboxRequest r =
+      harness_request(work, grading::memcheck_command(sanitizer, harness_command(rubric, work, student)), gpu);
+  r.env.push_back({"TMPDIR", work});
+  r.limits.wall_seconds = 300;   // the sanitizer checks every access: a run takes many times longer
+  const grading::SandboxResult result = grading::run_sandboxed(r);
+  grading::MemcheckReport report;
+  if (result.end != grading::SandboxResult::End::Exited) {
+    report.not_run = "the sanitizer's run " + result.describe();
+    return report;
+  }
+  try {
+    return grading::parse_memcheck_output(result.out + result.err);
+  } catch (const Error& e) {
+    report.not_run = e.what();
+    return report;
+  }
 }
 
 /// One submission copied, built and checked: everything grading learns without a GPU.
@@ -253,14 +290,20 @@ std::vector<Built> build_all(const grading::Exercise& e, const std::vector<ToGra
   return built;
 }
 
-/// Runs and scores one built submission, writing feedback.{md,html}, instructor.{md,html},
-/// results.json and score.json (last: its presence marks the student as graded).
-grading::Score grade_built(const grading::Exercise& e, const grading::Rubric& rubric, Built& b) {
+/// Runs and scores one built submission on `gpu`, writing feedback.{md,html},
+/// instructor.{md,html}, results.json and score.json (last: its presence marks the student
+/// as graded).
+grading::Score grade_built(const grading::Exercise& e, const grading::Rubric& rubric, Built& b, const std::string& gpu,
+                           bool memcheck) {
   RunReport run;
   run.outcome = b.outcome;
   grading::SubmissionOutcome& o = run.outcome;
   if (!b.labbook_error.empty()) throw Error(b.labbook_error);
-  if (o.built) run_and_measure(e, rubric, b.work, b.submission.student, b.uid, run);
+  if (o.built) {
+    run_and_measure(e, rubric, b.work, b.submission.student, b.uid, gpu, run);
+    if (memcheck && run.stopped) o.memcheck = grading::MemcheckReport{"its own runs were stopped by a limit", 0, {}};
+    else if (memcheck) o.memcheck = run_memcheck(rubric, b.work, b.submission.student, gpu);
+  }
   const grading::Score score = grading::score_submission(rubric, o);
   report::write_sheet(grading::feedback_sheet(rubric, score, o, false), b.dir, "feedback");
   report::write_sheet(grading::feedback_sheet(rubric, score, o, true), b.dir, "instructor");
@@ -268,6 +311,41 @@ grading::Score grade_built(const grading::Exercise& e, const grading::Rubric& ru
   if (!run.log.empty()) write_file_atomically(b.dir + "/run.log", run.log);
   write_file_atomically(b.dir + "/score.json", grading::score_json(score, o).dump(1) + "\n");
   return score;
+}
+
+/// Grades the built submissions with one runner per GPU (visible_gpus()): counters are
+/// device-wide, so each GPU runs one submission at a time, and several GPUs share the class.
+std::vector<grading::Score> run_on_every_gpu(const grading::Exercise& e, const grading::Rubric& rubric, std::vector<Built>& built,
+                                             bool memcheck, ProgressBar& progress) {
+  std::vector<grading::Score> scores(built.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex report;
+  const auto runner = [&](const std::string& gpu) {
+    for (std::size_t i; (i = next++) < built.size();) {
+      Built& b = built[i];
+      try {
+        scores[i] = grade_built(e, rubric, b, gpu, memcheck);
+      } catch (const std::exception& error) {   // one student's trouble never stops the batch
+        grading::SubmissionOutcome o;
+        o.student = b.submission.student;
+        o.problem = std::string("labbook could not grade this submission: ") + error.what();
+        // No score.json: the next run tries this student again.
+        scores[i] = grading::score_submission(rubric, o);
+        const std::lock_guard<std::mutex> lock(report);
+        std::fprintf(stderr, "labbook: %s: %s\n", o.student.c_str(), error.what());
+      }
+      char total[64];
+      std::snprintf(total, sizeof total, "%.2f / %.2f", scores[i].total, scores[i].max_total);
+      const std::lock_guard<std::mutex> lock(report);
+      progress.step(b.submission.student, total);
+    }
+  };
+  const std::vector<std::string> gpus = visible_gpus();
+  std::vector<std::thread> threads;
+  for (std::size_t g = 1; g < std::min(gpus.size(), built.size()); ++g) threads.emplace_back(runner, gpus[g]);
+  runner(gpus.front());
+  for (auto& t : threads) t.join();
+  return scores;
 }
 
 /// As root the sandbox runs as an unprivileged uid, which must be able to reach the students'
@@ -337,32 +415,20 @@ int grade(const GradeOptions& options) {
   if (options.build_only) {
     int failed = 0;
     for (const auto& b : built) {
-      const std::string& reason = b.outcome.problem.empty() ? b.outcome.build_log : b.outcome.problem;
-      const std::string status = b.outcome.built             ? "builds"
+      const grading::SubmissionOutcome& o = b.outcome;
+      const std::string status = o.built                    ? "builds"
                                  : !b.labbook_error.empty() ? "labbook failed: " + b.labbook_error
-                                                            : "refused: " + reason.substr(0, reason.find('\n'));
+                                 : !o.problem.empty()       ? "refused: " + o.problem.substr(0, o.problem.find('\n'))
+                                                            : "does not build: " + o.build_log.substr(0, o.build_log.find('\n'));
       std::printf("%s: %s\n", b.submission.student.c_str(), status.c_str());
       failed += !b.outcome.built;
     }
     return failed ? 1 : 0;
   }
   ProgressBar running("running", built.size());
-  for (auto& b : built) {
-    try {
-      scores.push_back(grade_built(e, rubric, b));
-    } catch (const std::exception& error) {   // one student's trouble never stops the batch
-      grading::SubmissionOutcome o;
-      o.student = b.submission.student;
-      o.problem = std::string("labbook could not grade this submission: ") + error.what();
-      // No score.json: the next run tries this student again.
-      scores.push_back(grading::score_submission(rubric, o));
-      std::fprintf(stderr, "labbook: %s: %s\n", o.student.c_str(), error.what());
-    }
-    char total[64];
-    std::snprintf(total, sizeof total, "%.2f / %.2f", scores.back().total, scores.back().max_total);
-    running.step(b.submission.student, total);
-  }
+  std::vector<grading::Score> graded = run_on_every_gpu(e, rubric, built, options.memcheck, running);
   running.done();
+  scores.insert(scores.end(), graded.begin(), graded.end());
   if (options.task) {   // one task of a job array: the class files wait for --collect
     std::printf("task %zu: graded %zu submissions into %s\n", *options.task, submissions.size(), options.out_dir.c_str());
     return 0;

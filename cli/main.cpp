@@ -5,7 +5,7 @@
 //   labbook check lab4 [--measurement FILE]  the lab's acceptance checks on a measurement
 //   labbook workbook [--recorded]    every lab's sheet and reports/index.{md,html}
 //   labbook exercise lab4 --out DIR  an exercise's starter file and instructions
-//   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force] [--jobs N] [--build-only]   grade a class
+//   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force] [--jobs N] [--build-only] [--memcheck]   grade a class
 //   labbook grade lab4 SUBMISSIONS --out DIR --slurm [--per-task N] ...   a Slurm job array for it
 //   labbook grade --collect DIR      the class files from what the array's tasks graded
 //   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]
@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
                        ->capture_default_str();
   auto* build_only_opt = grade_cmd->add_flag(
       "--build-only", grade.build_only, "Only build and check every submission (sandboxed, no GPU needed); exit 1 if one does not build");
+  auto* memcheck_opt = grade_cmd->add_flag(
+      "--memcheck", grade.memcheck, "Run each submission once more under compute-sanitizer and report bad accesses as feedback");
   auto* slurm_opt = grade_cmd->add_flag("--slurm", grade.slurm,
                                         "Grade nothing: write OUT/slurm/grade.sbatch, a Slurm job array that grades the class");
   auto* task_opt = grade_cmd->add_option("--task", grade.task,
@@ -100,7 +102,7 @@ int main(int argc, char** argv) {
   grade_cmd->add_option("--collect", grade.collect,
                         "Write DIR's class files (grades.csv/json, summary) from the students the array tasks graded")
       ->check(CLI::ExistingDirectory)
-      ->excludes(exercise_arg, submissions_arg, out_opt, rubric_opt, force_opt, jobs_opt, build_only_opt, slurm_opt, task_opt, per_task_opt, gpus_opt,
+      ->excludes(exercise_arg, submissions_arg, out_opt, rubric_opt, force_opt, jobs_opt, build_only_opt, memcheck_opt, slurm_opt, task_opt, per_task_opt, gpus_opt,
                  time_opt, partition_opt);
 
   labbook::cli::ProfileOptions profile;

@@ -69,6 +69,10 @@ nlohmann::json score_json(const Score& score, const SubmissionOutcome& outcome) 
                       {"built", outcome.built}, {"problem", outcome.problem}, {"criteria", nlohmann::json::array()}};
   if (outcome.correct) j["correct"] = *outcome.correct;
   if (!outcome.findings.empty()) j["findings"] = outcome.findings;
+  if (const auto& m = outcome.memcheck) {
+    j["memcheck"] = {{"errors", m->errors}, {"accesses", m->accesses}};
+    if (!m->not_run.empty()) j["memcheck"]["not_run"] = m->not_run;
+  }
   for (const auto& c : score.criteria) {
     nlohmann::json one = {{"id", c.criterion->id}, {"points", c.points}, {"note", c.note}};
     if (c.measured) one["measured"] = *c.measured;
@@ -133,6 +137,21 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
     std::vector<Text> findings;
     for (const auto& f : outcome.findings) findings.push_back({f});
     sheet.list(std::move(findings));
+  }
+  if (const auto& m = outcome.memcheck) {
+    sheet.heading(2, "Memory check (compute-sanitizer)");
+    if (!m->not_run.empty()) {
+      sheet.lines({Text("Not run: " + m->not_run + ".")});
+    } else if (m->errors == 0) {
+      sheet.lines({Text("No out-of-bounds or misaligned access and no CUDA API error in one run of every call.")});
+    } else {
+      sheet.lines({Text(std::to_string(m->errors) + (m->errors == 1 ? " error" : " errors") +
+                         ": an access outside the buffers can pass every result check and still overwrite memory "
+                         "that belongs to someone else. The sanitizer's own words:")});
+      std::string text;
+      for (const auto& a : m->accesses) text += a + "\n";
+      sheet.code(text);
+    }
   }
   if (!hints.empty()) {
     sheet.heading(2, "Hints");

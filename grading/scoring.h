@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "memcheck.h"
 #include "rubric.h"
 
 namespace labbook::grading {
@@ -23,6 +24,8 @@ struct SubmissionOutcome {
   /// Why the measurement cannot be trusted (work hidden from it, data kept in L2, results
   /// reused, ...): with any, measured criteria earn nothing; correctness is scored as usual.
   std::vector<std::string> findings;
+  /// compute-sanitizer's memcheck pass (--memcheck): feedback only, it changes no score.
+  std::optional<MemcheckReport> memcheck;
 };
 
 struct CriterionScore {

@@ -77,6 +77,7 @@ std::string slurm_script(const SlurmPlan& plan) {
     << " --out " << shell_quoted(plan.out_dir) << " --task \"$SLURM_ARRAY_TASK_ID\" --per-task " << plan.per_task;
   if (!plan.rubric.empty()) s << " --rubric " << shell_quoted(plan.rubric);
   if (plan.force) s << " --force";
+  if (plan.memcheck) s << " --memcheck";
   s << "\n";
   return s.str();
 }

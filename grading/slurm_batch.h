@@ -25,6 +25,7 @@ struct SlurmPlan {
   std::string submissions, out_dir;
   std::string rubric;                   ///< the instructor's rubric; "" for the exercise's own
   bool force = false;                   ///< tasks grade again students graded before
+  bool memcheck = false;                ///< tasks add the compute-sanitizer pass
   std::size_t submission_count = 0, per_task = 20;
   unsigned gpus_per_task = 1, time_limit_minutes = 60;
   std::string partition;                ///< "" for the cluster's default

@@ -3,6 +3,8 @@
 # outcome written in the folder's expected.tsv (student, a regex for its total in grades.csv,
 # a text its feedback must hold), the batch completes, nothing a program printed shows it read
 # files outside its folder, and a second run skips every student and keeps grades.csv.
+# With LABBOOK_GRADE_FLAGS=--memcheck, each student of the folder's expected-memcheck.tsv
+# (student, a text) must also have that text in its feedback.
 # Skips (77) without a GPU. Usage: grade_planted.sh BUILD SOURCE EXERCISE [FOLDER]
 # (FOLDER, under tests/grading/, defaults to EXERCISE).
 set -uo pipefail
@@ -13,7 +15,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 chmod 755 "$out"   # the sandbox's user must reach the students' folders below it
 start=$(date +%s)
-"$build/labbook" grade "$exercise" "$planted" --out "$out/grades" --jobs "$(nproc)" || { echo "FAIL: labbook grade exit $?"; exit 1; }
+# shellcheck disable=SC2086  # the flags are words
+"$build/labbook" grade "$exercise" "$planted" --out "$out/grades" --jobs "$(nproc)" ${LABBOOK_GRADE_FLAGS:-} || { echo "FAIL: labbook grade exit $?"; exit 1; }
 echo "graded in $(( $(date +%s) - start )) s"
 cat "$out/grades/grades.csv"
 failures=0
@@ -24,6 +27,11 @@ while IFS=$'\t' read -r student total_regex text; do
   if ! [[ "$total" =~ ^($total_regex)$ ]]; then echo "FAIL $student: total $total, want $total_regex"; failures=$((failures + 1)); fi
   if ! grep -qF -- "$text" "$out/grades/$student/instructor.md"; then echo "FAIL $student: feedback lacks '$text'"; failures=$((failures + 1)); fi
 done < "$planted/expected.tsv"
+if [[ "${LABBOOK_GRADE_FLAGS:-}" == *--memcheck* ]]; then
+  while IFS=$'\t' read -r student text; do
+    grep -qF -- "$text" "$out/grades/$student/instructor.md" || { echo "FAIL $student: memcheck feedback lacks '$text'"; failures=$((failures + 1)); }
+  done < "$planted/expected-memcheck.tsv"
+fi
 if grep -rq --include=run.log SNOOPED "$out/grades"; then echo "FAIL: a submission read files outside its folder"; failures=$((failures + 1)); fi
 cp "$out/grades/grades.csv" "$out/first.csv"
 "$build/labbook" grade "$exercise" "$planted" --out "$out/grades" 2> "$out/again.log"

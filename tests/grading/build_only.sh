@@ -1,6 +1,7 @@
 #!/bin/bash
 # CPU test of `labbook grade --build-only`: every planted submission is built with nvcc in the
-# sandbox and its object checked, no GPU needed. The compiler's error is captured, a global
+# sandbox and its object checked, no GPU needed. The compiler's error is captured (as "does not
+# build", not "refused"), a global
 # constructor and a call that could forge the verdict are refused, and the rest build.
 # Usage: build_only.sh BUILD SOURCE
 set -uo pipefail
@@ -23,7 +24,7 @@ for student in cached_result child_grid device_state input_modified other_stream
   expect "$adversarial" "$student: builds"
 done
 classic=$("$build/labbook" grade lab4-soa "$source/tests/grading/lab4-soa" --out "$out/b" --build-only 2>/dev/null)
-expect "$classic" 'dana_nocompile: refused: submission.cu(6): error: expected a ";"'
+expect "$classic" 'dana_nocompile: does not build: submission.cu(6): error: expected a ";"'
 expect "$classic" "ada_fast: builds"
 [ -e "$out/a/grades.csv" ] && { echo "FAIL: --build-only wrote grades"; failures=$((failures + 1)); }
 echo "$failures failures"

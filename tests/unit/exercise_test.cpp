@@ -33,6 +33,17 @@ TEST(Exercise, TheShippedExerciseAndItsRubricLoad) {
   EXPECT_THROW(find_exercise(kLabs, "lab9"), labbook::Error);
 }
 
+TEST(Exercise, EveryLabWithAnExerciseFindsItByTheLabsId) {
+  for (const auto& [lab, id] : {std::pair{"lab3", "lab3-tile"}, std::pair{"lab4", "lab4-soa"}, std::pair{"lab5", "lab5-transpose"}}) {
+    const Exercise e = find_exercise(kLabs, lab);
+    EXPECT_EQ(e.id, id);
+    EXPECT_EQ(e.lab, lab);
+    const Rubric r = load_rubric(e.rubric);
+    EXPECT_EQ(r.exercise, id);
+    ASSERT_NE(r.correctness(), nullptr) << id;
+  }
+}
+
 TEST(Exercise, AMissingFileIsNamedWithItsLine) {
   const fs::path dir = scratch("broken");
   std::ofstream(dir / "exercise.toml") << "[exercise]\nid = \"x\"\ntitle = \"t\"\nlab = \"lab4\"\nstudent_file = \"s.cu\"\n"

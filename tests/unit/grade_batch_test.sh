@@ -37,7 +37,7 @@ else
   cmp -s "$base/want" "$base/words" || fail "--slurm: the task runs $(cat "$base/words"), not $(cat "$base/want")"
   (exec() { echo "ran"; }; unset SLURM_ARRAY_TASK_ID; source "$script") >"$base/words" 2>&1 && fail "the script ran outside Slurm"
   grep -q "submit this script with sbatch" "$base/words" || fail "outside Slurm, the script says $(cat "$base/words")"
-  [ "$(cat "$out/slurm/students.txt")" = "$(printf 'ada_fast\nbob_slow\ncarl_wrong\ndana_nocompile\neve_loop\nfinn_oob\ngina_snoop')" ] ||
+  [ "$(cat "$out/slurm/students.txt")" = "$(printf 'ada_fast\nbob_slow\ncarl_wrong\ndana_nocompile\neve_loop\nfinn_oob\ngina_snoop\nhugo_off_by_one')" ] ||
     fail "--slurm: students.txt is $(cat "$out/slurm/students.txt")"
   cmp -s "$out/rubric.toml" "$source/labs/04_global_memory/exercises/soa/rubric.toml" || fail "--slurm: rubric.toml is not the exercise's rubric"
   grep -qF "sbatch '$base/o'\\''k dir/grades/slurm/grade.sbatch'" "$base/stdout" || fail "--slurm: stdout lacks the sbatch line: $(cat "$base/stdout")"
@@ -59,7 +59,7 @@ expect() {
 }
 mkdir -p "$base/nobody"
 expect "--slurm without submissions" 1 "$base/nobody: no submissions to grade" lab4-soa "$base/nobody" --out "$base/x" --slurm
-expect "--task beyond the class" 2 "--task 3: $planted holds 7 submissions, so tasks of 3 run from 0 to 2" \
+expect "--task beyond the class" 2 "--task 3: $planted holds 8 submissions, so tasks of 3 run from 0 to 2" \
   lab4-soa "$planted" --out "$base/x" --task 3 --per-task 3
 expect "neither --collect nor the positionals" 2 "grade needs an exercise and a submissions folder (or --collect DIR)"
 expect "--collect with the positionals" 2 "excludes" lab4-soa "$planted" --collect "$out"
@@ -68,7 +68,8 @@ expect "--time-limit without --slurm" 2 "--time-limit requires --slurm" lab4-soa
 expect "--task with --slurm" 2 "excludes" lab4-soa "$planted" --slurm --task 0
 
 # --collect: ada and bob graded (score.json as grade writes it), carl's task killed while
-# grading him (a folder, no score.json), the others never reached (listed in students.txt).
+# grading him (a folder, no score.json, the temporary file of a write it never renamed), the
+# others never reached (listed in students.txt).
 score() {   # score STUDENT CORRECT LOAD STORE SPEED
   mkdir -p "$out/$1"
   cat >"$out/$1/score.json" <<EOF
@@ -80,7 +81,8 @@ EOF
 score ada_fast 40 25 15 20
 score bob_slow 40 10 5 2
 mkdir -p "$out/carl_wrong/work"
-expect "--collect with students not graded" 1 "5 students not graded (no score.json), left out of the class files: carl_wrong, dana_nocompile, eve_loop, finn_oob, gina_snoop" \
+echo '{"student": "carl_wr' >"$out/carl_wrong/score.json.tmp.4242"
+expect "--collect with students not graded" 1 "6 students not graded (no score.json), left out of the class files: carl_wrong, dana_nocompile, eve_loop, finn_oob, gina_snoop, hugo_off_by_one" \
   --collect "$out"
 want_csv=$'student,total,max,correct,load_efficiency,store_efficiency,speed\nada_fast,100.00,100.00,40.00,25.00,15.00,20.00\nbob_slow,57.00,100.00,40.00,10.00,5.00,2.00'
 [ "$(cat "$out/grades.csv" 2>/dev/null)" = "$want_csv" ] || fail "--collect: grades.csv is $(cat "$out/grades.csv" 2>/dev/null)"
@@ -90,9 +92,9 @@ grep -qF "2 submissions graded; median score 100.00 of 100.00." "$out/summary.md
 grep -qF "collected 2 graded students: $out/grades.csv" "$base/stdout" || fail "--collect: stdout is $(cat "$base/stdout")"
 
 # Every student graded: exit 0.
-for s in carl_wrong dana_nocompile eve_loop finn_oob gina_snoop; do score "$s" 0 0 0 0; done
+for s in carl_wrong dana_nocompile eve_loop finn_oob gina_snoop hugo_off_by_one; do score "$s" 0 0 0 0; done
 expect "--collect with every student graded" 0 "" --collect "$out"
-[ "$(wc -l <"$out/grades.csv")" = 8 ] || fail "--collect: grades.csv has $(wc -l <"$out/grades.csv") lines, want 8"
+[ "$(wc -l <"$out/grades.csv")" = 9 ] || fail "--collect: grades.csv has $(wc -l <"$out/grades.csv") lines, want 9"
 
 # A corrupt score.json, a folder without rubric.toml: errors naming the file.
 echo '{"student": "bob_slow", "criteria": [' >"$out/bob_slow/score.json"

@@ -108,6 +108,26 @@ TEST(GradeWriters, FeedbackSaysWhyAMeasurementWasNotScored) {
   EXPECT_FALSE(score_json(c.scores[1], Class().ada).contains("findings"));
 }
 
+TEST(GradeWriters, FeedbackShowsTheMemcheckPassWithoutChangingTheScore) {
+  Class c;
+  const Score before = score_submission(c.rubric, c.ada);
+  c.ada.memcheck = labbook::grading::MemcheckReport{"", 1, {"Invalid __global__ write of size 4 bytes\n  Address 0x10 is out of bounds"}};
+  const Score s = score_submission(c.rubric, c.ada);
+  EXPECT_EQ(s.total, before.total);
+  const auto sheet = feedback_sheet(c.rubric, s, c.ada, false);
+  const std::string md = labbook::report::to_markdown(sheet);
+  labbook::report::validate_markdown(sheet, md);
+  EXPECT_NE(md.find("## Memory check (compute-sanitizer)\n\n1 error: "), std::string::npos) << md;
+  EXPECT_NE(md.find("```\nInvalid __global__ write of size 4 bytes\n  Address 0x10 is out of bounds\n```"), std::string::npos) << md;
+  EXPECT_EQ(score_json(s, c.ada)["memcheck"]["errors"], 1);
+
+  c.ada.memcheck = labbook::grading::MemcheckReport{"its own runs were stopped by a limit", 0, {}};
+  const std::string skipped = labbook::report::to_markdown(feedback_sheet(c.rubric, s, c.ada, false));
+  EXPECT_NE(skipped.find("Not run: its own runs were stopped by a limit."), std::string::npos) << skipped;
+  EXPECT_EQ(labbook::report::to_markdown(feedback_sheet(c.rubric, s, Class().ada, false)).find("Memory check"), std::string::npos)
+      << "nothing without --memcheck";
+}
+
 TEST(GradeWriters, ClassSummaryCountsScoresAndReasons) {
   const Class c;
   const auto sheet = class_summary(c.rubric, c.scores);

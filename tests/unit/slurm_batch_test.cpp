@@ -63,6 +63,7 @@ SlurmPlan plan_with_awkward_paths() {
   p.out_dir = "/scratch/grades 100%";            // a space, and a '%' Slurm must not expand
   p.rubric = "/home/ta/my rubric.toml";
   p.force = true;
+  p.memcheck = true;
   p.submission_count = 45;
   p.per_task = 20;
   p.gpus_per_task = 2;
@@ -95,13 +96,14 @@ TEST(SlurmScript, MatchesTheGoldenTextWithQuotedPaths) {
             "# 45 submissions, 20 per task; a task skips students graded before.\n"
             ": \"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch}\"\n"
             "exec '/opt/labbook/bin/labbook' grade 'lab4-soa' '/home/ta/o'\\''neil'\\''s class' --out '/scratch/grades 100%'"
-            " --task \"$SLURM_ARRAY_TASK_ID\" --per-task 20 --rubric '/home/ta/my rubric.toml' --force\n");
+            " --task \"$SLURM_ARRAY_TASK_ID\" --per-task 20 --rubric '/home/ta/my rubric.toml' --force --memcheck\n");
 }
 
 TEST(SlurmScript, LeavesOutWhatWasNotAskedFor) {
   SlurmPlan p = plan_with_awkward_paths();
   p.rubric = "";
   p.force = false;
+  p.memcheck = false;
   p.partition = "";
   p.submission_count = 20;   // exactly one task
   const std::string s = slurm_script(p);
@@ -109,6 +111,7 @@ TEST(SlurmScript, LeavesOutWhatWasNotAskedFor) {
   EXPECT_EQ(s.find("--partition"), std::string::npos) << s;
   EXPECT_EQ(s.find("--rubric"), std::string::npos) << s;
   EXPECT_EQ(s.find(" --force\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find(" --memcheck"), std::string::npos) << s;
   EXPECT_NE(s.find("graded before (unless --force).\n"), std::string::npos) << s;
   EXPECT_NE(s.find("--per-task 20\n"), std::string::npos) << s;
 }

@@ -1,0 +1,10 @@
+// Planted submission: coalesced and right on every checked element, but its bounds test lets
+// one thread write one element past the end of rx. The write lands in the allocation's slack,
+// so nothing crashes and every check passes; only compute-sanitizer (--memcheck) sees it.
+#include <cuda_runtime.h>
+
+__global__ void add_points(const float* x, const float* y, float* rx, float* ry, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) ry[i] = y[i] + 20.f;
+  if (i <= n) rx[i] = (i < n ? x[i] : 0.f) + 10.f;
+}
