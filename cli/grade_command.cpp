@@ -164,7 +164,7 @@ void run_and_measure(const grading::Exercise& e, const grading::Rubric& rubric, 
                      const std::string& student, uid_t uid, const std::string& gpu, RunReport& run) {
   ProfileRequest request;
   request.command = harness_command(rubric, work, student);
-  request.cupti_metrics = cupti_metrics_for(e.metrics);
+  request.cupti_metrics = grading::with_combining_weights(cupti_metrics_for(e.metrics));
   request.work_dir = work + "/runs";
   fs::create_directories(request.work_dir);
   if (geteuid() == 0 && ::chown(request.work_dir.c_str(), uid, uid) != 0)

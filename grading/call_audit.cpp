@@ -69,6 +69,18 @@ std::map<std::string, double> combine(const std::vector<const Kernel*>& kernels)
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> with_combining_weights(std::vector<std::string> cupti_metrics) {
+  for (const auto& [average, weight] : weighted_averages())
+    if (std::find(cupti_metrics.begin(), cupti_metrics.end(), average) != cupti_metrics.end() &&
+        std::find(cupti_metrics.begin(), cupti_metrics.end(), weight) == cupti_metrics.end())
+      cupti_metrics.push_back(weight);
+  return cupti_metrics;
+}
+
+namespace {
+
 std::optional<double> call_value(const CallMeasure& c, const std::string& quantity) {
   if (quantity == "time") return c.kernels ? std::optional<double>(c.kernel_ns) : std::nullopt;
   if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->evaluate(c.counters);

@@ -38,6 +38,10 @@ struct CallAudit {
 CallAudit audit_calls(const Measurement& measurement, const HarnessResult& harness, const std::string& measured_range,
                       const std::string& reference_range, const std::vector<std::string>& quantities);
 
+/// `cupti_metrics` plus the counters audit_calls() needs to combine them over a call's
+/// kernels (the sectors that weight an efficiency): without them an efficiency is not measured.
+std::vector<std::string> with_combining_weights(std::vector<std::string> cupti_metrics);
+
 /// True when `range` is `call_range` or an NVTX path below it.
 bool within(const std::string& range, const std::string& call_range);
 

@@ -2,6 +2,8 @@
 // call, and each way a measurement can be gamed found with its reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "call_audit.h"
 
 using namespace labbook;
@@ -146,4 +148,13 @@ TEST(CallAudit, TheHarnesssFlagsAreFindings) {
   HonestRun r;
   r.h.flags.push_back({"persisting_l2", "call 3 (8192 x 8192) set aside 36864 KiB of L2 for persisting accesses"});
   EXPECT_EQ(r.audit().findings, std::vector<std::string>{r.h.flags[0].message});
+}
+
+TEST(CallAudit, AnEfficiencyIsCollectedWithTheSectorsThatWeightIt) {
+  const std::string st_eff = "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct";
+  const std::string st_sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+  const auto metrics = with_combining_weights({st_eff, "dram__bytes_read.sum"});
+  EXPECT_EQ(std::count(metrics.begin(), metrics.end(), st_sectors), 1) << "without it the efficiency is never measured";
+  EXPECT_EQ(with_combining_weights({st_eff, st_sectors}).size(), 2u) << "not added twice";
+  EXPECT_EQ(with_combining_weights({"dram__bytes_read.sum"}).size(), 1u);
 }
