@@ -69,6 +69,15 @@ std::vector<double> ticks(double lo, double hi, bool log) {
   return out;
 }
 
+/// The x ticks: the sweep's own parameter values when there are few (4 KiB, 16 KiB, ...
+/// read better than decades of bytes), else as ticks() gives them.
+std::vector<double> x_ticks(std::vector<double> xs, double lo, double hi, const CurveAxes& axes) {
+  std::sort(xs.begin(), xs.end());
+  xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+  if (xs.size() >= 2 && xs.size() <= 12) return xs;
+  return ticks(lo, hi, axes.log_x);
+}
+
 /// Bounds of an axis over `values`: a log axis spans whole decades' worth of the data, a
 /// linear one starts at zero.
 std::pair<double, double> bounds(std::vector<double> values, bool log) {
@@ -130,7 +139,7 @@ std::string line_chart_svg(const std::string& title, const std::vector<CurveLine
   // Axes with ticks, grid lines and labels.
   svg += "<rect x=\"" + number(kLeft) + "\" y=\"" + number(kTop) + "\" width=\"" + number(kPlotWidth) + "\" height=\"" +
          number(kPlotHeight) + "\" fill=\"none\" stroke=\"#888\"/>\n";
-  for (double t : ticks(x_lo, x_hi, axes.log_x)) {
+  for (double t : x_ticks(xs, x_lo, x_hi, axes)) {
     const std::string at = number(x(t));
     svg += "<line x1=\"" + at + "\" y1=\"" + number(kTop) + "\" x2=\"" + at + "\" y2=\"" + number(plot_bottom) +
            "\" stroke=\"#e4e4e4\"/><text class=\"x-tick\" x=\"" + at + "\" y=\"" + number(plot_bottom + 14) +
