@@ -34,6 +34,7 @@ CheckOutcome check_range(const Check& c, const std::string& range, const Measure
     return {ok, what + " (want " + number(*c.value) + " ± " + number(c.tolerance) + ")"};
   }
   if (c.at_least) return {*v.value >= *c.at_least, what + " (want ≥ " + number(*c.at_least) + ")"};
+  if (c.at_most) return {*v.value <= *c.at_most, what + " (want ≤ " + number(*c.at_most) + ")"};
   if (!c.relative_to.empty()) {
     const QuantityValue base = range_quantity(m, c.relative_to, c.quantity);
     if (!base.value || *base.value == 0) return {false, what + "; " + c.relative_to + ": " + shown(base, c.quantity)};

@@ -89,6 +89,8 @@ std::vector<std::string> LabData::experiments() const {
   for (const auto& s : sections)
     for (const auto& e : s.experiments) add(e);
   for (const auto& r : references) add(r.experiment);
+  for (const auto& t : activity_tables)
+    for (const auto& e : t.experiments) add(e);
   for (const auto& c : claims) {
     add(c.numerator);
     add(c.denominator);
@@ -150,6 +152,24 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     lab.charts.push_back(std::move(chart));
   }
 
+  for (const toml::table* t : top.tables("curve")) {
+    const TableReader c(*t, origin, "[[curve]]");
+    Curve curve{c.string("title"), c.string("text", false), c.string("parameter"), c.string("quantity"),
+                c.strings("groups"), c.string("x_unit", false), c.boolean("log_x", true), c.boolean("log_y", false)};
+    c.check_quantity("quantity", curve.quantity);
+    if (curve.groups.empty()) c.fail("groups", "is empty");
+    if (curve.parameter.empty() || curve.parameter.find_first_of("/=") != std::string::npos)
+      c.fail("parameter", "must be a name such as 'bytes' (no '/' or '=')");
+    lab.curves.push_back(std::move(curve));
+  }
+
+  for (const toml::table* t : top.tables("activity_table")) {
+    const TableReader a(*t, origin, "[[activity_table]]");
+    ActivityTableSpec table{a.string("title"), a.string("text", false), a.strings("experiments")};
+    if (table.experiments.empty()) a.fail("experiments", "is empty");
+    lab.activity_tables.push_back(std::move(table));
+  }
+
   for (const toml::table* t : top.tables("reference")) {
     const TableReader r(*t, origin, "[[reference]]");
     ReferenceValue ref;
@@ -202,13 +222,15 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     check.value = c.number("value", false);
     check.tolerance = c.number("tolerance", false).value_or(0.0);
     check.at_least = c.number("at_least", false);
+    check.at_most = c.number("at_most", false);
     check.relative_to = c.string("relative_to", false);
     check.fraction = c.number("fraction", false).value_or(1.0);
     check.as_predicted = c.boolean("as_predicted", false);
     check.line = c.line();
-    const int kinds = (check.value ? 1 : 0) + (check.at_least ? 1 : 0) + (check.relative_to.empty() ? 0 : 1) +
-                      (check.as_predicted ? 1 : 0);
-    if (kinds != 1) c.fail(t->source(), "needs exactly one of 'value', 'at_least', 'relative_to', 'as_predicted = true'");
+    const int kinds = (check.value ? 1 : 0) + (check.at_least ? 1 : 0) + (check.at_most ? 1 : 0) +
+                      (check.relative_to.empty() ? 0 : 1) + (check.as_predicted ? 1 : 0);
+    if (kinds != 1)
+      c.fail(t->source(), "needs exactly one of 'value', 'at_least', 'at_most', 'relative_to', 'as_predicted = true'");
     if (check.as_predicted && !lab.model) c.fail("as_predicted", "needs a [model] table");
     lab.checks.push_back(std::move(check));
   }

@@ -40,6 +40,27 @@ struct Chart {
   std::vector<std::string> experiments;
 };
 
+/// A line chart of one quantity over a sweep's parameter values ([[curve]]): one line per
+/// group, from the ranges "<group>/<parameter>=<value>" (values must be numbers). A
+/// [[reference]] for "<group>/<parameter>=<value>" and the same quantity is drawn as the
+/// source's point; one for "<group>" itself (a figure for the whole group, such as a bus's
+/// bandwidth) as a dashed level.
+struct Curve {
+  std::string title, text, parameter, quantity;
+  std::vector<std::string> groups;
+  std::string x_unit;         ///< unit of the parameter's values for the axis ("bytes", "" for a count)
+  bool log_x = true, log_y = false;
+};
+
+/// nvprof's "GPU activities" table (Time(%), Time, Calls, Avg, Min, Max, Name) for the
+/// kernels and copies of each range in `experiments`, each followed by the source's rows
+/// from the [[reference]]s of that range for the quantities kernels_*, memcpy_htod_* and
+/// memcpy_dtoh_* (see quantities.h).
+struct ActivityTableSpec {
+  std::string title, text;
+  std::vector<std::string> experiments;
+};
+
 /// A number a source printed.
 struct ReferenceValue {
   std::string experiment, quantity;
@@ -103,6 +124,7 @@ struct ModelSettings {
 /// that matches none fails. One kind per check:
 ///  - value: |measured - value| <= tolerance;
 ///  - at_least: measured >= at_least;
+///  - at_most: measured <= at_most (e.g. a copy's bandwidth below its bus's peak);
 ///  - relative_to: measured >= fraction x the same quantity measured for that range;
 ///  - as_predicted: the verdict against the warp model for this GPU is "as predicted" (or
 ///    the lab data names the gap).
@@ -111,6 +133,7 @@ struct Check {
   std::optional<double> value;
   double tolerance = 0;
   std::optional<double> at_least;
+  std::optional<double> at_most;
   std::string relative_to;
   double fraction = 0;
   bool as_predicted = false;
@@ -128,6 +151,8 @@ struct LabData {
   std::vector<Section> sections;
   std::vector<Sweep> sweeps;
   std::vector<Chart> charts;
+  std::vector<Curve> curves;
+  std::vector<ActivityTableSpec> activity_tables;
   std::vector<ReferenceValue> references;
   std::vector<Claim> claims;
   std::optional<ModelSettings> model;
@@ -135,7 +160,7 @@ struct LabData {
 
   /// Folder holding lab.toml.
   std::string folder() const;
-  /// Every experiment range the sheet uses (sections, claims and references).
+  /// Every experiment range the sheet uses (sections, claims, references and activity tables).
   std::vector<std::string> experiments() const;
 };
 

@@ -25,6 +25,35 @@ constexpr Derived kDerived[] = {
      "effective bandwidth as a share of the GPU's theoretical DRAM bandwidth (2 x memory clock x bus width / 8)"},
     {"dram_bandwidth", "bytes/s", "(DRAM bytes read + written) / time"},
     {"threads", "threads", "threads launched (grid x block)"},
+    // Whole-range quantities: from the range's own start and end, not per kernel.
+    {"range_time", "ns", "wall time of the NVTX range, from its push to its pop (median over its occurrences): "
+                         "everything the program did inside it, host work and waiting included"},
+    // nvprof's "GPU activities" row of the range's kernels (all names together), host-to-device and
+    // device-to-host copies; Time(%) is the row's share of the range's kernels, copies and memsets.
+    {"kernels_time_pct", "%", "Time(%) of the range's kernels: their share of its GPU activity time"},
+    {"kernels_time", "ns", "total time of the range's kernels"},
+    {"kernels_calls", "calls", "kernels launched in the range"},
+    {"kernels_avg", "ns", "average kernel time in the range"},
+    {"kernels_min", "ns", "shortest kernel time in the range"},
+    {"kernels_max", "ns", "longest kernel time in the range"},
+    {"memcpy_htod_time_pct", "%", "Time(%) of the range's host-to-device copies: their share of its GPU activity time"},
+    {"memcpy_htod_time", "ns", "total time of the range's host-to-device copies"},
+    {"memcpy_htod_calls", "calls", "host-to-device copies in the range"},
+    {"memcpy_htod_avg", "ns", "average host-to-device copy time in the range"},
+    {"memcpy_htod_min", "ns", "shortest host-to-device copy in the range"},
+    {"memcpy_htod_max", "ns", "longest host-to-device copy in the range"},
+    {"memcpy_dtoh_time_pct", "%", "Time(%) of the range's device-to-host copies: their share of its GPU activity time"},
+    {"memcpy_dtoh_time", "ns", "total time of the range's device-to-host copies"},
+    {"memcpy_dtoh_calls", "calls", "device-to-host copies in the range"},
+    {"memcpy_dtoh_avg", "ns", "average device-to-host copy time in the range"},
+    {"memcpy_dtoh_min", "ns", "shortest device-to-host copy in the range"},
+    {"memcpy_dtoh_max", "ns", "longest device-to-host copy in the range"},
+    // Unified memory: the collector's events carry no range, so they are counted by time,
+    // between the range's push and pop (any thread: the labs run one).
+    {"um_htod_bytes", "bytes", "unified memory migrated host to device while the range was open"},
+    {"um_dtoh_bytes", "bytes", "unified memory migrated device to host while the range was open"},
+    {"um_gpu_page_faults", "faults", "GPU page-fault groups of unified memory while the range was open"},
+    {"um_cpu_page_faults", "faults", "CPU page faults on unified memory while the range was open"},
 };
 
 const Derived* find_derived(const std::string& name) {
@@ -113,6 +142,70 @@ std::optional<QuantityValue> copies_quantity(const Measurement& m, const std::st
   return QuantityValue{std::nullopt, "not measured: range '" + range + "' holds copies, not kernels"};
 }
 
+/// The occurrences of `path` in the timeline that have ended.
+std::vector<const Range*> closed_ranges(const Measurement& m, const std::string& path) {
+  std::vector<const Range*> out;
+  for (const auto& r : m.ranges)
+    if (r.path == path && r.end_ns) out.push_back(&r);
+  return out;
+}
+
+/// nvprof's row for one kind of activity in `range`: "kernels", "memcpy_htod" or "memcpy_dtoh".
+std::optional<QuantityValue> activity_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+  std::string row, stat;
+  for (const char* r : {"kernels_", "memcpy_htod_", "memcpy_dtoh_"})
+    if (quantity.rfind(r, 0) == 0) row = r, stat = quantity.substr(row.size());
+  if (row.empty()) return std::nullopt;
+  std::vector<double> times;
+  double all = 0;
+  auto add = [&](bool in_row, double t) {
+    all += t;
+    if (in_row) times.push_back(t);
+  };
+  for (const auto& k : m.kernels)
+    if (k.range == range && k.duration_ns()) add(row == "kernels_", *k.duration_ns());
+  for (const auto& c : m.copies) {
+    if (c.range != range) continue;
+    const bool in_row = !c.is_memset && ((row == "memcpy_htod_" && c.kind == CopyKind::HostToDevice) ||
+                                         (row == "memcpy_dtoh_" && c.kind == CopyKind::DeviceToHost));
+    add(in_row, static_cast<double>(c.end_ns > c.start_ns ? c.end_ns - c.start_ns : 0));
+  }
+  if (stat == "calls") return QuantityValue{static_cast<double>(times.size()), ""};
+  if (times.empty()) return QuantityValue{std::nullopt, "not measured: no such activity in range '" + range + "'"};
+  double total = 0;
+  for (double t : times) total += t;
+  if (stat == "time") return QuantityValue{total, ""};
+  if (stat == "time_pct") return QuantityValue{all > 0 ? 100.0 * total / all : 0.0, ""};
+  if (stat == "avg") return QuantityValue{total / static_cast<double>(times.size()), ""};
+  if (stat == "min") return QuantityValue{*std::min_element(times.begin(), times.end()), ""};
+  return QuantityValue{*std::max_element(times.begin(), times.end()), ""};
+}
+
+/// Unified-memory events that started while an occurrence of `range` was open.
+std::optional<QuantityValue> unified_memory_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+  const char* kind = quantity == "um_htod_bytes" ? "htod"
+                     : quantity == "um_dtoh_bytes" ? "dtoh"
+                     : quantity == "um_gpu_page_faults" ? "gpu_page_fault"
+                     : quantity == "um_cpu_page_faults" ? "cpu_page_fault" : nullptr;
+  if (!kind) return std::nullopt;
+  const auto ranges = closed_ranges(m, range);
+  if (ranges.empty()) return QuantityValue{std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
+  if (m.has_issue("unified_memory_untraced"))
+    return QuantityValue{std::nullopt, "not collected: unified-memory events were not traced (see Collection notes)"};
+  double total = 0;
+  for (const auto& e : m.memory_events) {
+    if (e.kind != kind) continue;
+    for (const Range* r : ranges)
+      if (e.start_ns >= r->start_ns && e.start_ns <= *r->end_ns) {
+        // A CPU fault record is one fault (its value is the faulting instruction's address);
+        // a GPU fault record's value is its number of fault groups; a transfer's, its bytes.
+        total += kind == std::string("cpu_page_fault") ? 1.0 : static_cast<double>(e.value);
+        break;
+      }
+  }
+  return QuantityValue{total, ""};
+}
+
 }  // namespace
 
 bool is_known_quantity(const std::string& name) {
@@ -132,6 +225,14 @@ std::string quantity_description(const std::string& quantity) {
 }
 
 QuantityValue range_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+  if (quantity == "range_time") {
+    std::vector<double> times;
+    for (const Range* r : closed_ranges(m, range)) times.push_back(static_cast<double>(*r->end_ns - r->start_ns));
+    if (auto v = median(times)) return {v, ""};
+    return {std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
+  }
+  if (auto v = activity_quantity(m, range, quantity)) return *v;
+  if (auto v = unified_memory_quantity(m, range, quantity)) return *v;
   if (quantity == "effective_bandwidth_pct_of_peak") {
     const QuantityValue bandwidth = range_quantity(m, range, "effective_bandwidth");
     const double peak = m.devices.empty() ? 0 : m.devices.front().peak_dram_bytes_per_second();

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <map>
 #include <regex>
 
+#include "activity_summary.h"
 #include "bar_chart.h"
 #include "format.h"
+#include "line_chart.h"
 #include "labbook/model/metric_catalog.h"
 #include "model_predictions.h"
 #include "quantities.h"
@@ -305,6 +309,102 @@ void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
   }
 }
 
+/// The values of `parameter` in ranges "<group>/<parameter>=<value>", in the order they ran.
+std::vector<std::string> sweep_values(const Measurement& m, const std::string& group, const std::string& parameter) {
+  std::vector<std::string> values;
+  const std::string prefix = group + "/" + parameter + "=";
+  for (const auto& r : m.ranges)
+    if (r.path.rfind(prefix, 0) == 0) {
+      const std::string v = r.path.substr(prefix.size());
+      if (v.find('/') == std::string::npos && std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+  return values;
+}
+
+std::optional<double> as_number(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end) return std::nullopt;
+  return v;
+}
+
+/// Each [[curve]]: one line per group over the parameter's values, the sources' values as
+/// markers (a value for one parameter value) or dashed levels (a value for the whole group).
+void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  for (std::size_t i = 0; i < lab.curves.size(); ++i) {
+    const Curve& c = lab.curves[i];
+    std::vector<CurveLine> lines;
+    std::vector<CurveLevel> levels;
+    json data = {{"title", c.title}, {"quantity", c.quantity}, {"parameter", c.parameter}, {"groups", json::object()}};
+    for (const auto& g : c.groups) {
+      CurveLine line{g, {}, {}};
+      for (const auto& v : sweep_values(m, g, c.parameter)) {
+        const auto x = as_number(v);
+        const QuantityValue value = range_quantity(m, g + "/" + c.parameter + "=" + v, c.quantity);
+        if (x && value.value) line.measured.push_back({*x, *value.value});
+        data["groups"][g].push_back({{c.parameter, v}, {"measured", value_json(value, quantity_unit(c.quantity))}});
+      }
+      for (const auto& r : lab.references) {
+        if (r.quantity != c.quantity) continue;
+        if (r.experiment == g) levels.push_back({r.experiment + " (" + short_gpu(r.gpu) + ")", r.value});
+        const std::string prefix = g + "/" + c.parameter + "=";
+        if (r.experiment.rfind(prefix, 0) == 0)
+          if (auto x = as_number(r.experiment.substr(prefix.size()))) line.source.push_back({*x, r.value});
+      }
+      lines.push_back(std::move(line));
+    }
+    const std::string file = lab.id + ".curve-" + std::to_string(i + 1) + ".svg";
+    const CurveAxes axes{c.parameter, c.x_unit, c.quantity, quantity_unit(c.quantity), c.log_x, c.log_y};
+    sheet.figures.push_back({file, line_chart_svg(c.title, lines, levels, axes)});
+    sheet.heading(3, c.title);
+    sheet.markdown((c.text.empty() ? "" : c.text + "\n\n") + "![" + c.title + "](" + file + ")");
+    sheet.data["curves"].push_back(std::move(data));
+  }
+}
+
+/// Each [[activity_table]]: nvprof's GPU-activities rows for the range, then the source's.
+void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations) {
+  struct Row {
+    const char* prefix;
+    const char* name;
+  };
+  const Row rows[] = {{"kernels_", "kernels"}, {"memcpy_htod_", "[CUDA memcpy HtoD]"}, {"memcpy_dtoh_", "[CUDA memcpy DtoH]"}};
+  const char* stats[] = {"time_pct", "time", "calls", "avg", "min", "max"};
+  for (const auto& spec : lab.activity_tables) {
+    sheet.heading(3, spec.title);
+    if (!spec.text.empty()) sheet.markdown(spec.text);
+    for (const auto& e : spec.experiments) {
+      Table t{{"Range", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name"}, {}};
+      Measurement only;   // the range's own activities, for nvprof's per-name rows
+      for (const auto& k : m.kernels)
+        if (k.range == e) only.kernels.push_back(k);
+      for (const auto& c : m.copies)
+        if (c.range == e) only.copies.push_back(c);
+      for (const auto& r : gpu_activities(only))
+        t.rows.push_back({e, printf1("%.2f%%", r.share_pct), nvprof_duration(static_cast<double>(r.total_ns)),
+                          std::to_string(r.calls), nvprof_duration(r.average_ns()),
+                          nvprof_duration(static_cast<double>(r.min_ns)), nvprof_duration(static_cast<double>(r.max_ns)),
+                          Text{code(r.name)}});
+      if (t.rows.empty()) t.rows.push_back({e, "—", "—", "—", "—", "—", "—", "no GPU activity measured"});
+      for (const auto& row : rows) {
+        std::vector<Text> cells = {"source", "—", "—", "—", "—", "—", "—", ""};
+        std::string citation;
+        for (std::size_t s = 0; s < 6; ++s)
+          for (const auto& r : lab.references)
+            if (r.experiment == e && r.quantity == std::string(row.prefix) + stats[s]) {
+              cells[s + 1] = s == 0 ? printf1("%.2f%%", r.value) : s == 2 ? printf1("%.0f", r.value) : nvprof_duration(r.value);
+              citation = r.citation;
+            }
+        if (citation.empty()) continue;
+        cells[0] = "source [" + std::to_string(citations.number(citation)) + "]";
+        cells[7] = row.name;
+        t.rows.push_back(std::move(cells));
+      }
+      sheet.table(std::move(t));
+    }
+  }
+}
+
 Text issue_advice(const Issue& issue) { return {strong(issue.code), {": " + issue.message}}; }
 
 }  // namespace
@@ -358,6 +458,8 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   add_warp_figures(sheet, lab, model);
   for (const auto& sweep : lab.sweeps) add_sweep(sheet, sweep, m);
   add_charts(sheet, lab, m);
+  add_curves(sheet, lab, m);
+  add_activity_tables(sheet, lab, m, citations);
   add_claims(sheet, lab, m, citations);
 
   sheet.heading(2, "What to look at");

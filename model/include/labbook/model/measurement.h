@@ -99,7 +99,8 @@ struct ApiCall {
 struct UnifiedMemoryEvent {
   std::string kind;              ///< "htod", "dtoh", "dtod", "gpu_page_fault", "cpu_page_fault",
                                  ///< "thrashing", "throttling", "remote_map"
-  std::uint64_t value = 0;       ///< bytes for migrations, fault groups or counts otherwise
+  std::uint64_t value = 0;       ///< bytes for migrations, fault groups for a GPU fault, the faulting
+                                 ///< instruction's address for a CPU fault (one record = one fault)
   std::uint64_t address = 0;
   std::uint64_t start_ns = 0, end_ns = 0;   ///< end_ns == start_ns for instant events
   int device = -1;               ///< the GPU involved; -1 for the CPU

@@ -1,0 +1,76 @@
+#pragma once
+// Experiment 3: zero-copy memory and UVA (003_c67e0f909fb510d6.txt, « Mémoire zéro-copie
+// avec UVA »). sumArraysZeroCopy adds two float arrays that live
+//   zerocopy/device/elements=N  in device memory (copied there beforehand),
+//   zerocopy/mapped/elements=N  in mapped host memory, through cudaHostGetDevicePointer,
+//   zerocopy/uva/elements=N     in mapped host memory, through the host pointers themselves;
+// C is in device memory each time, as in the source's call. Only kernels run in the ranges.
+#include <string>
+#include <vector>
+
+#include "device_buffer.h"
+#include "host_memory.h"
+#include "lab_run.h"
+#include "parallel_check.h"
+#include "random_data.h"
+#include "transfers.cuh"
+
+namespace labbook::lab {
+
+inline void run_zero_copy(Run& run) {
+  const auto sizes = powers_of_four(1024, run.opt.max_elements);
+  std::vector<std::string> all;
+  for (const char* g : {"device", "mapped", "uva"})
+    for (auto n : sizes) all.push_back(std::string("zerocopy/") + g + "/elements=" + std::to_string(n));
+  if (!run.any_selected(all)) return;
+
+  const std::size_t max_n = sizes.back();
+  HostMemory<float> a(HostKind::Mapped, max_n), b(HostKind::Mapped, max_n);
+  RandomFloats rng(run.opt.seed);
+  for (std::size_t i = 0; i < max_n; ++i) a[i] = rng.next();
+  for (std::size_t i = 0; i < max_n; ++i) b[i] = rng.next();
+  DeviceBuffer<float> da(max_n), db(max_n), dc(max_n);
+  CUDA_CHECK(cudaMemcpy(da.get(), a.get(), max_n * sizeof(float), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(db.get(), b.get(), max_n * sizeof(float), cudaMemcpyHostToDevice));
+  std::vector<float> c;
+
+  // UVA: one virtual address space, so the mapped allocation's device pointer is its host pointer.
+  const bool same_pointer = a.device_pointer() == a.get() && b.device_pointer() == b.get();
+  std::printf("UVA: mapped host pointer %p, device pointer %p (%s)\n", static_cast<void*>(a.get()),
+              static_cast<void*>(a.device_pointer()), same_pointer ? "the same" : "different");
+
+  struct Group {
+    const char* name;
+    const float *a, *b;
+  };
+  const Group groups[] = {{"device", da.get(), db.get()},
+                          {"mapped", a.device_pointer(), b.device_pointer()},
+                          {"uva", a.get(), b.get()}};
+  for (const auto& g : groups) {
+    const std::string group = std::string("zerocopy/") + g.name;
+    std::vector<std::string> paths;
+    for (auto n : sizes) paths.push_back(group + "/elements=" + std::to_string(n));
+    if (!run.any_selected(paths)) continue;
+    NvtxPath group_range(group);
+    for (auto n : sizes) {
+      const std::string path = group + "/elements=" + std::to_string(n);
+      if (!run.selected(path)) continue;
+      dc.poison();
+      const unsigned block = 512;
+      const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
+      double ms = 0;
+      {
+        NvtxRange experiment("elements=" + std::to_string(n));
+        ms = median_ms(1 + run.opt.repeat, [&] { kernels::sumArraysZeroCopy<<<grid, block>>>(g.a, g.b, dc.get(), n); });
+      }
+      c.resize(n);
+      CUDA_CHECK(cudaMemcpy(c.data(), dc.get(), n * sizeof(float), cudaMemcpyDeviceToHost));
+      // Float addition is correctly rounded on both sides: the comparison is exact.
+      const bool right = first_wrong(n, [&](std::size_t i) { return c[i] == a[i] + b[i]; }) == n &&
+                         (std::string(g.name) != "uva" || same_pointer);
+      run.add({path, ms, gb_per_s(3.0 * sizeof(float) * static_cast<double>(n), ms), right});
+    }
+  }
+}
+
+}  // namespace labbook::lab
