@@ -7,13 +7,22 @@
 # its own. Each MODEL file defines labbook::warp::register_NAME_model(KernelModels&), which
 # registers the lab's kernels with the warp model; labbook_finish_labs() generates the one
 # function that calls them all, so no core file names a lab.
+#
+# The build also keeps ptxas's resource report for every kernel of PROGRAM (-Xptxas -v:
+# registers, spills, stack, shared and constant memory) in build/labs/PROGRAM.ptxas.txt;
+# a lab's [resources] table (report/lab_data.h) shows a copy of it.
 function(labbook_add_lab name)
   cmake_parse_arguments(PARSE_ARGV 1 LAB "" "" "MODEL")
   add_executable(${name} ${LAB_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE labbook_lab_common)
-  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xptxas=-v>)
   labbook_warnings(${name})
-  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/labs")
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/labs"
+    CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/cmake/capture_ptxas.sh")
+  add_custom_command(TARGET ${name} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${CMAKE_BINARY_DIR}/labs/${name}.ptxas.txt"
+            "-DOBJECTS=$<TARGET_OBJECTS:${name}>" -P "${PROJECT_SOURCE_DIR}/cmake/CollectPtxas.cmake"
+    VERBATIM)
   foreach(model IN LISTS LAB_MODEL)
     get_filename_component(model "${model}" ABSOLUTE BASE_DIR "${PROJECT_SOURCE_DIR}")
     set_property(GLOBAL APPEND PROPERTY LABBOOK_LAB_MODELS "${model}")

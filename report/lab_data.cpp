@@ -170,6 +170,18 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     lab.activity_tables.push_back(std::move(table));
   }
 
+  if (root.contains("resources")) {
+    const TableReader r(top.table("resources"), origin, "[resources]");
+    ResourceReport report{r.string("title"), r.string("text", false), r.string("file"),
+                          r.string("source_example", false), r.string("citation", false), r.string("source_gpu", false)};
+    report.source_registers_per_block = static_cast<long long>(r.number("source_registers_per_block", false).value_or(0));
+    report.source_threads_per_block = static_cast<long long>(r.number("source_threads_per_block", false).value_or(0));
+    if ((!report.source_example.empty() || report.source_registers_per_block > 0) &&
+        report.citation.find(".txt") == std::string::npos)
+      r.fail("citation", "must name a source file (e.g. 004_12112d3317679e06.txt, « section »)");
+    lab.resources = std::move(report);
+  }
+
   for (const toml::table* t : top.tables("reference")) {
     const TableReader r(*t, origin, "[[reference]]");
     ReferenceValue ref;

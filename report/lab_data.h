@@ -61,6 +61,21 @@ struct ActivityTableSpec {
   std::vector<std::string> experiments;
 };
 
+/// The compiler's resource report ([resources]): the ptxas -v capture of the lab program's
+/// build (cmake/AddLab.cmake writes build/labs/PROGRAM.ptxas.txt; the lab keeps a copy) as
+/// a table, one row per kernel, with the launch's registers per block, beside a source's
+/// own ptxas -v output and its per-block register arithmetic.
+struct ResourceReport {
+  std::string title, text;            ///< text: Markdown
+  std::string file;                   ///< the capture, relative to the lab's folder
+  std::string source_example;         ///< a source's ptxas -v output, verbatim ("" for none)
+  std::string citation;               ///< where the example and the numbers below come from
+  std::string source_gpu;
+  /// The source's registers per block and threads per block (0 when it gives none): the
+  /// sheet shows registers per thread in a full block, registers_per_block / threads_per_block.
+  long long source_registers_per_block = 0, source_threads_per_block = 0;
+};
+
 /// A number a source printed.
 struct ReferenceValue {
   std::string experiment, quantity;
@@ -153,6 +168,7 @@ struct LabData {
   std::vector<Chart> charts;
   std::vector<Curve> curves;
   std::vector<ActivityTableSpec> activity_tables;
+  std::optional<ResourceReport> resources;
   std::vector<ReferenceValue> references;
   std::vector<Claim> claims;
   std::optional<ModelSettings> model;

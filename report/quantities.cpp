@@ -54,6 +54,13 @@ constexpr Derived kDerived[] = {
     {"um_dtoh_bytes", "bytes", "unified memory migrated device to host while the range was open"},
     {"um_gpu_page_faults", "faults", "GPU page-fault groups of unified memory while the range was open"},
     {"um_cpu_page_faults", "faults", "CPU page faults on unified memory while the range was open"},
+    {"cycles_per_load", "cycles",
+     "kernel time (trace run) x SM clock (sm_clock) / load instructions executed (inst_executed_global_loads + "
+     "inst_executed_shared_loads + inst_executed_local_loads, those collected); for one thread following a chain of "
+     "dependent loads, the latency of one load"},
+    {"cycles_per_instruction", "cycles",
+     "kernel time (trace run) x SM clock (sm_clock) / warp instructions executed (inst_executed); for one thread "
+     "running a chain of dependent instructions, the latency of one instruction"},
 };
 
 const Derived* find_derived(const std::string& name) {
@@ -81,6 +88,15 @@ std::optional<double> requested_bytes(const Kernel& k, const char* sectors_metri
   return *s * 32.0 * *e / 100.0;
 }
 
+/// Load instructions a kernel executed: global, shared and local together, counting the
+/// kinds that were collected; nullopt when none was.
+std::optional<double> load_instructions(const Kernel& k) {
+  std::optional<double> sum;
+  for (const char* name : {"inst_executed_global_loads", "inst_executed_shared_loads", "inst_executed_local_loads"})
+    if (const auto v = find_catalog_metric(name)->evaluate(k.metrics)) sum = sum.value_or(0.0) + *v;
+  return sum;
+}
+
 std::optional<double> kernel_value(const Kernel& k, const std::string& quantity) {
   if (quantity == "time") return k.duration_ns();
   if (quantity == "threads")
@@ -97,6 +113,12 @@ std::optional<double> kernel_value(const Kernel& k, const std::string& quantity)
     const auto w = find_catalog_metric("dram_write_bytes")->evaluate(k.metrics);
     if (!t || !r || !w || *t <= 0) return std::nullopt;
     return (*r + *w) / (*t * 1e-9);
+  }
+  if (quantity == "cycles_per_load" || quantity == "cycles_per_instruction") {
+    const auto clock = find_catalog_metric("sm_clock")->evaluate(k.metrics);
+    const auto count = quantity == "cycles_per_load" ? load_instructions(k) : find_catalog_metric("inst_executed")->evaluate(k.metrics);
+    if (!t || !clock || !count || *count <= 0) return std::nullopt;
+    return *t * 1e-9 * *clock / *count;
   }
   if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->evaluate(k.metrics);
   return std::nullopt;

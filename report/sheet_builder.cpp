@@ -14,6 +14,7 @@
 #include "labbook/model/metric_catalog.h"
 #include "model_predictions.h"
 #include "quantities.h"
+#include "resource_section.h"
 #include "warp_figure.h"
 
 namespace labbook::report {
@@ -457,6 +458,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model);
   add_warp_figures(sheet, lab, model);
   for (const auto& sweep : lab.sweeps) add_sweep(sheet, sweep, m);
+  if (lab.resources) add_resource_section(sheet, *lab.resources, lab.folder(), m);
   add_charts(sheet, lab, m);
   add_curves(sheet, lab, m);
   add_activity_tables(sheet, lab, m, citations);

@@ -32,6 +32,11 @@ std::vector<CatalogMetric> build_catalog() {
        F::Direct, {"smsp__inst_executed_op_global_ld.sum"}, ""},
       {"inst_executed_global_stores", "requests", "Global store instructions executed, per warp (requests)",
        F::Direct, {"smsp__inst_executed_op_global_st.sum"}, ""},
+      {"inst_executed_shared_loads", "requests", "Shared load instructions executed, per warp (requests)",
+       F::Direct, {"smsp__inst_executed_op_shared_ld.sum"}, ""},
+      {"inst_executed_local_loads", "requests", "Local load instructions executed, per warp (requests)",
+       F::Direct, {"smsp__inst_executed_op_local_ld.sum"}, ""},
+      {"inst_executed", "instructions", "Warp instructions executed", F::Direct, {"smsp__inst_executed.sum"}, ""},
       {"global_load_requests", "requests", "Global load requests as L1 counts them",
        F::Direct, {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"},
        "Equals inst_executed_global_loads except for warp instructions with every lane "
