@@ -102,11 +102,14 @@ std::string build(const grading::Exercise& e, const std::string& work, bool& bui
   return log;
 }
 
-/// Why the built object is refused ("" when it is not), from readelf run outside the sandbox.
+/// Why the built object is refused ("" when it is not), from readelf and objdump run outside
+/// the sandbox.
 std::string check_object(const std::string& work) {
-  const std::string listing = work + "/readelf.txt";
+  const std::string listing = work + "/readelf.txt", disassembly = work + "/objdump.txt";
   run_program({"readelf", "-sW", "-rW", work + "/submission.o"}, {}, listing);
-  return grading::object_problem(read_file(listing));
+  if (std::string problem = grading::object_problem(read_file(listing)); !problem.empty()) return problem;
+  run_program({"objdump", "-d", "--no-show-raw-insn", work + "/submission.o"}, {}, disassembly);
+  return grading::host_code_problem(read_file(disassembly));
 }
 
 struct RunReport {

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <regex>
 #include <sstream>
 
 namespace labbook::grading {
@@ -114,6 +115,23 @@ std::string object_problem(const std::string& readelf_output) {
   if (initialisers > 1)
     return "the submission runs code before main (a global object's constructor or a constructor function): "
            "hand in kernels and functions only.";
+  return "";
+}
+
+std::string host_code_problem(const std::string& objdump_output) {
+  // The x86-64 instructions that enter the kernel; objdump prints the mnemonic after the
+  // bytes: "  4005d0:\t0f 05   \tsyscall".
+  static const std::regex system_call(R"(\t(syscall|sysenter|int +\$0x80)\b)");
+  std::string function;
+  std::istringstream lines(objdump_output);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.back() == ':' && line.find('<') != std::string::npos)
+      function = line.substr(line.find('<') + 1, line.rfind('>') - line.find('<') - 1);   // "0000000000000000 <f>:"
+    std::smatch m;
+    if (std::regex_search(line, m, system_call))
+      return "the submission makes a system call itself (" + m[1].str() + " in " + demangled(function) +
+             "): it may only compute, through the CUDA runtime";
+  }
   return "";
 }
 

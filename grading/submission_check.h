@@ -16,4 +16,9 @@ namespace labbook::grading {
 /// Why the object is refused, for the student, or "" when it is fine.
 std::string object_problem(const std::string& readelf_output);
 
+/// Why the object's host code is refused, from `objdump -d` of it, or "" when it is fine: a
+/// system call made by the submission's own instructions (inline assembly) goes around every
+/// call object_problem() looks for, and could write the harness's result file.
+std::string host_code_problem(const std::string& objdump_output);
+
 }  // namespace labbook::grading

@@ -1,7 +1,7 @@
 #!/bin/bash
 # CPU test of `labbook grade --build-only`: every planted submission is built with nvcc in the
 # sandbox and its object checked, no GPU needed. The compiler's error is captured (as "does not
-# build", not "refused"), a global
+# build", not "refused"), a system call made by inline assembly is refused, a global
 # constructor and a call that could forge the verdict are refused, and the rest build.
 # Usage: build_only.sh BUILD SOURCE
 set -uo pipefail
@@ -19,6 +19,7 @@ adversarial=$("$build/labbook" grade lab5-transpose "$source/tests/grading/adver
 [ $? -eq 1 ] || { echo "FAIL: --build-only with refused submissions should exit 1"; failures=$((failures + 1)); }
 expect "$adversarial" "forged_verdict: refused: the submission calls fopen, which opens or changes files"
 expect "$adversarial" "global_constructor: refused: the submission runs code before main"
+expect "$adversarial" "raw_syscall: refused: the submission makes a system call itself (syscall in "
 for student in cached_result child_grid device_state input_modified other_stream other_thread persisting_l2 \
                reduced_precision right_then_wrong stale_output; do
   expect "$adversarial" "$student: builds"

@@ -1,9 +1,11 @@
 // Refusing submissions that run code of their own outside the kernel: readelf output of real
-// objects built by nvcc 13 (a plain kernel file, one with a global object, one with main).
+// objects built by nvcc 13 (a plain kernel file, one with a global object, one with main), and
+// objdump output for system calls made by inline assembly.
 #include <gtest/gtest.h>
 
 #include "submission_check.h"
 
+using labbook::grading::host_code_problem;
 using labbook::grading::object_problem;
 
 namespace {
@@ -79,4 +81,25 @@ TEST(SubmissionCheck, CallsThatCouldForgeTheVerdictAreRefused) {
   EXPECT_NE(object_problem(undefined("_ZNSt14basic_ofstreamIcSt11char_traitsIcEEC1EPKcSt13_Ios_Openmode")).find("opens files"),
             std::string::npos);
   EXPECT_NE(object_problem(undefined("fopen") + kMain).find("defines main"), std::string::npos) << "main is said first";
+}
+
+TEST(SubmissionCheck, ASystemCallOfItsOwnIsRefusedAndNamesTheFunction) {
+  const std::string clean =
+      "0000000000000000 <_Z9transposePKfPfjj>:\n"
+      "   0:\tendbr64\n"
+      "   4:\tpush   %rbp\n"
+      "   8:\tcall   15 <_Z9transposePKfPfjj+0x15>\n"
+      "  10:\tret\n";
+  EXPECT_EQ(host_code_problem(clean), "");
+  const std::string raw = clean +
+                          "\n0000000000000020 <_ZN12_GLOBAL__N_13rawEllll>:\n"
+                          "  20:\tmov    %rdi,%rax\n"
+                          "  23:\tsyscall\n"
+                          "  25:\tret\n";
+  EXPECT_EQ(host_code_problem(raw),
+            "the submission makes a system call itself (syscall in (anonymous namespace)::raw(long, long, long, long)): "
+            "it may only compute, through the CUDA runtime");
+  EXPECT_NE(host_code_problem("0000000000000000 <f>:\n   0:\tint    $0x80\n"), "");
+  EXPECT_EQ(host_code_problem("0000000000000000 <syscall_free_name>:\n   0:\tcall   5 <syscall_count>\n"), "")
+      << "a name is not an instruction";
 }
