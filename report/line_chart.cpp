@@ -70,11 +70,19 @@ std::vector<double> ticks(double lo, double hi, bool log) {
 }
 
 /// The x ticks: the sweep's own parameter values when there are few (4 KiB, 16 KiB, ...
-/// read better than decades of bytes), else as ticks() gives them.
+/// read better than decades of bytes); for many sizes in bytes on a log axis, every k-th of
+/// those values (powers of two stay powers of two: 4 KiB, 64 KiB, 1 MiB ..., not 9.766 KiB);
+/// else as ticks() gives them.
 std::vector<double> x_ticks(std::vector<double> xs, double lo, double hi, const CurveAxes& axes) {
   std::sort(xs.begin(), xs.end());
   xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
   if (xs.size() >= 2 && xs.size() <= 12) return xs;
+  if (axes.log_x && axes.x_unit == "bytes" && xs.size() > 12) {
+    const std::size_t every = (xs.size() + 7) / 8;   // at most 8 labels
+    std::vector<double> out;
+    for (std::size_t i = 0; i < xs.size(); i += every) out.push_back(xs[i]);
+    return out;
+  }
   return ticks(lo, hi, axes.log_x);
 }
 

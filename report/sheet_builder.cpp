@@ -322,11 +322,17 @@ std::vector<std::string> sweep_values(const Measurement& m, const std::string& g
   return values;
 }
 
+/// A parameter value as a number: "4096", "0.5", or a size with a binary unit ("16KiB", "2GiB").
 std::optional<double> as_number(const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end) return std::nullopt;
-  return v;
+  if (text.empty() || end == text.c_str()) return std::nullopt;
+  const std::string unit = end;
+  if (unit.empty() || unit == "B") return v;
+  if (unit == "KiB") return v * 1024.0;
+  if (unit == "MiB") return v * 1024.0 * 1024.0;
+  if (unit == "GiB") return v * 1024.0 * 1024.0 * 1024.0;
+  return std::nullopt;
 }
 
 /// Each [[curve]]: one line per group over the parameter's values, the sources' values as

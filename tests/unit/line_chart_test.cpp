@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "lab_data.h"
 #include "labbook/model/error.h"
@@ -53,6 +54,16 @@ TEST(LineChart, PointsAreDrawnInOrderOfTheParameterOnALogAxis) {
   EXPECT_NE(svg.find(">effective_bandwidth</text>"), std::string::npos);
   EXPECT_NE(svg.find(">1 MiB</text>"), std::string::npos) << "x ticks in binary bytes";
   EXPECT_NE(svg.find(" GB/s</text>"), std::string::npos) << "y ticks in GB/s";
+}
+
+TEST(LineChart, ManySizesAreLabelledAtSomeOfTheirOwnPowersOfTwo) {
+  CurveLine line{"latency", {}, {}};
+  for (int e = 12; e <= 31; ++e) line.measured.push_back({std::ldexp(1.0, e), 40.0 + e});   // 4 KiB .. 2 GiB
+  const std::string svg = line_chart_svg("Latency", {line}, {}, {"ws", "bytes", "cycles_per_load", "cycles", true, false});
+  EXPECT_EQ(count(svg, "class=\"x-tick\""), 7u) << "20 sizes, every third labelled";
+  for (const char* label : {">4 KiB<", ">32 KiB<", ">256 KiB<", ">2 MiB<", ">16 MiB<", ">128 MiB<", ">1 GiB<"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  EXPECT_EQ(svg.find("9.766 KiB"), std::string::npos) << "no decimal decades of bytes";
 }
 
 TEST(LineChart, SourceValuesAreMarkersAndGroupFiguresAreLevels) {
@@ -249,4 +260,33 @@ TEST(ActivityTable, RangeRowsInNvprofColumnsThenTheSourcesRows) {
   EXPECT_EQ(table->rows[3][3].plain(), "20");
   EXPECT_EQ(table->rows[3][4].plain(), "4.7083ms");
   EXPECT_EQ(table->rows[3][7].plain(), "[CUDA memcpy HtoD]");
+}
+
+TEST(LineChart, SizesWithABinaryUnitArePlacedByTheirBytes) {
+  Measurement m = measurement();
+  for (const auto& [name, bytes] : {std::pair{"1GiB", 1ull << 30}, std::pair{"4KiB", 4096ull}, std::pair{"2MiB", 2ull << 20}}) {
+    Range r;
+    r.path = std::string("copy/d2h/ws=") + name;
+    r.name = std::string("ws=") + name;
+    r.start_ns = 1000000;
+    r.end_ns = 2000000;
+    m.ranges.push_back(r);
+    Copy c;
+    c.kind = CopyKind::DeviceToHost;
+    c.bytes = bytes;
+    c.start_ns = 1000000;
+    c.end_ns = 1500000;
+    c.range = r.path;
+    m.copies.push_back(c);
+  }
+  const LabData lab = parse_lab_data(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"ws\"\nquantity = \"effective_bandwidth\"\n"
+                                            "groups = [\"copy/d2h\"]\nx_unit = \"bytes\"\n",
+                                     "lab.toml");
+  const Sheet sheet = build_sheet(lab, m, {});
+  ASSERT_EQ(sheet.figures.size(), 1u);
+  const auto drawn = polyline_xs(sheet.figures[0].svg);
+  ASSERT_EQ(drawn.size(), 3u) << "every size is a point";
+  EXPECT_LT(drawn[0], drawn[1]);
+  // 4 KiB -> 2 MiB and 2 MiB -> 1 GiB are both x512: equal steps on the log axis.
+  EXPECT_NEAR(drawn[1] - drawn[0], drawn[2] - drawn[1], 0.5);
 }
