@@ -26,6 +26,7 @@
 #include "device_buffer.h"
 #include "kernel_timer.h"
 #include "memory_spaces.cuh"
+#include "experiment_log.h"
 #include "nvtx_range.h"
 #include "parallel_check.h"
 #include "register_cap.h"
@@ -66,16 +67,9 @@ std::string size_name(std::uint64_t bytes) {
   return std::to_string(bytes >> 10) + "KiB";
 }
 
-/// Every experiment's outcome, for the summary.
-struct Result {
-  std::string path;
-  float median_ms;
-  bool correct;
-};
-
 class Lab {
  public:
-  explicit Lab(const Options& o) : opt_(o), rng_(o.seed) {}
+  explicit Lab(const Options& o) : opt_(o), rng_(o.seed), log_(o.only, 1 + o.repeat) {}
 
   // Global memory: one thread follows a random ring of slots through a working set of `ws`
   // bytes. Slots are 128 bytes apart (one L1 line each) up to 2^20 slots, then further apart,
@@ -84,7 +78,7 @@ class Lab {
   // ones left it (in L1 within a launch, in L2 between launches when it fits).
   void global_chase(std::uint64_t ws) {
     const std::string path = "latency/ws=" + size_name(ws);
-    if (!selected(path)) return;
+    if (!log_.selected(path)) return;
     const std::uint64_t stride = std::max<std::uint64_t>(128, ws >> 20);
     const auto slots = static_cast<std::uint32_t>(ws / stride);
     const auto stride_words = static_cast<std::uint32_t>(stride / 4);
@@ -193,7 +187,7 @@ class Lab {
   // the host reads it back.
   void device_symbol() {
     const std::string path = "symbol/devData";
-    if (!selected(path)) return;
+    if (!log_.selected(path)) return;
     const float before = 3.14f;
     float after = 0;
     {
@@ -204,32 +198,19 @@ class Lab {
       CUDA_CHECK(cudaMemcpyFromSymbol(&after, k::devData, sizeof after));
     }
     const bool correct = after == before + 2.0f;
-    std::printf("%-32s %s (devData %.2f -> %.2f)\n", path.c_str(), correct ? "ok" : "WRONG", before, after);
-    results_.push_back({path, 0.f, correct});
+    std::printf("devData %.2f -> %.2f\n", before, after);
+    log_.record(path, 0.f, correct);
   }
 
-  int report() const {
-    std::printf("\n%-32s %12s  %s\n", "experiment (NVTX range)", "median ms", "check");
-    int wrong = 0;
-    for (const auto& r : results_) {
-      std::printf("%-32s %12.4f  %s\n", r.path.c_str(), r.median_ms, r.correct ? "ok" : "WRONG");
-      wrong += r.correct ? 0 : 1;
-    }
-    std::printf("\nran %zu experiments, %d launches each; %d wrong\n", results_.size(), 1 + opt_.repeat, wrong);
-    return wrong == 0 ? 0 : 1;
-  }
+  int report() const { return log_.report(); }
 
  private:
-  bool selected(const std::string& path) const {
-    return opt_.only.empty() || path.find(opt_.only) != std::string::npos;
-  }
-
   // Poisoned output, one checked launch plus `repeat` timed ones inside the experiment's
   // NVTX path, then an exact comparison with `expected(i)` for every element.
   template <typename Launch>
   void run(const std::string& path, DeviceBuffer<std::uint32_t>& out, Launch&& launch,
            const std::function<std::uint32_t(std::size_t)>& expected) {
-    if (!selected(path)) return;
+    if (!log_.selected(path)) return;
     out.poison();
     float ms = 0;
     {
@@ -242,15 +223,13 @@ class Lab {
     const bool correct = wrong == result_.size();
     if (!correct)
       std::fprintf(stderr, "%s: element %zu is %u, expected %u\n", path.c_str(), wrong, result_[wrong], expected(wrong));
-    results_.push_back({path, ms, correct});
-    std::printf("%-32s %s\n", path.c_str(), correct ? "ok" : "WRONG");
-    std::fflush(stdout);
+    log_.record(path, ms, correct);
   }
 
   Options opt_;
   std::mt19937_64 rng_;
   std::vector<std::uint32_t> result_;
-  std::vector<Result> results_;
+  labbook::lab::ExperimentLog log_;
 };
 
 }  // namespace

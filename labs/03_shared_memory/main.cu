@@ -22,6 +22,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "kernel_timer.h"
+#include "experiment_log.h"
 #include "nvtx_range.h"
 #include "parallel_check.h"
 #include "random_data.h"
@@ -51,15 +52,9 @@ Options parse_options(int argc, char** argv) {
   return o;
 }
 
-struct Result {
-  std::string path;
-  float median_ms;
-  bool correct;
-};
-
 class Lab {
  public:
-  explicit Lab(const Options& o) : opt_(o) {}
+  explicit Lab(const Options& o) : opt_(o), log_(o.only, 1 + o.repeat) {}
 
   // 000, V-A: 4-byte words, thread tid reads word s * tid.
   void strides() {
@@ -128,23 +123,14 @@ class Lab {
     run("tile/padded", out, [&] { k::tileColumnRead<33><<<grid, block>>>(in.get(), out.get(), n); }, expected);
   }
 
-  int report() const {
-    std::printf("\n%-32s %12s  %s\n", "experiment (NVTX range)", "median ms", "check");
-    int wrong = 0;
-    for (const auto& r : results_) {
-      std::printf("%-32s %12.4f  %s\n", r.path.c_str(), r.median_ms, r.correct ? "ok" : "WRONG");
-      wrong += r.correct ? 0 : 1;
-    }
-    std::printf("\nran %zu experiments, %d launches each; %d wrong\n", results_.size(), 1 + opt_.repeat, wrong);
-    return wrong == 0 ? 0 : 1;
-  }
+  int report() const { return log_.report(); }
 
  private:
   // Poisoned output, one checked launch plus `repeat` timed ones inside the experiment's
   // NVTX ranges, then every element compared with expected(i), bit for bit.
   template <typename T, typename Launch, typename Expected>
   void run(const std::string& path, DeviceBuffer<T>& out, Launch&& launch, const Expected& expected) {
-    if (!opt_.only.empty() && path.find(opt_.only) == std::string::npos) return;
+    if (!log_.selected(path)) return;
     out.poison();
     float ms = 0;
     {
@@ -161,13 +147,11 @@ class Lab {
     if (!correct)
       std::fprintf(stderr, "%s: element %zu is %g, expected %g\n", path.c_str(), wrong, static_cast<double>(got[wrong]),
                    static_cast<double>(expected(static_cast<unsigned>(wrong))));
-    results_.push_back({path, ms, correct});
-    std::printf("%-32s %s\n", path.c_str(), correct ? "ok" : "WRONG");
-    std::fflush(stdout);
+    log_.record(path, ms, correct);
   }
 
   Options opt_;
-  std::vector<Result> results_;
+  labbook::lab::ExperimentLog log_;
 };
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "device_buffer.h"
 #include "global_memory.cuh"
 #include "kernel_timer.h"
+#include "experiment_log.h"
 #include "nvtx_range.h"
 #include "parallel_check.h"
 #include "random_data.h"
@@ -52,19 +53,13 @@ Options parse_options(int argc, char** argv) {
   return o;
 }
 
-struct Result {
-  std::string path;
-  float median_ms;
-  double bytes;
-  bool correct;
-};
-
 class Lab {
  public:
   // Random inputs, made and uploaded once: no kernel writes them, and every experiment
   // poisons its output first, so a stale result cannot pass a check.
   explicit Lab(const Options& o)
-      : opt_(o), a_(o.elements), b_(o.elements), c_(o.elements), host_a_(o.elements), host_b_(o.elements) {
+      : opt_(o), a_(o.elements), b_(o.elements), c_(o.elements), host_a_(o.elements), host_b_(o.elements),
+        log_(o.only, 1 + o.repeat) {
     labbook::lab::RandomFloats rng(o.seed);
     rng.fill(host_a_);
     rng.fill(host_b_);
@@ -146,24 +141,9 @@ class Lab {
     });
   }
 
-  int report() const {
-    std::printf("\n%-32s %12s %12s  %s\n", "experiment (NVTX range)", "median ms", "GB/s", "check");
-    int wrong = 0;
-    for (const auto& r : results_) {
-      std::printf("%-32s %12.4f %12.1f  %s\n", r.path.c_str(), r.median_ms,
-                  r.bytes / (r.median_ms * 1e-3) / 1e9, r.correct ? "ok" : "WRONG");
-      wrong += r.correct ? 0 : 1;
-    }
-    std::printf("\nran %zu experiments, %d launches each; %d wrong\n", results_.size(),
-                1 + opt_.repeat, wrong);
-    return wrong == 0 ? 0 : 1;
-  }
+  int report() const { return log_.report(); }
 
  private:
-  bool selected(const std::string& path) const {
-    return opt_.only.empty() || path.find(opt_.only) != std::string::npos;
-  }
-
   // Poisoned output, one checked launch plus `repeat` timed ones inside the experiment's
   // NVTX range(s), then an exact comparison with the host reference: float addition is
   // correctly rounded on both sides. `expected(i)` is output element i's value, or nullopt
@@ -171,7 +151,7 @@ class Lab {
   template <typename Launch, typename Reference>
   void run_vector_experiment(const std::string& path, double bytes, Launch&& launch,
                              const Reference& expected) {
-    if (!selected(path)) return;
+    if (!log_.selected(path)) return;
     c_.poison();
     float ms = 0;
     {
@@ -195,15 +175,13 @@ class Lab {
       std::fprintf(stderr, "%s: element %zu is %g, expected %s\n", path.c_str(), wrong, c[wrong],
                    want ? std::to_string(*want).c_str() : "untouched");
     }
-    results_.push_back({path, ms, bytes, correct});
-    std::printf("%-32s %s\n", path.c_str(), correct ? "ok" : "WRONG");
-    std::fflush(stdout);
+    log_.record(path, ms, correct, bytes);
   }
 
   Options opt_;
   DeviceBuffer<float> a_, b_, c_;
   std::vector<float> host_a_, host_b_, result_;
-  std::vector<Result> results_;
+  labbook::lab::ExperimentLog log_;
 };
 
 std::vector<unsigned> sweep_offsets() {

@@ -23,6 +23,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "kernel_timer.h"
+#include "experiment_log.h"
 #include "nvtx_range.h"
 #include "parallel_check.h"
 #include "random_data.h"
@@ -87,13 +88,6 @@ void launch(Kernel kernel, dim3 block, const float* in, float* out, unsigned n) 
   }
 }
 
-struct Result {
-  std::string path;
-  float median_ms;
-  double bytes;
-  bool correct;
-};
-
 /// One matrix size: random input, uploaded once, and an output poisoned before each experiment.
 class Matrices {
  public:
@@ -108,7 +102,7 @@ class Matrices {
 
 class Lab {
  public:
-  explicit Lab(const Options& o) : opt_(o) {}
+  explicit Lab(const Options& o) : opt_(o), log_(o.only, 1 + o.repeat) {}
 
   /// Every kernel (and the device-to-device copy) on `m` at `block`, in ranges "group/Kernel".
   template <bool kL1>
@@ -117,7 +111,7 @@ class Lab {
       if (kernel != Kernel::Tiled || with_tiled) run<kL1>(group + "/" + name_of(kernel), m, kernel, block);
     if (with_copy) {
       const std::string path = group + "/DeviceCopy";
-      if (!selected(path)) return;
+      if (!log_.selected(path)) return;
       measure(path, m, true, [&] {
         CUDA_CHECK(cudaMemcpy(m.out.get(), m.in.get(), std::size_t(m.n) * m.n * sizeof(float), cudaMemcpyDeviceToDevice));
       });
@@ -131,24 +125,12 @@ class Lab {
         run<true>("NaiveCol/block=" + std::to_string(bx) + "x" + std::to_string(by), m, Kernel::NaiveCol, dim3(bx, by));
   }
 
-  int report() const {
-    std::printf("\n%-28s %12s %12s  %s\n", "experiment (NVTX range)", "median ms", "GB/s", "check");
-    int wrong = 0;
-    for (const auto& r : results_) {
-      std::printf("%-28s %12.4f %12.1f  %s\n", r.path.c_str(), r.median_ms, r.bytes / (r.median_ms * 1e-3) / 1e9,
-                  r.correct ? "ok" : "WRONG");
-      wrong += r.correct ? 0 : 1;
-    }
-    std::printf("\nran %zu experiments, %d launches each; %d wrong\n", results_.size(), 1 + opt_.repeat, wrong);
-    return wrong == 0 ? 0 : 1;
-  }
+  int report() const { return log_.report(); }
 
  private:
-  bool selected(const std::string& path) const { return opt_.only.empty() || path.find(opt_.only) != std::string::npos; }
-
   template <bool kL1>
   void run(const std::string& path, Matrices& m, Kernel kernel, dim3 block) {
-    if (!selected(path)) return;
+    if (!log_.selected(path)) return;
     measure(path, m, is_copy(kernel), [&] { launch<kL1>(kernel, block, m.in.get(), m.out.get(), m.n); });
   }
 
@@ -172,13 +154,11 @@ class Lab {
     const bool correct = wrong == m.result.size();
     if (!correct)
       std::fprintf(stderr, "%s: element %zu is %g, expected %g\n", path.c_str(), wrong, m.result[wrong], expected(wrong));
-    results_.push_back({path, ms, 2.0 * n * n * sizeof(float), correct});
-    std::printf("%-28s %s\n", path.c_str(), correct ? "ok" : "WRONG");
-    std::fflush(stdout);
+    log_.record(path, ms, correct, 2.0 * n * n * sizeof(float));
   }
 
   Options opt_;
-  std::vector<Result> results_;
+  labbook::lab::ExperimentLog log_;
 };
 
 }  // namespace
