@@ -59,6 +59,15 @@ std::vector<ActivityRow> gpu_activities(const Measurement& m) {
   return std::move(table).rows();
 }
 
+std::vector<ActivityRow> gpu_activities_in(const Measurement& m, const std::string& range, bool kernels_together) {
+  ActivityTable table;
+  for (const auto& k : m.kernels)
+    if (k.range == range && k.start_ns && k.end_ns) table.add(kernels_together ? "kernels" : k.name, *k.start_ns, *k.end_ns);
+  for (const auto& c : m.copies)
+    if (c.range == range) table.add(copy_name(c), c.start_ns, c.end_ns);
+  return std::move(table).rows();
+}
+
 std::vector<ActivityRow> api_call_statistics(const Measurement& m) {
   ActivityTable table;
   for (const auto& a : m.api_calls) table.add(a.name, a.start_ns, a.end_ns);

@@ -27,6 +27,11 @@ struct ActivityRow {
 /// (a metrics-only run) are left out.
 std::vector<ActivityRow> gpu_activities(const Measurement&);
 
+/// gpu_activities() of the kernels and copies attributed to one NVTX range; with
+/// `kernels_together`, every kernel counts under the one name "kernels" (nvprof's table per
+/// range, and its rows as quantities: see quantities.h).
+std::vector<ActivityRow> gpu_activities_in(const Measurement&, const std::string& range, bool kernels_together = false);
+
 /// Runtime API calls by name, longest total first.
 std::vector<ActivityRow> api_call_statistics(const Measurement&);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "activity_summary.h"
 #include "labbook/model/metric_catalog.h"
 #include "lab_data.h"
 
@@ -172,35 +173,26 @@ std::vector<const Range*> closed_ranges(const Measurement& m, const std::string&
   return out;
 }
 
-/// nvprof's row for one kind of activity in `range`: "kernels", "memcpy_htod" or "memcpy_dtoh".
+/// nvprof's row for one kind of activity in `range` ("kernels_*", "memcpy_htod_*",
+/// "memcpy_dtoh_*"), from the same table the sheet's [[activity_table]] shows.
 std::optional<QuantityValue> activity_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
-  std::string row, stat;
-  for (const char* r : {"kernels_", "memcpy_htod_", "memcpy_dtoh_"})
-    if (quantity.rfind(r, 0) == 0) row = r, stat = quantity.substr(row.size());
-  if (row.empty()) return std::nullopt;
-  std::vector<double> times;
-  double all = 0;
-  auto add = [&](bool in_row, double t) {
-    all += t;
-    if (in_row) times.push_back(t);
-  };
-  for (const auto& k : m.kernels)
-    if (k.range == range && k.duration_ns()) add(row == "kernels_", *k.duration_ns());
-  for (const auto& c : m.copies) {
-    if (c.range != range) continue;
-    const bool in_row = !c.is_memset && ((row == "memcpy_htod_" && c.kind == CopyKind::HostToDevice) ||
-                                         (row == "memcpy_dtoh_" && c.kind == CopyKind::DeviceToHost));
-    add(in_row, static_cast<double>(c.end_ns > c.start_ns ? c.end_ns - c.start_ns : 0));
-  }
-  if (stat == "calls") return QuantityValue{static_cast<double>(times.size()), ""};
-  if (times.empty()) return QuantityValue{std::nullopt, "not measured: no such activity in range '" + range + "'"};
-  double total = 0;
-  for (double t : times) total += t;
-  if (stat == "time") return QuantityValue{total, ""};
-  if (stat == "time_pct") return QuantityValue{all > 0 ? 100.0 * total / all : 0.0, ""};
-  if (stat == "avg") return QuantityValue{total / static_cast<double>(times.size()), ""};
-  if (stat == "min") return QuantityValue{*std::min_element(times.begin(), times.end()), ""};
-  return QuantityValue{*std::max_element(times.begin(), times.end()), ""};
+  static const std::pair<const char*, const char*> kRows[] = {
+      {"kernels_", "kernels"}, {"memcpy_htod_", "[CUDA memcpy HtoD]"}, {"memcpy_dtoh_", "[CUDA memcpy DtoH]"}};
+  const char* row_name = nullptr;
+  std::string stat;
+  for (const auto& [prefix, name] : kRows)
+    if (quantity.rfind(prefix, 0) == 0) row_name = name, stat = quantity.substr(std::string(prefix).size());
+  if (!row_name) return std::nullopt;
+  const auto rows = gpu_activities_in(m, range, /*kernels_together=*/true);
+  const auto row = std::find_if(rows.begin(), rows.end(), [&](const ActivityRow& r) { return r.name == row_name; });
+  if (row == rows.end())
+    return stat == "calls" ? QuantityValue{0.0, ""} : QuantityValue{std::nullopt, "not measured: no such activity in range '" + range + "'"};
+  if (stat == "calls") return QuantityValue{static_cast<double>(row->calls), ""};
+  if (stat == "time") return QuantityValue{static_cast<double>(row->total_ns), ""};
+  if (stat == "time_pct") return QuantityValue{row->share_pct, ""};
+  if (stat == "avg") return QuantityValue{row->average_ns(), ""};
+  if (stat == "min") return QuantityValue{static_cast<double>(row->min_ns), ""};
+  return QuantityValue{static_cast<double>(row->max_ns), ""};
 }
 
 /// Unified-memory events that started while an occurrence of `range` was open.

@@ -382,12 +382,7 @@ void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m,
     if (!spec.text.empty()) sheet.markdown(spec.text);
     for (const auto& e : spec.experiments) {
       Table t{{"Range", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name"}, {}};
-      Measurement only;   // the range's own activities, for nvprof's per-name rows
-      for (const auto& k : m.kernels)
-        if (k.range == e) only.kernels.push_back(k);
-      for (const auto& c : m.copies)
-        if (c.range == e) only.copies.push_back(c);
-      for (const auto& r : gpu_activities(only))
+      for (const auto& r : gpu_activities_in(m, e))
         t.rows.push_back({e, printf1("%.2f%%", r.share_pct), nvprof_duration(static_cast<double>(r.total_ns)),
                           std::to_string(r.calls), nvprof_duration(r.average_ns()),
                           nvprof_duration(static_cast<double>(r.min_ns)), nvprof_duration(static_cast<double>(r.max_ns)),
