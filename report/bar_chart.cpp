@@ -1,7 +1,6 @@
 #include "bar_chart.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "format.h"
 
@@ -9,12 +8,6 @@ namespace labbook::report {
 
 namespace {
 constexpr double kLabelWidth = 190, kPlotWidth = 520, kValueWidth = 110, kBar = 11, kGap = 9, kTop = 64;
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
 }  // namespace
 
 std::string bar_chart_svg(const std::string& title, const std::vector<Bar>& bars, const std::string& unit,
@@ -24,25 +17,25 @@ std::string bar_chart_svg(const std::string& title, const std::vector<Bar>& bars
   if (top <= 0) top = 1;
   const double row = 2 * kBar + kGap;
   const double width = kLabelWidth + kPlotWidth + kValueWidth, height = kTop + row * static_cast<double>(bars.size()) + 10;
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(width) + "\" height=\"" + number(height) +
-                    "\" viewBox=\"0 0 " + number(width) + " " + number(height) +
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + svg_number(width) + "\" height=\"" + svg_number(height) +
+                    "\" viewBox=\"0 0 " + svg_number(width) + " " + svg_number(height) +
                     "\" font-family=\"sans-serif\" font-size=\"11\">\n"
                     "<title>" + escape_markup(title) + "</title>\n"
                     "<text x=\"4\" y=\"16\" font-size=\"13\" font-weight=\"bold\">" + escape_markup(title) + "</text>\n"
-                    "<rect x=\"" + number(kLabelWidth) + "\" y=\"26\" width=\"10\" height=\"10\" fill=\"#b0b0b0\"/>"
-                    "<text x=\"" + number(kLabelWidth + 14) + "\" y=\"35\">" + escape_markup(source_label) + "</text>\n"
-                    "<rect x=\"" + number(kLabelWidth) + "\" y=\"42\" width=\"10\" height=\"10\" fill=\"#2f6fb0\"/>"
-                    "<text x=\"" + number(kLabelWidth + 14) + "\" y=\"51\">measured here</text>\n";
+                    "<rect x=\"" + svg_number(kLabelWidth) + "\" y=\"26\" width=\"10\" height=\"10\" fill=\"#b0b0b0\"/>"
+                    "<text x=\"" + svg_number(kLabelWidth + 14) + "\" y=\"35\">" + escape_markup(source_label) + "</text>\n"
+                    "<rect x=\"" + svg_number(kLabelWidth) + "\" y=\"42\" width=\"10\" height=\"10\" fill=\"#2f6fb0\"/>"
+                    "<text x=\"" + svg_number(kLabelWidth + 14) + "\" y=\"51\">measured here</text>\n";
   double y = kTop;
   for (const auto& b : bars) {
-    svg += "<text x=\"" + number(kLabelWidth - 6) + "\" y=\"" + number(y + kBar + 4) + "\" text-anchor=\"end\">" +
+    svg += "<text x=\"" + svg_number(kLabelWidth - 6) + "\" y=\"" + svg_number(y + kBar + 4) + "\" text-anchor=\"end\">" +
            escape_markup(b.label) + "</text>\n";
     auto bar = [&](const std::optional<double>& v, double at, const char* colour) {
       if (!v) return;
       const double w = kPlotWidth * *v / top;
-      svg += "<rect x=\"" + number(kLabelWidth) + "\" y=\"" + number(at) + "\" width=\"" + number(w) + "\" height=\"" +
-             number(kBar - 1) + "\" fill=\"" + colour + "\"/><text x=\"" + number(kLabelWidth + w + 4) + "\" y=\"" +
-             number(at + kBar - 2) + "\">" + escape_markup(format_value(*v, unit)) + "</text>\n";
+      svg += "<rect x=\"" + svg_number(kLabelWidth) + "\" y=\"" + svg_number(at) + "\" width=\"" + svg_number(w) + "\" height=\"" +
+             svg_number(kBar - 1) + "\" fill=\"" + colour + "\"/><text x=\"" + svg_number(kLabelWidth + w + 4) + "\" y=\"" +
+             svg_number(at + kBar - 2) + "\">" + escape_markup(format_value(*v, unit)) + "</text>\n";
     };
     bar(b.source, y, "#b0b0b0");
     bar(b.measured, y + kBar, "#2f6fb0");

@@ -18,6 +18,8 @@ bool is_count(const std::string& unit) {
 }
 }  // namespace
 
+std::string svg_number(double value) { return printf_string("%.1f", value); }
+
 std::string escape_markup(const std::string& text) {
   std::string out;
   for (char c : text) {

@@ -15,6 +15,9 @@ std::string format_comparison(double measured, double source, const std::string&
 /// 1234567 -> "1,234,567".
 std::string with_thousands(long long value);
 
+/// A coordinate or length in an SVG picture: one decimal ("12.5").
+std::string svg_number(double value);
+
 /// Text safe inside HTML, SVG or XML elements and attributes: & < > " escaped.
 std::string escape_markup(const std::string& text);
 

@@ -13,12 +13,6 @@ namespace {
 constexpr double kLeft = 78, kPlotWidth = 520, kLegendWidth = 230, kTop = 40, kPlotHeight = 300, kBottom = 58;
 const char* const kColours[] = {"#2f6fb0", "#d0622b", "#3a9a4a", "#8a4fb0", "#b0902f", "#c0397a", "#3aa0a0", "#666666"};
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
 std::string compact(double v, const char* format = "%.3g") {
   char buf[32];
   std::snprintf(buf, sizeof buf, format, v);
@@ -139,43 +133,43 @@ std::string line_chart_svg(const std::string& title, const std::vector<CurveLine
   const double width = kLeft + kPlotWidth + kLegendWidth, height = kTop + kPlotHeight + kBottom;
   const double plot_bottom = kTop + kPlotHeight, plot_right = kLeft + kPlotWidth;
 
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(width) + "\" height=\"" + number(height) +
-                    "\" viewBox=\"0 0 " + number(width) + " " + number(height) +
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + svg_number(width) + "\" height=\"" + svg_number(height) +
+                    "\" viewBox=\"0 0 " + svg_number(width) + " " + svg_number(height) +
                     "\" font-family=\"sans-serif\" font-size=\"11\">\n<title>" + escape_markup(title) +
                     "</title>\n<text x=\"4\" y=\"18\" font-size=\"13\" font-weight=\"bold\">" + escape_markup(title) +
                     "</text>\n";
   // Axes with ticks, grid lines and labels.
-  svg += "<rect x=\"" + number(kLeft) + "\" y=\"" + number(kTop) + "\" width=\"" + number(kPlotWidth) + "\" height=\"" +
-         number(kPlotHeight) + "\" fill=\"none\" stroke=\"#888\"/>\n";
+  svg += "<rect x=\"" + svg_number(kLeft) + "\" y=\"" + svg_number(kTop) + "\" width=\"" + svg_number(kPlotWidth) + "\" height=\"" +
+         svg_number(kPlotHeight) + "\" fill=\"none\" stroke=\"#888\"/>\n";
   for (double t : x_ticks(xs, x_lo, x_hi, axes)) {
-    const std::string at = number(x(t));
-    svg += "<line x1=\"" + at + "\" y1=\"" + number(kTop) + "\" x2=\"" + at + "\" y2=\"" + number(plot_bottom) +
-           "\" stroke=\"#e4e4e4\"/><text class=\"x-tick\" x=\"" + at + "\" y=\"" + number(plot_bottom + 14) +
+    const std::string at = svg_number(x(t));
+    svg += "<line x1=\"" + at + "\" y1=\"" + svg_number(kTop) + "\" x2=\"" + at + "\" y2=\"" + svg_number(plot_bottom) +
+           "\" stroke=\"#e4e4e4\"/><text class=\"x-tick\" x=\"" + at + "\" y=\"" + svg_number(plot_bottom + 14) +
            "\" text-anchor=\"middle\">" + escape_markup(axis_tick_label(t, axes.x_unit)) + "</text>\n";
   }
   for (double t : ticks(y_lo, y_hi, axes.log_y)) {
-    const std::string at = number(y(t));
-    svg += "<line x1=\"" + number(kLeft) + "\" y1=\"" + at + "\" x2=\"" + number(plot_right) + "\" y2=\"" + at +
-           "\" stroke=\"#e4e4e4\"/><text class=\"y-tick\" x=\"" + number(kLeft - 4) + "\" y=\"" + number(y(t) + 4) +
+    const std::string at = svg_number(y(t));
+    svg += "<line x1=\"" + svg_number(kLeft) + "\" y1=\"" + at + "\" x2=\"" + svg_number(plot_right) + "\" y2=\"" + at +
+           "\" stroke=\"#e4e4e4\"/><text class=\"y-tick\" x=\"" + svg_number(kLeft - 4) + "\" y=\"" + svg_number(y(t) + 4) +
            "\" text-anchor=\"end\">" + escape_markup(axis_tick_label(t, axes.y_unit)) + "</text>\n";
   }
-  svg += "<text class=\"x-label\" x=\"" + number(kLeft + kPlotWidth / 2) + "\" y=\"" + number(plot_bottom + 34) +
+  svg += "<text class=\"x-label\" x=\"" + svg_number(kLeft + kPlotWidth / 2) + "\" y=\"" + svg_number(plot_bottom + 34) +
          "\" text-anchor=\"middle\">" + escape_markup(axes.x_label + (axes.log_x ? " (log scale)" : "")) + "</text>\n";
-  svg += "<text class=\"y-label\" x=\"14\" y=\"" + number(kTop + kPlotHeight / 2) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
-         number(kTop + kPlotHeight / 2) + ")\">" + escape_markup(axes.y_label + (axes.log_y ? " (log scale)" : "")) +
+  svg += "<text class=\"y-label\" x=\"14\" y=\"" + svg_number(kTop + kPlotHeight / 2) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
+         svg_number(kTop + kPlotHeight / 2) + ")\">" + escape_markup(axes.y_label + (axes.log_y ? " (log scale)" : "")) +
          "</text>\n";
   if (!any_measured)
-    svg += "<text x=\"" + number(kLeft + kPlotWidth / 2) + "\" y=\"" + number(kTop + kPlotHeight / 2) +
+    svg += "<text x=\"" + svg_number(kLeft + kPlotWidth / 2) + "\" y=\"" + svg_number(kTop + kPlotHeight / 2) +
            "\" text-anchor=\"middle\" fill=\"#888\">no measured values</text>\n";
 
   // Levels: dashed, labelled at the right end.
   double legend_y = kTop + 6;
   for (const auto& level : levels) {
     if (axes.log_y && level.y <= 0) continue;
-    const std::string at = number(y(level.y));
-    svg += "<line class=\"level\" x1=\"" + number(kLeft) + "\" y1=\"" + at + "\" x2=\"" + number(plot_right) + "\" y2=\"" + at +
-           "\" stroke=\"#555\" stroke-dasharray=\"6 4\"/><text x=\"" + number(plot_right - 4) + "\" y=\"" +
-           number(y(level.y) - 4) + "\" text-anchor=\"end\" fill=\"#555\">" +
+    const std::string at = svg_number(y(level.y));
+    svg += "<line class=\"level\" x1=\"" + svg_number(kLeft) + "\" y1=\"" + at + "\" x2=\"" + svg_number(plot_right) + "\" y2=\"" + at +
+           "\" stroke=\"#555\" stroke-dasharray=\"6 4\"/><text x=\"" + svg_number(plot_right - 4) + "\" y=\"" +
+           svg_number(y(level.y) - 4) + "\" text-anchor=\"end\" fill=\"#555\">" +
            escape_markup(level.label + ": " + axis_tick_label(level.y, axes.y_unit)) + "</text>\n";
   }
   // One polyline and its markers per group, and its legend entry.
@@ -186,32 +180,32 @@ std::string line_chart_svg(const std::string& title, const std::vector<CurveLine
       if (shown(p, axes)) measured.push_back(p);
     std::stable_sort(measured.begin(), measured.end(), [](const CurvePoint& a, const CurvePoint& b) { return a.x < b.x; });
     std::string points;
-    for (const auto& p : measured) points += (points.empty() ? "" : " ") + number(x(p.x)) + "," + number(y(p.y));
+    for (const auto& p : measured) points += (points.empty() ? "" : " ") + svg_number(x(p.x)) + "," + svg_number(y(p.y));
     if (measured.size() > 1)
       svg += "<polyline class=\"measured\" fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"1.8\" points=\"" + points + "\"/>\n";
     for (const auto& p : measured)
-      svg += "<circle cx=\"" + number(x(p.x)) + "\" cy=\"" + number(y(p.y)) + "\" r=\"3\" fill=\"" + colour + "\"><title>" +
+      svg += "<circle cx=\"" + svg_number(x(p.x)) + "\" cy=\"" + svg_number(y(p.y)) + "\" r=\"3\" fill=\"" + colour + "\"><title>" +
              escape_markup(lines[i].label + " at " + axis_tick_label(p.x, axes.x_unit) + ": " + axis_tick_label(p.y, axes.y_unit)) +
              "</title></circle>\n";
     for (const auto& p : lines[i].source) {
       if (!shown(p, axes)) continue;
-      svg += "<rect class=\"source\" x=\"" + number(x(p.x) - 4) + "\" y=\"" + number(y(p.y) - 4) +
+      svg += "<rect class=\"source\" x=\"" + svg_number(x(p.x) - 4) + "\" y=\"" + svg_number(y(p.y) - 4) +
              "\" width=\"8\" height=\"8\" fill=\"white\" stroke=\"" + colour + "\" stroke-width=\"1.5\"><title>" +
              escape_markup(lines[i].label + ", source, at " + axis_tick_label(p.x, axes.x_unit) + ": " +
                            axis_tick_label(p.y, axes.y_unit)) +
              "</title></rect>\n";
     }
-    svg += "<line x1=\"" + number(plot_right + 12) + "\" y1=\"" + number(legend_y) + "\" x2=\"" + number(plot_right + 32) +
-           "\" y2=\"" + number(legend_y) + "\" stroke=\"" + colour + "\" stroke-width=\"2\"/><text x=\"" +
-           number(plot_right + 36) + "\" y=\"" + number(legend_y + 4) + "\">" + escape_markup(lines[i].label) + "</text>\n";
+    svg += "<line x1=\"" + svg_number(plot_right + 12) + "\" y1=\"" + svg_number(legend_y) + "\" x2=\"" + svg_number(plot_right + 32) +
+           "\" y2=\"" + svg_number(legend_y) + "\" stroke=\"" + colour + "\" stroke-width=\"2\"/><text x=\"" +
+           svg_number(plot_right + 36) + "\" y=\"" + svg_number(legend_y + 4) + "\">" + escape_markup(lines[i].label) + "</text>\n";
     legend_y += 16;
   }
   bool any_source = false;
   for (const auto& l : lines) any_source = any_source || !l.source.empty();
   if (any_source)
-    svg += "<rect x=\"" + number(plot_right + 18) + "\" y=\"" + number(legend_y - 4) +
-           "\" width=\"8\" height=\"8\" fill=\"white\" stroke=\"#555\"/><text x=\"" + number(plot_right + 36) + "\" y=\"" +
-           number(legend_y + 4) + "\">a source's value</text>\n";
+    svg += "<rect x=\"" + svg_number(plot_right + 18) + "\" y=\"" + svg_number(legend_y - 4) +
+           "\" width=\"8\" height=\"8\" fill=\"white\" stroke=\"#555\"/><text x=\"" + svg_number(plot_right + 36) + "\" y=\"" +
+           svg_number(legend_y + 4) + "\">a source's value</text>\n";
   return svg + "</svg>\n";
 }
 

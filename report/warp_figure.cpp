@@ -13,12 +13,6 @@ namespace {
 constexpr double kLeft = 10, kWidth = 760, kLaneY = 40, kMemoryY = 130, kBandY = 175;
 const char* kColours[] = {"#4c9f38", "#e8a33d", "#3b7dd8", "#d9534f", "#9b59b6", "#17a2b8"};
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
-
 }  // namespace
 
 std::string warp_figure_svg(const warp::WarpAccess& a, const warp::Architecture& arch, const std::string& title) {
@@ -52,35 +46,35 @@ std::string warp_figure_svg(const warp::WarpAccess& a, const warp::Architecture&
   for (int l = 0; l < warp::kWarpSize; ++l) {
     const auto i = static_cast<std::size_t>(l);
     const double x = kLeft + lane_w * l;
-    svg += "<rect class=\"lane\" x=\"" + num(x + 1) + "\" y=\"" + num(kLaneY) + "\" width=\"" + num(lane_w - 2) +
+    svg += "<rect class=\"lane\" x=\"" + svg_number(x + 1) + "\" y=\"" + svg_number(kLaneY) + "\" width=\"" + svg_number(lane_w - 2) +
            "\" height=\"16\" fill=\"" + (a.active[i] ? "#7aa6da" : "#e0e0e0") + "\"/>\n";
     if (a.active[i])
-      svg += "<line x1=\"" + num(x + lane_w / 2) + "\" y1=\"" + num(kLaneY + 16) + "\" x2=\"" +
-             num(x_of(a.address[i]) + kWidth * a.width / bytes / 2) + "\" y2=\"" + num(kMemoryY) +
+      svg += "<line x1=\"" + svg_number(x + lane_w / 2) + "\" y1=\"" + svg_number(kLaneY + 16) + "\" x2=\"" +
+             svg_number(x_of(a.address[i]) + kWidth * a.width / bytes / 2) + "\" y2=\"" + svg_number(kMemoryY) +
              "\" stroke=\"#999\" stroke-width=\"0.6\"/>\n";
   }
   // Memory: 32-byte sectors, with 128-byte line boundaries drawn heavier.
   for (std::uint64_t s = low; s < high; s += 32)
-    svg += "<rect class=\"sector\" x=\"" + num(x_of(s)) + "\" y=\"" + num(kMemoryY) + "\" width=\"" +
-           num(kWidth * 32 / bytes) + "\" height=\"20\" fill=\"white\" stroke=\"" + (s % 128 == 0 ? "#333" : "#bbb") +
+    svg += "<rect class=\"sector\" x=\"" + svg_number(x_of(s)) + "\" y=\"" + svg_number(kMemoryY) + "\" width=\"" +
+           svg_number(kWidth * 32 / bytes) + "\" height=\"20\" fill=\"white\" stroke=\"" + (s % 128 == 0 ? "#333" : "#bbb") +
            "\"/>\n";
   for (int l = 0; l < warp::kWarpSize; ++l) {
     const auto i = static_cast<std::size_t>(l);
     if (a.active[i])
-      svg += "<rect class=\"requested\" x=\"" + num(x_of(a.address[i])) + "\" y=\"" + num(kMemoryY + 4) + "\" width=\"" +
-             num(kWidth * a.width / bytes) + "\" height=\"12\" fill=\"#7aa6da\"/>\n";
+      svg += "<rect class=\"requested\" x=\"" + svg_number(x_of(a.address[i])) + "\" y=\"" + svg_number(kMemoryY + 4) + "\" width=\"" +
+             svg_number(kWidth * a.width / bytes) + "\" height=\"12\" fill=\"#7aa6da\"/>\n";
   }
   // Transactions.
   for (std::size_t t = 0; t < transactions.size(); ++t) {
     const auto& tr = transactions[t];
-    svg += "<rect class=\"transaction\" x=\"" + num(x_of(tr.address) + 1) + "\" y=\"" + num(kBandY) + "\" width=\"" +
-           num(std::max(kWidth * static_cast<double>(tr.bytes) / bytes - 2, 1.0)) + "\" height=\"14\" fill=\"" +
+    svg += "<rect class=\"transaction\" x=\"" + svg_number(x_of(tr.address) + 1) + "\" y=\"" + svg_number(kBandY) + "\" width=\"" +
+           svg_number(std::max(kWidth * static_cast<double>(tr.bytes) / bytes - 2, 1.0)) + "\" height=\"14\" fill=\"" +
            kColours[t % 6] + "\"><title>" + std::to_string(tr.bytes) + " bytes at +" +
            std::to_string(tr.address - low) + "</title></rect>\n";
   }
-  svg += "<text x=\"10\" y=\"" + num(kMemoryY - 6) + "\">memory, " + std::to_string(high - low) +
+  svg += "<text x=\"10\" y=\"" + svg_number(kMemoryY - 6) + "\">memory, " + std::to_string(high - low) +
          " bytes: 32-byte sectors, a heavy edge every 128-byte line; blue: bytes the lanes asked for</text>\n";
-  svg += "<text x=\"10\" y=\"" + num(kBandY + 30) + "\">coloured: one band per transaction</text>\n";
+  svg += "<text x=\"10\" y=\"" + svg_number(kBandY + 30) + "\">coloured: one band per transaction</text>\n";
   return svg + "</svg>\n";
 }
 
