@@ -1,11 +1,9 @@
 #include "submission_check.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
-#include <memory>
 #include <regex>
 #include <sstream>
+
+#include "labbook/model/text.h"
 
 namespace labbook::grading {
 
@@ -35,12 +33,6 @@ const std::vector<Forbidden>& forbidden_calls() {
 /// Parts of C++ names (mangled) that give away file streams or std::filesystem.
 constexpr const char* kForbiddenManglings[] = {"basic_ofstream", "basic_ifstream", "basic_fstream", "basic_filebuf",
                                                "St10filesystem"};
-
-std::string demangled(const std::string& name) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && text ? text.get() : name;
-}
 
 bool starts_with(const std::string& s, const char* head) { return s.rfind(head, 0) == 0; }
 

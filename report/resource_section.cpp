@@ -1,34 +1,15 @@
 #include "resource_section.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <memory>
-#include <sstream>
 
 #include "format.h"
+#include "labbook/model/atomic_file.h"
+#include "labbook/model/text.h"
 #include "resource_usage.h"
 
 namespace labbook::report {
 
 namespace {
-
-/// "labbook::kernels::chaseGlobal" for its mangled name (the name itself if it is none).
-std::string short_name(const std::string& mangled) {
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> demangled(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
-                                                        &std::free);
-  return status == 0 && demangled ? kernel_short_name(demangled.get()) : mangled;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// Threads per block of the first recorded launch of `mangled`, or 0 when it never ran.
 long long threads_per_block(const Measurement& m, const std::string& mangled) {
@@ -58,7 +39,7 @@ void add_resource_section(Sheet& sheet, const ResourceReport& report, const std:
   }
   const std::filesystem::path path = std::filesystem::path(folder) / report.file;
   const std::vector<KernelResources> kernels =
-      std::filesystem::exists(path) ? parse_ptxas_report(read_text(path)) : std::vector<KernelResources>{};
+      std::filesystem::exists(path) ? parse_ptxas_report(read_file(path.string())) : std::vector<KernelResources>{};
   if (kernels.empty()) {
     sheet.lines({{"No compiler report: ", code(report.file), " is missing or names no kernel."}});
     sheet.data["resources"] = data;
@@ -71,7 +52,7 @@ void add_resource_section(Sheet& sheet, const ResourceReport& report, const std:
     long constant = 0;
     for (const auto& [bank, n] : k.constant_bytes) constant += n;
     const long long threads = threads_per_block(m, k.function);
-    t.rows.push_back({Text{code(short_name(k.function))}, k.architecture, std::to_string(k.registers), std::to_string(k.barriers),
+    t.rows.push_back({Text{code(kernel_short_name(demangled(k.function)))}, k.architecture, std::to_string(k.registers), std::to_string(k.barriers),
                       bytes(k.stack_bytes), bytes(k.spill_store_bytes), bytes(k.spill_load_bytes), bytes(k.shared_bytes),
                       k.constant_bytes.empty() ? std::string("not reported") : bytes(constant),
                       threads ? with_thousands(threads) : std::string("not launched"),

@@ -1,5 +1,9 @@
 #include "labbook/model/text.h"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
 #include <sstream>
 
 namespace labbook {
@@ -17,6 +21,12 @@ std::vector<std::string> split(const std::string& text, char separator) {
   while (std::getline(in, item, separator))
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+std::string demangled(const std::string& name) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && text ? text.get() : name;
 }
 
 }  // namespace labbook

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The two string helpers every part of labbook needs: join a list, split a list.
+/// The string helpers every part of labbook needs: join a list, split a list, read a C++ name.
 #include <string>
 #include <vector>
 
@@ -11,5 +11,9 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
 
 /// Splits at `separator`, dropping empty items: split("a,,b", ',') is {"a", "b"}.
 std::vector<std::string> split(const std::string& text, char separator);
+
+/// The C++ name of a mangled symbol ("_Z3addPfi" -> "add(float*, int)"); `name` itself when it
+/// is not a mangled name (a C function, a kernel name already readable).
+std::string demangled(const std::string& name);
 
 }  // namespace labbook
