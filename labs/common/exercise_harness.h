@@ -151,8 +151,8 @@ class ExerciseHarness {
   }
 
   /// No L2 set aside for persisting lines, and no access-policy window on the default stream.
-  /// Only when a carve-out exists: resetting persisting lines runs work on the GPU, which
-  /// the collector would count as a kernel of the call.
+  /// The reset runs GPU work of the driver's own (the collector stops counting around it),
+  /// so it is done only when a carve-out exists: an honest call pays nothing.
   static void reset_persisting_l2() {
     std::size_t carve_out = 0;
     if (cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out > 0) {
