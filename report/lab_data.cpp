@@ -91,6 +91,8 @@ std::vector<std::string> LabData::experiments() const {
   for (const auto& r : references) add(r.experiment);
   for (const auto& t : activity_tables)
     for (const auto& e : t.experiments) add(e);
+  for (const auto& t : timelines)
+    for (const auto& e : t.experiments) add(e);
   for (const auto& c : claims) {
     add(c.numerator);
     add(c.denominator);
@@ -168,6 +170,13 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     ActivityTableSpec table{a.string("title"), a.string("text", false), a.strings("experiments")};
     if (table.experiments.empty()) a.fail("experiments", "is empty");
     lab.activity_tables.push_back(std::move(table));
+  }
+
+  for (const toml::table* t : top.tables("timeline")) {
+    const TableReader a(*t, origin, "[[timeline]]");
+    TimelineSpec timeline{a.string("title"), a.string("text", false), a.strings("experiments")};
+    if (timeline.experiments.empty()) a.fail("experiments", "is empty");
+    lab.timelines.push_back(std::move(timeline));
   }
 
   if (root.contains("resources")) {

@@ -61,6 +61,15 @@ struct ActivityTableSpec {
   std::vector<std::string> experiments;
 };
 
+/// A timeline picture of each range in `experiments` ([[timeline]]): a lane per GPU stream
+/// with the kernels and copies attributed to the range, from the first one's start to the
+/// last one's end, all ranges of one [[timeline]] on the same time scale. The quantities
+/// `copy_overlap_pct` and `max_concurrent_kernels` (quantities.h) put numbers on what it shows.
+struct TimelineSpec {
+  std::string title, text;
+  std::vector<std::string> experiments;
+};
+
 /// The compiler's resource report ([resources]): the ptxas -v capture of the lab program's
 /// build (cmake/AddLab.cmake writes build/labs/PROGRAM.ptxas.txt; the lab keeps a copy) as
 /// a table, one row per kernel, with the launch's registers per block, beside a source's
@@ -168,6 +177,7 @@ struct LabData {
   std::vector<Chart> charts;
   std::vector<Curve> curves;
   std::vector<ActivityTableSpec> activity_tables;
+  std::vector<TimelineSpec> timelines;
   std::optional<ResourceReport> resources;
   std::vector<ReferenceValue> references;
   std::vector<Claim> claims;
@@ -176,7 +186,8 @@ struct LabData {
 
   /// Folder holding lab.toml.
   std::string folder() const;
-  /// Every experiment range the sheet uses (sections, claims, references and activity tables).
+  /// Every experiment range the sheet uses (sections, claims, references, activity tables
+  /// and timelines).
   std::vector<std::string> experiments() const;
 };
 

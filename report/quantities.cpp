@@ -6,6 +6,7 @@
 #include "activity_summary.h"
 #include "labbook/model/metric_catalog.h"
 #include "lab_data.h"
+#include "stream_overlap.h"
 
 namespace labbook::report {
 
@@ -55,6 +56,11 @@ constexpr Derived kDerived[] = {
     {"um_dtoh_bytes", "bytes", "unified memory migrated device to host while the range was open"},
     {"um_gpu_page_faults", "faults", "GPU page-fault groups of unified memory while the range was open"},
     {"um_cpu_page_faults", "faults", "CPU page faults on unified memory while the range was open"},
+    // Overlap of the range's GPU work, from the trace run's start and end of every kernel and copy.
+    {"copy_overlap_pct", "%",
+     "share of the range's copy time (memcpys, each direction counted) during which at least one of its kernels was "
+     "running: the copy time hidden behind kernels"},
+    {"max_concurrent_kernels", "kernels", "the most kernels of the range running at one instant"},
     {"cycles_per_load", "cycles",
      "kernel time (trace run) x SM clock (sm_clock) / load instructions executed (inst_executed_global_loads + "
      "inst_executed_shared_loads + inst_executed_local_loads, those collected); for one thread following a chain of "
@@ -195,6 +201,18 @@ std::optional<QuantityValue> activity_quantity(const Measurement& m, const std::
   return QuantityValue{static_cast<double>(row->max_ns), ""};
 }
 
+/// How the range's copies and kernels overlapped (stream_overlap.h).
+std::optional<QuantityValue> overlap_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+  if (quantity != "copy_overlap_pct" && quantity != "max_concurrent_kernels") return std::nullopt;
+  const StreamOverlap o = stream_overlap(m, range);
+  if (quantity == "max_concurrent_kernels") {
+    if (o.kernels == 0) return QuantityValue{std::nullopt, "not measured: no kernel ran in range '" + range + "'"};
+    return QuantityValue{static_cast<double>(o.max_concurrent_kernels), ""};
+  }
+  if (o.copies == 0) return QuantityValue{std::nullopt, "not measured: range '" + range + "' holds no copy"};
+  return QuantityValue{o.copy_overlap_pct(), ""};
+}
+
 /// Unified-memory events that started while an occurrence of `range` was open.
 std::optional<QuantityValue> unified_memory_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
   const char* kind = quantity == "um_htod_bytes" ? "htod"
@@ -247,6 +265,7 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
   }
   if (auto v = activity_quantity(m, range, quantity)) return *v;
   if (auto v = unified_memory_quantity(m, range, quantity)) return *v;
+  if (auto v = overlap_quantity(m, range, quantity)) return *v;
   if (quantity == "effective_bandwidth_pct_of_peak") {
     const QuantityValue bandwidth = range_quantity(m, range, "effective_bandwidth");
     const double peak = m.devices.empty() ? 0 : m.devices.front().peak_dram_bytes_per_second();

@@ -15,6 +15,7 @@
 #include "model_predictions.h"
 #include "quantities.h"
 #include "resource_section.h"
+#include "timeline_svg.h"
 #include "warp_figure.h"
 
 namespace labbook::report {
@@ -407,6 +408,36 @@ void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m,
   }
 }
 
+/// Each [[timeline]]: per range, its kernels and copies stream by stream, on one time scale.
+void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  for (std::size_t i = 0; i < lab.timelines.size(); ++i) {
+    const TimelineSpec& spec = lab.timelines[i];
+    std::uint64_t span = 0;
+    for (const auto& e : spec.experiments) span = std::max(span, range_activity_span_ns(m, e));
+    std::string text = (spec.text.empty() ? "" : spec.text + "\n\n") +
+                       "One lane per stream: kernels green, copies orange, memsets purple (hover a box for its name "
+                       "and duration). Time runs from each range's first kernel or copy, on one scale for all the "
+                       "pictures below.\n\n";
+    json data = {{"title", spec.title}, {"experiments", json::array()}};
+    for (std::size_t j = 0; j < spec.experiments.size(); ++j) {
+      const std::string& e = spec.experiments[j];
+      const std::uint64_t own = range_activity_span_ns(m, e);
+      data["experiments"].push_back({{"experiment", e}, {"span_ns", own}});
+      text += "`" + e + "`\n\n";
+      if (own == 0) {
+        text += "_No kernel or copy was measured in this range._\n\n";
+        continue;
+      }
+      const std::string file = lab.id + ".timeline-" + std::to_string(i + 1) + "-" + std::to_string(j + 1) + ".svg";
+      sheet.figures.push_back({file, range_timeline_svg(m, e, span)});
+      text += "![Timeline of " + e + "](" + file + ")\n\n";
+    }
+    sheet.heading(3, spec.title);
+    sheet.markdown(text);
+    sheet.data["timelines"].push_back(std::move(data));
+  }
+}
+
 Text issue_advice(const Issue& issue) { return {strong(issue.code), {": " + issue.message}}; }
 
 }  // namespace
@@ -463,6 +494,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   add_charts(sheet, lab, m);
   add_curves(sheet, lab, m);
   add_activity_tables(sheet, lab, m, citations);
+  add_timelines(sheet, lab, m);
   add_claims(sheet, lab, m, citations);
 
   sheet.heading(2, "What to look at");

@@ -33,6 +33,29 @@ struct Lane {
   std::vector<Box> boxes;
 };
 
+/// One lane per GPU stream (in order of device and stream) with its timed kernels, copies
+/// and memsets: all of them, or only those attributed to `*range`.
+void append_stream_lanes(const Measurement& m, const std::string* range, std::vector<Lane>& lanes) {
+  std::map<std::pair<int, std::uint32_t>, Lane> streams;
+  auto stream_lane = [&](int device, std::uint32_t stream) -> Lane& {
+    Lane& l = streams[{device, stream}];
+    if (l.label.empty()) l.label = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
+    return l;
+  };
+  for (const auto& k : m.kernels)
+    if (k.start_ns && k.end_ns && (!range || k.range == *range))
+      stream_lane(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, "kernel", k.name + " [" + k.range_or_name() + "]"});
+  for (const auto& c : m.copies) {
+    if (range && c.range != *range) continue;
+    const std::string what = c.is_memset ? "memset" : std::string("memcpy ") + to_string(c.kind) + " " + to_string(c.src) +
+                                                          " -> " + to_string(c.dst);
+    stream_lane(c.device, c.stream)
+        .boxes.push_back({c.start_ns, c.end_ns, c.is_memset ? "memset" : "memcpy",
+                          what + ", " + std::to_string(c.bytes) + " bytes"});
+  }
+  for (auto& [key, lane] : streams) lanes.push_back(std::move(lane));
+}
+
 /// Lanes in display order: host threads (NVTX by depth, API calls), process-wide NVTX
 /// ranges, GPU streams, unified memory.
 std::vector<Lane> build_lanes(const Measurement& m, std::uint64_t open_range_end) {
@@ -62,23 +85,7 @@ std::vector<Lane> build_lanes(const Measurement& m, std::uint64_t open_range_end
     if (r.process_wide) process_wide.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path});
   if (!process_wide.boxes.empty()) lanes.push_back(std::move(process_wide));
 
-  std::map<std::pair<int, std::uint32_t>, Lane> streams;
-  auto stream_lane = [&](int device, std::uint32_t stream) -> Lane& {
-    Lane& l = streams[{device, stream}];
-    if (l.label.empty()) l.label = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
-    return l;
-  };
-  for (const auto& k : m.kernels)
-    if (k.start_ns && k.end_ns)
-      stream_lane(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, "kernel", k.name + " [" + k.range_or_name() + "]"});
-  for (const auto& c : m.copies) {
-    const std::string what = c.is_memset ? "memset" : std::string("memcpy ") + to_string(c.kind) + " " + to_string(c.src) +
-                                                          " -> " + to_string(c.dst);
-    stream_lane(c.device, c.stream)
-        .boxes.push_back({c.start_ns, c.end_ns, c.is_memset ? "memset" : "memcpy",
-                          what + ", " + std::to_string(c.bytes) + " bytes"});
-  }
-  for (auto& [key, lane] : streams) lanes.push_back(std::move(lane));
+  append_stream_lanes(m, nullptr, lanes);
 
   Lane uvm{"unified memory", {}};
   for (const auto& e : m.memory_events)
@@ -96,25 +103,10 @@ double tick_step(double span_ns) {
   return 10 * power;
 }
 
-}  // namespace
-
-std::string timeline_svg(const Measurement& m) {
-  std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
-  auto see = [&](std::uint64_t a, std::uint64_t b) {
-    first = std::min(first, a);
-    last = std::max(last, b);
-  };
-  for (const auto& r : m.ranges) see(r.start_ns, r.end_ns.value_or(r.start_ns));
-  for (const auto& a : m.api_calls) see(a.start_ns, a.end_ns);
-  for (const auto& k : m.kernels)
-    if (k.start_ns && k.end_ns) see(*k.start_ns, *k.end_ns);
-  for (const auto& c : m.copies) see(c.start_ns, c.end_ns);
-  for (const auto& e : m.memory_events) see(e.start_ns, e.end_ns);
-  if (first > last) first = last = 0;
-  const double span = std::max<double>(static_cast<double>(last - first), 1.0);
+/// The lanes drawn over a time axis from `first`; the plot's width stands for `span` ns.
+std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double span) {
+  span = std::max(span, 1.0);
   const auto x = [&](std::uint64_t t) { return kLabelWidth + kPlotWidth * static_cast<double>(t - first) / span; };
-
-  const std::vector<Lane> lanes = build_lanes(m, last);
   const double height = kAxisHeight + kRowHeight * static_cast<double>(lanes.size()) + 8;
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(kLabelWidth + kPlotWidth + 10) +
                     "\" height=\"" + number(height) + "\" font-family=\"sans-serif\" font-size=\"11\">\n"
@@ -143,6 +135,50 @@ std::string timeline_svg(const Measurement& m) {
     svg += "</g>\n";
   }
   return svg + "</svg>\n";
+}
+
+/// The first start and last end of the boxes in `lanes` ({0, 0} when there are none).
+std::pair<std::uint64_t, std::uint64_t> extent(const std::vector<Lane>& lanes) {
+  std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+  for (const auto& lane : lanes)
+    for (const auto& b : lane.boxes) {
+      first = std::min(first, b.start);
+      last = std::max(last, b.end);
+    }
+  if (first > last) first = last = 0;
+  return {first, last};
+}
+
+}  // namespace
+
+std::string timeline_svg(const Measurement& m) {
+  std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+  auto see = [&](std::uint64_t a, std::uint64_t b) {
+    first = std::min(first, a);
+    last = std::max(last, b);
+  };
+  for (const auto& r : m.ranges) see(r.start_ns, r.end_ns.value_or(r.start_ns));
+  for (const auto& a : m.api_calls) see(a.start_ns, a.end_ns);
+  for (const auto& k : m.kernels)
+    if (k.start_ns && k.end_ns) see(*k.start_ns, *k.end_ns);
+  for (const auto& c : m.copies) see(c.start_ns, c.end_ns);
+  for (const auto& e : m.memory_events) see(e.start_ns, e.end_ns);
+  if (first > last) first = last = 0;
+  return draw(build_lanes(m, last), first, static_cast<double>(last - first));
+}
+
+std::uint64_t range_activity_span_ns(const Measurement& m, const std::string& range) {
+  std::vector<Lane> lanes;
+  append_stream_lanes(m, &range, lanes);
+  const auto [first, last] = extent(lanes);
+  return last - first;
+}
+
+std::string range_timeline_svg(const Measurement& m, const std::string& range, std::uint64_t span_ns) {
+  std::vector<Lane> lanes;
+  append_stream_lanes(m, &range, lanes);
+  const auto [first, last] = extent(lanes);
+  return draw(lanes, first, static_cast<double>(std::max(span_ns, last - first)));
 }
 
 }  // namespace labbook::report

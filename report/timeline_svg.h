@@ -4,12 +4,24 @@
 /// nesting depth) and CUDA API calls, per GPU stream its kernels, copies and memsets, and
 /// unified-memory events. Every box carries a <title> tooltip. For zooming, trace.json in
 /// Perfetto; this is the picture for a report.
+#include <cstdint>
 #include <string>
 
 #include "labbook/model/measurement.h"
 
 namespace labbook::report {
 
+/// The whole measurement, from its first event to its last.
 std::string timeline_svg(const Measurement&);
+
+/// From the start of the first kernel, copy or memset attributed to `range` (exact path
+/// match) to the end of the last one; 0 when the range has none.
+std::uint64_t range_activity_span_ns(const Measurement&, const std::string& range);
+
+/// One NVTX range's GPU work: a lane per stream with the kernels, copies and memsets
+/// attributed to the range, time counted from the first one's start. The plot's width
+/// stands for `span_ns` (at least the range's own span), so that several ranges drawn with
+/// the same span share one scale.
+std::string range_timeline_svg(const Measurement&, const std::string& range, std::uint64_t span_ns = 0);
 
 }  // namespace labbook::report
