@@ -12,7 +12,7 @@ std::string printf_string(const char* format, double value) {
   return buf;
 }
 bool is_count(const std::string& unit) {
-  for (const char* u : {"sectors", "requests", "transactions", "threads", "wavefronts", "conflicts", "cycles", "calls", "faults"})
+  for (const char* u : {"sectors", "requests", "transactions", "threads", "wavefronts", "conflicts", "cycles", "calls", "faults", "B"})
     if (unit == u) return true;
   return false;
 }

@@ -27,6 +27,9 @@ constexpr Derived kDerived[] = {
     {"dram_bandwidth", "bytes/s", "(DRAM bytes read + written) / time"},
     {"threads", "threads", "threads launched (grid x block)"},
     // Whole-range quantities: from the range's own start and end, not per kernel.
+    {"payload", "", "the number the program attached to the NVTX range (its payload; median over its occurrences)"},
+    {"payload_bytes", "B", "a byte count the program attached to the NVTX range (its payload; median over its occurrences)"},
+    {"payload_ns", "ns", "a duration the program attached to the NVTX range (its payload; median over its occurrences)"},
     {"range_time", "ns", "wall time of the NVTX range, from its push to its pop (median over its occurrences): "
                          "everything the program did inside it, host work and waiting included"},
     // nvprof's "GPU activities" row of the range's kernels (all names together), host-to-device and
@@ -244,6 +247,13 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
     for (const Range* r : closed_ranges(m, range)) times.push_back(static_cast<double>(*r->end_ns - r->start_ns));
     if (auto v = median(times)) return {v, ""};
     return {std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
+  }
+  if (quantity == "payload" || quantity == "payload_bytes" || quantity == "payload_ns") {
+    std::vector<double> payloads;
+    for (const Range* r : closed_ranges(m, range))
+      if (r->payload) payloads.push_back(*r->payload);
+    if (auto v = median(payloads)) return {v, ""};
+    return {std::nullopt, "not measured: range '" + range + "' carried no payload"};
   }
   if (auto v = activity_quantity(m, range, quantity)) return *v;
   if (auto v = unified_memory_quantity(m, range, quantity)) return *v;

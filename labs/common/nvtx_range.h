@@ -1,6 +1,6 @@
 #pragma once
 // NvtxRange: one NVTX push/pop range for the lifetime of a scope. Nested ranges give
-// paths such as "readSegment/offset=11" in the profiler.
+// paths such as "readSegment/offset=11" in the profiler; a range may carry a number.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -13,6 +13,18 @@ namespace labbook::lab {
 class NvtxRange {
  public:
   explicit NvtxRange(const std::string& name) { nvtxRangePushA(name.c_str()); }
+  /// A range carrying a number the program found (a pitch, a timer's resolution): the sheet
+  /// reads it as the quantity payload, payload_bytes or payload_ns.
+  NvtxRange(const std::string& name, double payload) {
+    nvtxEventAttributes_t attributes{};
+    attributes.version = NVTX_VERSION;
+    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attributes.message.ascii = name.c_str();
+    attributes.payloadType = NVTX_PAYLOAD_TYPE_DOUBLE;
+    attributes.payload.dValue = payload;
+    nvtxRangePushEx(&attributes);
+  }
   ~NvtxRange() { nvtxRangePop(); }
   NvtxRange(const NvtxRange&) = delete;
   NvtxRange& operator=(const NvtxRange&) = delete;
