@@ -12,7 +12,7 @@
 //   async/cudaMemcpy_d2d/return, .../complete   a device-to-device cudaMemcpy alone, and
 //                          followed by cudaDeviceSynchronize (000 V-F-1: « ces copies sont
 //                          automatiquement asynchrones »); the same for a pinned host-to-device copy
-//   errors/...             payload: the error code of a call the source says must fail
+//   errors/...             payload: the error code of a call a source says must fail
 #include <cstring>
 #include <string>
 #include <vector>
@@ -327,8 +327,8 @@ inline void copy_returns(LabRun& run) {
   }
 }
 
-/// Calls 000 says must fail, and the error each returns (payload: the cudaError_t value).
-inline void copy_errors(LabRun& run, const cudaDeviceProp& prop) {
+/// Calls 000 and 001 say must fail, and the error each returns (payload: the cudaError_t value).
+inline void call_errors(LabRun& run, const cudaDeviceProp& prop) {
   const std::size_t row = std::size_t{run.opt.width} * sizeof(float);
   DeviceBuffer<float> a(run.opt.width * 2), b(run.opt.width * 2);
   auto report = [&](const std::string& path, cudaError_t status) {
@@ -347,6 +347,14 @@ inline void copy_errors(LabRun& run, const cudaDeviceProp& prop) {
     report("errors/cudaMemcpy2D/width_above_pitch", cudaMemcpy2D(b.get(), row - 4, a.get(), row, row, 2, cudaMemcpyDeviceToDevice));
   if (run.selected("errors/cudaMemcpy/invalid_direction"))
     report("errors/cudaMemcpy/invalid_direction", cudaMemcpy(b.get(), a.get(), 4, static_cast<cudaMemcpyKind>(7)));
+  // 001: cudaMallocPitch returns cudaErrorMemoryAllocation when it cannot allocate: 16 TiB here.
+  if (run.selected("errors/cudaMallocPitch/too_large")) {
+    void* memory = nullptr;
+    std::size_t pitch = 0;
+    const cudaError_t status = cudaMallocPitch(&memory, &pitch, std::size_t{1} << 16, std::size_t{1} << 28);
+    if (status == cudaSuccess) CUDA_CHECK(cudaFree(memory));
+    report("errors/cudaMallocPitch/too_large", status);
+  }
 }
 
 }  // namespace labbook::lab

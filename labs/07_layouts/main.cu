@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   copies_symbol(run);
   copies_3d(run, opt.seed + 2);
   copy_returns(run);
-  copy_errors(run, prop);
+  call_errors(run, prop);
   stencils(run, image);
   constant_reads(run, prop);
   return run.finish();

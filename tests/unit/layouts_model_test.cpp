@@ -53,6 +53,14 @@ TEST(LayoutsModel, FermiLinesCostPackedRowsHalfTheirTraffic) {
   EXPECT_DOUBLE_EQ(q("rowsScale", "gld_efficiency", rows(4096), "fermi_ca"), 100.0 * 4004 / 4096);
 }
 
+TEST(LayoutsModel, Compute1xCoalescesOnlyRowsOnA64ByteBoundary) {
+  // 004's table: a half-warp of 32-bit words coalesces when lane k reads word k and the first
+  // word lies on a 64-byte boundary. Packed rows start 36y mod 64 bytes in: only every 16th
+  // row is aligned, and every other half-warp costs 16 transactions of 32 bytes.
+  EXPECT_NEAR(q("rowsScale", "gld_efficiency", rows(4004), "cc1x"), 100.0 * 16 * 4004 / (4032 + 15 * (62 * 512 + 9 * 32)), 1e-9);
+  EXPECT_DOUBLE_EQ(q("rowsScale", "gld_efficiency", rows(4096), "cc1x"), 100.0 * 4004 / 4032);
+}
+
 TEST(LayoutsModel, VolumeRowsOfSixtyFourFloatsAreWholeSectors) {
   const std::map<std::string, long long> volume = {{"width", 64}, {"height", 64}, {"depth", 64}, {"pitch", 512}};
   EXPECT_DOUBLE_EQ(q("volumeScale", "gld_transactions_per_request", volume), 4.0);
