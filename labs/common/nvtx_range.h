@@ -31,17 +31,11 @@ class NvtxRange {
 };
 
 /// One range per part of a path such as "reverse/fast/n=262144", innermost last, so that
-/// the profiler sees the whole path.
+/// the profiler sees the whole path. With a payload, the innermost range carries it.
 class NvtxPath {
  public:
-  explicit NvtxPath(const std::string& path) {
-    std::size_t begin = 0;
-    while (begin <= path.size()) {
-      const std::size_t end = std::min(path.find('/', begin), path.size());
-      ranges_.push_back(std::make_unique<NvtxRange>(path.substr(begin, end - begin)));
-      begin = end + 1;
-    }
-  }
+  explicit NvtxPath(const std::string& path) { open(path, nullptr); }
+  NvtxPath(const std::string& path, double payload) { open(path, &payload); }
   ~NvtxPath() {
     while (!ranges_.empty()) ranges_.pop_back();   // innermost first
   }
@@ -49,6 +43,17 @@ class NvtxPath {
   NvtxPath& operator=(const NvtxPath&) = delete;
 
  private:
+  void open(const std::string& path, const double* payload) {
+    std::size_t begin = 0;
+    while (begin <= path.size()) {
+      const std::size_t end = std::min(path.find('/', begin), path.size());
+      const std::string part = path.substr(begin, end - begin);
+      ranges_.push_back(payload && end == path.size() ? std::make_unique<NvtxRange>(part, *payload)
+                                                      : std::make_unique<NvtxRange>(part));
+      begin = end + 1;
+    }
+  }
+
   std::vector<std::unique_ptr<NvtxRange>> ranges_;
 };
 

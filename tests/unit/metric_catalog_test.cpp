@@ -14,6 +14,15 @@ TEST(MetricCatalog, MapsTheSourcesNvprofNamesToPerfworks) {
   EXPECT_EQ(find_catalog_metric("dram_read_bytes")->unit, "bytes");
 }
 
+TEST(MetricCatalog, TextureSectorsPerRequestDividesSectorsByRequests) {
+  const CatalogMetric* m = find_catalog_metric("texture_sectors_per_request");
+  ASSERT_NE(m, nullptr);
+  EXPECT_DOUBLE_EQ(*m->evaluate({{"l1tex__t_sectors_pipe_tex_mem_texture.sum", 96},
+                                 {"l1tex__t_requests_pipe_tex_mem_texture.sum", 32}}),
+                   3.0);
+  EXPECT_EQ(find_catalog_metric("l1tex__t_requests_pipe_tex_mem_texture.sum")->name, "texture_load_requests");
+}
+
 TEST(MetricCatalog, AcceptsModernNamesOfDirectEntries) {
   const CatalogMetric* m = find_catalog_metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
   ASSERT_NE(m, nullptr);
