@@ -55,13 +55,16 @@ CheckOutcome check_range(const Check& c, const std::string& range, const Measure
 std::vector<CheckOutcome> check_measurement(const LabData& lab, const Measurement& m) {
   std::vector<CheckOutcome> out;
   ModelPredictions model(lab, m);
-  // Ranges that ran a kernel or a copy, in the order they ran (enclosing ranges hold none).
+  // Ranges that ran a kernel or a copy, in the order they ran (enclosing ranges hold none),
+  // then ranges that carry a number of the program's (a payload).
   std::vector<std::string> measured;
   auto add = [&](const std::string& range) {
     if (!range.empty() && std::find(measured.begin(), measured.end(), range) == measured.end()) measured.push_back(range);
   };
   for (const auto& k : m.kernels) add(k.range);
   for (const auto& c : m.copies) add(c.range);
+  for (const auto& r : m.ranges)
+    if (r.payload) add(r.path);
   for (const auto& c : lab.checks) {
     std::vector<std::string> ranges;
     // "as predicted" concerns the ranges the model has a kernel for (not a copy's range).

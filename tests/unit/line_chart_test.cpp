@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "format.h"
+#include "lab_checks.h"
 #include "lab_data.h"
 #include "labbook/model/error.h"
 #include "line_chart.h"
@@ -257,6 +258,17 @@ TEST(RangeQuantities, PayloadIsTheMedianNumberTheRangeCarried) {
   const QuantityValue none = range_quantity(m, "plain", "payload_ns");
   EXPECT_FALSE(none.value);
   EXPECT_NE(none.missing.find("carried no payload"), std::string::npos) << none.missing;
+
+  // A range that ran nothing on the GPU but carries a number is checked like any other.
+  const LabData lab = parse_lab_data(kLab + "[[check]]\nexperiments = \"pitch\"\nquantity = \"payload_bytes\"\nat_least = 2048\n",
+                                     "lab.toml");
+  bool checked = false;
+  for (const auto& o : check_measurement(lab, m))
+    if (o.text.find("pitch payload_bytes") != std::string::npos) {
+      checked = true;
+      EXPECT_FALSE(o.passed) << o.text << ": the median payload is 1,024 B";
+    }
+  EXPECT_TRUE(checked);
 }
 
 TEST(ActivityTable, RangeRowsInNvprofColumnsThenTheSourcesRows) {
