@@ -336,12 +336,24 @@ inline void call_errors(LabRun& run, const cudaDeviceProp& prop) {
     run.report(path, static_cast<double>(status), cudaGetErrorName(status), [&] { return status != cudaSuccess; });
   };
   // V-F-3: « valeurs de pas plus grandes que le maximum autorisé ». The source rows lie within
-  // one allocation, so the call would be a valid copy if the pitch were allowed.
+  // one allocation, so the call is a valid copy if the pitch is allowed: the H100's runtime
+  // (CUDA 13) accepts a pitch above memPitch, and then both rows must arrive.
   if (run.selected("errors/cudaMemcpy2D/pitch_above_max") && prop.memPitch < (std::size_t{8} << 30)) {
     const std::size_t spitch = prop.memPitch + 1;
     DeviceBuffer<unsigned char> wide(spitch + row);
-    report("errors/cudaMemcpy2D/pitch_above_max",
-           cudaMemcpy2D(b.get(), row, wide.get(), spitch, row, 2, cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMemset(wide.get(), 0x11, row));
+    CUDA_CHECK(cudaMemset(wide.get() + spitch, 0x22, row));
+    b.poison();
+    const cudaError_t status = cudaMemcpy2D(b.get(), row, wide.get(), spitch, row, 2, cudaMemcpyDeviceToDevice);
+    cudaGetLastError();
+    run.report("errors/cudaMemcpy2D/pitch_above_max", static_cast<double>(status), cudaGetErrorName(status), [&] {
+      if (status != cudaSuccess) return true;
+      std::vector<unsigned char> got(2 * row);
+      CUDA_CHECK(cudaMemcpy(got.data(), b.get(), 2 * row, cudaMemcpyDeviceToHost));
+      for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != (i < row ? 0x11 : 0x22)) return false;
+      return true;
+    });
   }
   if (run.selected("errors/cudaMemcpy2D/width_above_pitch"))
     report("errors/cudaMemcpy2D/width_above_pitch", cudaMemcpy2D(b.get(), row - 4, a.get(), row, row, 2, cudaMemcpyDeviceToDevice));
