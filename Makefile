@@ -4,7 +4,7 @@ BUILD ?= build
 CMAKE ?= cmake
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all configure labs test docs clean
+.PHONY: all configure labs test test-slurm docs clean
 
 all: configure
 	$(CMAKE) --build $(BUILD) --parallel
@@ -24,6 +24,13 @@ labs: configure
 test: configure
 	$(CMAKE) --build $(BUILD) --parallel
 	cd $(BUILD) && ctest --output-on-failure
+
+# A real two-task Slurm job array of `labbook grade` on a one-node cluster started in a
+# temporary folder (needs root; installs Slurm and munge first): tests/slurm/two_task_array.sh.
+test-slurm: configure
+	@tools/install-deps slurm
+	$(CMAKE) --build $(BUILD) --target labbook --parallel
+	cd $(BUILD) && ctest -L slurm --output-on-failure
 
 # API documentation of the collector and data model (Doxygen): build/docs/html/index.html.
 docs:

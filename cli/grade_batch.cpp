@@ -76,6 +76,7 @@ int write_slurm_batch(const GradeOptions& o) {
   plan.rubric = o.rubric.empty() ? "" : absolute(o.rubric);
   plan.force = o.force;
   plan.memcheck = o.memcheck;
+  plan.build_only = o.build_only;
   plan.submission_count = submissions.size();
   plan.per_task = per_task_of(o);
   plan.gpus_per_task = o.gpus_per_task;
@@ -92,9 +93,11 @@ int write_slurm_batch(const GradeOptions& o) {
   grading::copy_rubric(plan.out_dir, rubric);
 
   const std::size_t tasks = grading::task_count(plan.submission_count, plan.per_task);
-  std::printf("%s: %zu submissions in %zu array task%s of up to %zu (%u GPU%s, %u minutes each): %s\n", e.id.c_str(),
-              plan.submission_count, tasks, tasks == 1 ? "" : "s", plan.per_task, plan.gpus_per_task,
-              plan.gpus_per_task == 1 ? "" : "s", plan.time_limit_minutes, script_path.c_str());
+  const std::string gpus = plan.build_only ? "builds only, no GPU"
+                           : std::to_string(plan.gpus_per_task) + (plan.gpus_per_task == 1 ? " GPU" : " GPUs");
+  std::printf("%s: %zu submissions in %zu array task%s of up to %zu (%s, %u minutes each): %s\n", e.id.c_str(),
+              plan.submission_count, tasks, tasks == 1 ? "" : "s", plan.per_task, gpus.c_str(), plan.time_limit_minutes,
+              script_path.c_str());
   std::printf("next:  sbatch %s\nthen, when every task is done:  %s grade --collect %s\n",
               grading::shell_quoted(script_path).c_str(), grading::shell_quoted(plan.labbook).c_str(),
               grading::shell_quoted(plan.out_dir).c_str());

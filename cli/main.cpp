@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
   auto* gpus_opt = grade_cmd->add_option("--gpus-per-task", grade.gpus_per_task, "GPUs each array task asks Slurm for")
                        ->check(CLI::PositiveNumber)
                        ->capture_default_str()
-                       ->needs(slurm_opt);
+                       ->needs(slurm_opt)
+                       ->excludes(build_only_opt);
   auto* time_opt = grade_cmd->add_option("--time-limit", grade.time_limit_minutes, "Each array task's time limit, in minutes")
                        ->check(CLI::PositiveNumber)
                        ->capture_default_str()

@@ -66,7 +66,7 @@ std::string slurm_script(const SlurmPlan& plan) {
        "# class files (grades.csv, grades.json, summary).\n";
   s << "#SBATCH --job-name=" << sbatch_value("the job name", "labbook-grade-" + plan.exercise) << "\n";
   s << "#SBATCH --array=0-" << tasks - 1 << "\n";
-  s << "#SBATCH --gres=gpu:" << plan.gpus_per_task << "\n";
+  if (!plan.build_only) s << "#SBATCH --gres=gpu:" << plan.gpus_per_task << "\n";
   s << "#SBATCH --time=" << plan.time_limit_minutes << "\n";
   s << "#SBATCH --output=" << sbatch_value("--out", filename_pattern_literal(batch) + "/task-%a.log") << "\n";
   if (!plan.partition.empty()) s << "#SBATCH --partition=" << sbatch_value("--partition", plan.partition) << "\n";
@@ -78,6 +78,7 @@ std::string slurm_script(const SlurmPlan& plan) {
   if (!plan.rubric.empty()) s << " --rubric " << shell_quoted(plan.rubric);
   if (plan.force) s << " --force";
   if (plan.memcheck) s << " --memcheck";
+  if (plan.build_only) s << " --build-only";
   s << "\n";
   return s.str();
 }

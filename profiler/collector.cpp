@@ -12,8 +12,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <set>
 #include <optional>
+#include <set>
 
 #include <cupti.h>
 #include <nvtx3/nvToolsExt.h>
@@ -66,6 +66,20 @@ std::string nvtx_message(const nvtxEventAttributes_t* attr) {
   if (!attr) return "?";
   if (attr->messageType == NVTX_MESSAGE_TYPE_ASCII && attr->message.ascii) return attr->message.ascii;
   return "(unnamed)";
+}
+
+/// The number a program attached to a range, whatever its NVTX type; none for no payload.
+std::optional<double> nvtx_payload(const nvtxEventAttributes_t* attr) {
+  if (!attr) return std::nullopt;
+  switch (attr->payloadType) {
+    case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64: return static_cast<double>(attr->payload.ullValue);
+    case NVTX_PAYLOAD_TYPE_INT64: return static_cast<double>(attr->payload.llValue);
+    case NVTX_PAYLOAD_TYPE_DOUBLE: return attr->payload.dValue;
+    case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32: return static_cast<double>(attr->payload.uiValue);
+    case NVTX_PAYLOAD_TYPE_INT32: return static_cast<double>(attr->payload.iValue);
+    case NVTX_PAYLOAD_TYPE_FLOAT: return static_cast<double>(attr->payload.fValue);
+    default: return std::nullopt;
+  }
 }
 
 /// One kernel launch as seen by the driver API callback; a graph launch is one Launch per
@@ -229,11 +243,14 @@ class Collector {
         nvtx_.push(thread, static_cast<const nvtxRangePushA_params*>(d->functionParams)->message, now_ns());
         break;
       case CUPTI_CBID_NVTX_nvtxRangePushEx:
-        nvtx_.push(thread, nvtx_message(static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib), now_ns());
+      case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
+        const nvtxEventAttributes_t* attr =
+            cbid == CUPTI_CBID_NVTX_nvtxRangePushEx
+                ? static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib
+                : static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib;
+        nvtx_.push(thread, nvtx_message(attr), now_ns(), nvtx_payload(attr));
         break;
-      case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
-        nvtx_.push(thread, nvtx_message(static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib), now_ns());
-        break;
+      }
       case CUPTI_CBID_NVTX_nvtxRangePop:
       case CUPTI_CBID_NVTX_nvtxDomainRangePop: nvtx_.pop(thread, now_ns()); break;
       case CUPTI_CBID_NVTX_nvtxRangeStartA:
@@ -241,14 +258,15 @@ class Collector {
       case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: {
         if (!d->functionReturnValue) break;
         const auto id = *static_cast<const nvtxRangeId_t*>(d->functionReturnValue);
-        std::string name;
-        if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartA)
-          name = static_cast<const nvtxRangeStartA_params*>(d->functionParams)->message;
-        else if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartEx)
-          name = nvtx_message(static_cast<const nvtxRangeStartEx_params*>(d->functionParams)->eventAttrib);
-        else
-          name = nvtx_message(static_cast<const nvtxDomainRangeStartEx_params*>(d->functionParams)->core.eventAttrib);
-        nvtx_.start(id, thread, name, now_ns());
+        if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartA) {
+          nvtx_.start(id, thread, static_cast<const nvtxRangeStartA_params*>(d->functionParams)->message, now_ns());
+          break;
+        }
+        const nvtxEventAttributes_t* attr =
+            cbid == CUPTI_CBID_NVTX_nvtxRangeStartEx
+                ? static_cast<const nvtxRangeStartEx_params*>(d->functionParams)->eventAttrib
+                : static_cast<const nvtxDomainRangeStartEx_params*>(d->functionParams)->core.eventAttrib;
+        nvtx_.start(id, thread, nvtx_message(attr), now_ns(), nvtx_payload(attr));
         break;
       }
       case CUPTI_CBID_NVTX_nvtxRangeEnd:

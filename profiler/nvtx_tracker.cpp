@@ -2,7 +2,8 @@
 
 namespace labbook::profiler {
 
-void NvtxTracker::push(std::uint32_t thread, const std::string& name, std::uint64_t now_ns) {
+void NvtxTracker::push(std::uint32_t thread, const std::string& name, std::uint64_t now_ns,
+                       std::optional<double> payload) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto& stack = open_by_thread_[thread];
   Range r;
@@ -12,6 +13,7 @@ void NvtxTracker::push(std::uint32_t thread, const std::string& name, std::uint6
   r.thread = thread;
   r.depth = static_cast<int>(stack.size());
   r.start_ns = now_ns;
+  r.payload = payload;
   stack.push_back(ranges_.size());
   ranges_.push_back(std::move(r));
 }
@@ -26,7 +28,7 @@ bool NvtxTracker::pop(std::uint32_t thread, std::uint64_t now_ns) {
 }
 
 void NvtxTracker::start(std::uint64_t nvtx_id, std::uint32_t thread, const std::string& name,
-                        std::uint64_t now_ns) {
+                        std::uint64_t now_ns, std::optional<double> payload) {
   std::lock_guard<std::mutex> lock(mutex_);
   Range r;
   r.id = ranges_.size() + 1;
@@ -34,6 +36,7 @@ void NvtxTracker::start(std::uint64_t nvtx_id, std::uint32_t thread, const std::
   r.thread = thread;
   r.process_wide = true;
   r.start_ns = now_ns;
+  r.payload = payload;
   open_by_nvtx_id_[nvtx_id] = ranges_.size();
   ranges_.push_back(std::move(r));
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,13 @@ namespace labbook::profiler {
 
 class NvtxTracker {
  public:
-  void push(std::uint32_t thread, const std::string& name, std::uint64_t now_ns);
+  void push(std::uint32_t thread, const std::string& name, std::uint64_t now_ns,
+            std::optional<double> payload = std::nullopt);
   /// A pop with nothing open on the thread is ignored (returns false), as NVTX does.
   bool pop(std::uint32_t thread, std::uint64_t now_ns);
   /// Process-wide ranges (nvtxRangeStart/End) may end on another thread.
-  void start(std::uint64_t nvtx_id, std::uint32_t thread, const std::string& name, std::uint64_t now_ns);
+  void start(std::uint64_t nvtx_id, std::uint32_t thread, const std::string& name, std::uint64_t now_ns,
+             std::optional<double> payload = std::nullopt);
   bool end(std::uint64_t nvtx_id, std::uint64_t now_ns);
 
   /// "outer/inner" for the push/pop ranges open on `thread`; "" when none.

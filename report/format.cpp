@@ -12,7 +12,8 @@ std::string printf_string(const char* format, double value) {
   return buf;
 }
 bool is_count(const std::string& unit) {
-  for (const char* u : {"sectors", "requests", "transactions", "threads", "wavefronts", "conflicts", "cycles", "calls", "faults", "kernels"})
+  for (const char* u : {"sectors", "requests", "transactions", "threads", "wavefronts", "conflicts", "cycles", "calls", "faults", "B",
+                        "FLOP", "kernels"})
     if (unit == u) return true;
   return false;
 }
@@ -53,6 +54,7 @@ std::string format_value(double v, const std::string& unit) {
   }
   if (unit == "bytes") return printf_string("%.1f MiB", v / (1024.0 * 1024.0));
   if (unit == "bytes/s") return printf_string("%.1f GB/s", v / 1e9);
+  if (unit == "FLOP/s") return printf_string("%.1f GFLOP/s", v / 1e9);
   if (unit == "Hz") return printf_string("%.3f GHz", v / 1e9);
   if (is_count(unit)) return with_thousands(std::llround(v)) + " " + unit;
   return printf_string("%.2f", v) + (unit.empty() ? "" : " " + unit);

@@ -4,8 +4,9 @@
 
 namespace labbook::report {
 
-/// Formats `value` given in `unit` (labbook's units: "%", "ns", "bytes", "bytes/s", "Hz",
-/// counts such as "sectors"; anything else is printed as a number followed by the unit).
+/// Formats `value` given in `unit` (labbook's units: "%", "ns", "bytes", "bytes/s", "FLOP/s",
+/// "Hz", counts such as "sectors" or "FLOP"; anything else is printed as a number followed by
+/// the unit).
 std::string format_value(double value, const std::string& unit);
 
 /// How the measured value compares with the source's: a difference in points for

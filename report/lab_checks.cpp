@@ -25,8 +25,9 @@ std::string number(double v) {
 }
 
 /// One [[check]] on one measured range.
-CheckOutcome check_range(const Check& c, const std::string& range, const Measurement& m, ModelPredictions& model) {
-  const QuantityValue v = range_quantity(m, range, c.quantity);
+CheckOutcome check_range(const Check& c, const std::string& range, const Measurement& m, const LabData& lab,
+                         ModelPredictions& model) {
+  const QuantityValue v = range_quantity(m, range, c.quantity, lab.peaks);
   const std::string what = range + " " + c.quantity + " = " + shown(v, c.quantity);
   if (!v.value) return {false, what};
   if (c.value) {
@@ -36,7 +37,7 @@ CheckOutcome check_range(const Check& c, const std::string& range, const Measure
   if (c.at_least) return {*v.value >= *c.at_least, what + " (want ≥ " + number(*c.at_least) + ")"};
   if (c.at_most) return {*v.value <= *c.at_most, what + " (want ≤ " + number(*c.at_most) + ")"};
   if (!c.relative_to.empty()) {
-    const QuantityValue base = range_quantity(m, c.relative_to, c.quantity);
+    const QuantityValue base = range_quantity(m, c.relative_to, c.quantity, lab.peaks);
     if (!base.value || *base.value == 0) return {false, what + "; " + c.relative_to + ": " + shown(base, c.quantity)};
     const double ratio = *v.value / *base.value;
     return {ratio >= c.fraction, what + ", " + number(100 * ratio) + " % of " + c.relative_to + " (want ≥ " +
@@ -54,13 +55,16 @@ CheckOutcome check_range(const Check& c, const std::string& range, const Measure
 std::vector<CheckOutcome> check_measurement(const LabData& lab, const Measurement& m) {
   std::vector<CheckOutcome> out;
   ModelPredictions model(lab, m);
-  // Ranges that ran a kernel or a copy, in the order they ran (enclosing ranges hold none).
+  // Ranges that ran a kernel or a copy, in the order they ran (enclosing ranges hold none),
+  // then ranges that carry a number of the program's (a payload).
   std::vector<std::string> measured;
   auto add = [&](const std::string& range) {
     if (!range.empty() && std::find(measured.begin(), measured.end(), range) == measured.end()) measured.push_back(range);
   };
   for (const auto& k : m.kernels) add(k.range);
   for (const auto& c : m.copies) add(c.range);
+  for (const auto& r : m.ranges)
+    if (r.payload) add(r.path);
   for (const auto& c : lab.checks) {
     std::vector<std::string> ranges;
     // "as predicted" concerns the ranges the model has a kernel for (not a copy's range).
@@ -69,7 +73,7 @@ std::vector<CheckOutcome> check_measurement(const LabData& lab, const Measuremen
         ranges.push_back(r);
     if (ranges.empty())
       out.push_back({false, lab.path + ":" + std::to_string(c.line) + ": no measured range matches '" + c.experiments + "'"});
-    for (const auto& r : ranges) out.push_back(check_range(c, r, m, model));
+    for (const auto& r : ranges) out.push_back(check_range(c, r, m, lab, model));
   }
 
   for (const auto& experiment : lab.experiments()) {

@@ -1,7 +1,9 @@
 #include "lab_data.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <tuple>
 
 #include <fnmatch.h>
 
@@ -20,18 +22,55 @@ namespace labbook::report {
 namespace {
 
 /// Reads fields of one TOML table; every error names origin:line and the key.
-/// TomlReader plus the check that a quantity names something the report knows.
+/// TomlReader plus the check that a quantity names something the report knows, and that a
+/// share of a peak has the lab's [[peak]] (`peaks`: the lab's, parsed first).
 class TableReader : public TomlReader {
  public:
-  using TomlReader::TomlReader;
+  TableReader(const toml::table& t, const std::string& origin, std::string where,
+              const std::vector<ArithmeticPeak>* peaks = nullptr)
+      : TomlReader(t, origin, std::move(where)), peaks_(peaks) {}
   void check_quantity(const std::string& key, const std::string& q) const {
     if (!is_known_quantity(q)) {
       std::string hint;
       for (const auto& c : closest_metric_names(q)) hint += (hint.empty() ? "" : ", ") + c;
       fail(key, "names unknown quantity '" + q + "' (closest: " + hint + ")");
     }
+    const std::string rate = peak_rate_of(q);
+    if (rate.empty()) return;
+    const bool declared = peaks_ && std::any_of(peaks_->begin(), peaks_->end(),
+                                                [&](const ArithmeticPeak& p) { return p.quantity == rate; });
+    if (!declared) fail(key, "names '" + q + "', which needs a [[peak]] with quantity = \"" + rate + "\"");
   }
+
+ private:
+  const std::vector<ArithmeticPeak>* peaks_;
 };
+
+/// "9.0" -> (9, 0).
+std::pair<int, int> compute_capability(const TableReader& r, const std::string& key) {
+  const std::string text = r.string(key);
+  int major = 0, minor = 0;
+  char end = 0;
+  if (std::sscanf(text.c_str(), "%d.%d%c", &major, &minor, &end) != 2 || major <= 0 || minor < 0)
+    r.fail(key, "must be a compute capability such as \"9.0\"");
+  return {major, minor};
+}
+
+ArithmeticPeak parse_peak(const toml::table& table, const std::string& origin) {
+  const TableReader r(table, origin, "[[peak]]");
+  ArithmeticPeak peak;
+  peak.quantity = r.string("quantity");
+  r.check_quantity("quantity", peak.quantity);
+  const std::string unit = quantity_unit(peak.quantity);
+  if (unit.size() < 2 || unit.compare(unit.size() - 2, 2, "/s") != 0)
+    r.fail("quantity", "must be a rate (a unit per second), not '" + peak.quantity + "' in '" + unit + "'");
+  std::tie(peak.cc_major, peak.cc_minor) = compute_capability(r, "compute_capability");
+  peak.per_sm_per_clock = *r.number("per_sm_per_clock");
+  if (peak.per_sm_per_clock <= 0) r.fail("per_sm_per_clock", "must be positive");
+  peak.text = r.string("text");
+  peak.citation = r.string("citation");
+  return peak;
+}
 
 /// Checks a name against the warp model, turning its error into one that names file:line.
 template <typename Check>
@@ -43,7 +82,7 @@ void check_model_name(const TableReader& r, const std::string& key, const Check&
   }
 }
 
-ModelSettings parse_model(const toml::table& table, const std::string& origin) {
+ModelSettings parse_model(const toml::table& table, const std::string& origin, const std::vector<ArithmeticPeak>& peaks) {
   const TableReader m(table, origin, "[model]");
   ModelSettings model;
   model.this_architecture = m.string("this_architecture");
@@ -63,7 +102,7 @@ ModelSettings parse_model(const toml::table& table, const std::string& origin) {
     model.patterns.push_back(std::move(pattern));
   }
   for (const toml::table* t : m.tables("gap")) {
-    const TableReader g(*t, origin, "[[model.gap]]");
+    const TableReader g(*t, origin, "[[model.gap]]", &peaks);
     ModelGap gap{g.string("experiments"), g.string("quantity"), g.string("reason")};
     g.check_quantity("quantity", gap.quantity);
     model.gaps.push_back(std::move(gap));
@@ -72,6 +111,18 @@ ModelSettings parse_model(const toml::table& table, const std::string& origin) {
 }
 
 }  // namespace
+
+std::optional<double> ArithmeticPeak::on(const DeviceFacts& device) const {
+  if (device.cc_major != cc_major || device.cc_minor != cc_minor) return std::nullopt;
+  return per_sm_per_clock * device.sm_count * device.sm_clock_khz * 1e3;
+}
+
+const ArithmeticPeak* peak_for(const std::vector<ArithmeticPeak>& peaks, const std::string& quantity,
+                               const DeviceFacts& device) {
+  for (const auto& p : peaks)
+    if (p.quantity == quantity && p.on(device)) return &p;
+  return nullptr;
+}
 
 const ModelPattern* ModelSettings::pattern_for(const std::string& experiment) const {
   for (const auto& p : patterns)
@@ -123,8 +174,12 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   lab.prose = {sheet.string("goals"), sheet.string("background"), sheet.string("look_at"),
                sheet.strings("questions")};
 
+  // Before anything that names quantities: "<rate>_pct_of_peak" needs its [[peak]].
+  for (const toml::table* t : top.tables("peak")) lab.peaks.push_back(parse_peak(*t, origin));
+  const auto* peaks = &lab.peaks;
+
   for (const toml::table* t : top.tables("section")) {
-    const TableReader s(*t, origin, "[[section]]");
+    const TableReader s(*t, origin, "[[section]]", peaks);
     Section section{s.string("title"), s.string("text", false), s.strings("experiments"), s.strings("quantities"),
                     s.string("baseline", false)};
     if (section.experiments.empty()) s.fail("experiments", "is empty");
@@ -138,7 +193,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   if (const toml::node* n = root.get("sweep"); n && n->is_table()) sweeps.push_back(n->as_table());
   else sweeps = top.tables("sweep");
   for (const toml::table* t : sweeps) {
-    const TableReader s(*t, origin, "[sweep]");
+    const TableReader s(*t, origin, "[sweep]", peaks);
     Sweep sweep{s.string("title"), s.string("text", false), s.string("parameter"), s.strings("groups"),
                 s.strings("quantities")};
     if (sweep.groups.empty()) s.fail("groups", "is empty");
@@ -147,7 +202,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   }
 
   for (const toml::table* t : top.tables("chart")) {
-    const TableReader c(*t, origin, "[[chart]]");
+    const TableReader c(*t, origin, "[[chart]]", peaks);
     Chart chart{c.string("title"), c.string("text", false), c.string("quantity"), c.strings("experiments")};
     c.check_quantity("quantity", chart.quantity);
     if (chart.experiments.empty()) c.fail("experiments", "is empty");
@@ -155,7 +210,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   }
 
   for (const toml::table* t : top.tables("curve")) {
-    const TableReader c(*t, origin, "[[curve]]");
+    const TableReader c(*t, origin, "[[curve]]", peaks);
     Curve curve{c.string("title"), c.string("text", false), c.string("parameter"), c.string("quantity"),
                 c.strings("groups"), c.string("x_unit", false), c.boolean("log_x", true), c.boolean("log_y", false)};
     c.check_quantity("quantity", curve.quantity);
@@ -192,7 +247,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   }
 
   for (const toml::table* t : top.tables("reference")) {
-    const TableReader r(*t, origin, "[[reference]]");
+    const TableReader r(*t, origin, "[[reference]]", peaks);
     ReferenceValue ref;
     ref.experiment = r.string("experiment");
     ref.quantity = r.string("quantity");
@@ -211,7 +266,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   }
 
   for (const toml::table* t : top.tables("claim")) {
-    const TableReader c(*t, origin, "[[claim]]");
+    const TableReader c(*t, origin, "[[claim]]", peaks);
     Claim claim;
     claim.text = c.string("text");
     claim.citation = c.string("citation");
@@ -232,10 +287,10 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     lab.claims.push_back(std::move(claim));
   }
 
-  if (root.contains("model")) lab.model = parse_model(top.table("model"), origin);
+  if (root.contains("model")) lab.model = parse_model(top.table("model"), origin, lab.peaks);
 
   for (const toml::table* t : top.tables("check")) {
-    const TableReader c(*t, origin, "[[check]]");
+    const TableReader c(*t, origin, "[[check]]", peaks);
     Check check;
     check.experiments = c.string("experiments");
     check.quantity = c.string("quantity");

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "labbook/model/measurement.h"
+
 namespace labbook::report {
 
 struct SheetProse {
@@ -84,6 +86,25 @@ struct ResourceReport {
   /// sheet shows registers per thread in a full block, registers_per_block / threads_per_block.
   long long source_registers_per_block = 0, source_threads_per_block = 0;
 };
+
+/// A published arithmetic peak of one GPU generation ([[peak]]): `per_sm_per_clock` units of
+/// the rate `quantity` per clock per SM (e.g. 256 FLOP for 128 FP32 FMA lanes). On a measured
+/// GPU of that compute capability the peak is per_sm_per_clock x SMs x maximum SM clock (the
+/// measurement's device facts), and "<quantity>_pct_of_peak" is the measured rate as a share
+/// of it. The figures are NVIDIA's, cited in the lab data, never literals in report code.
+struct ArithmeticPeak {
+  std::string quantity;               ///< a rate, e.g. "flop_rate_sp" (unit ".../s")
+  int cc_major = 0, cc_minor = 0;     ///< the compute capability the figure is for
+  double per_sm_per_clock = 0;
+  std::string text;                   ///< what the figure counts, e.g. "128 FP32 FMA lanes x 2 FLOP"
+  std::string citation;               ///< where NVIDIA publishes it
+  /// The peak on `device`: nullopt when the device has another compute capability.
+  std::optional<double> on(const DeviceFacts& device) const;
+};
+
+/// The peak among `peaks` for `quantity` on `device`, or nullptr.
+const ArithmeticPeak* peak_for(const std::vector<ArithmeticPeak>& peaks, const std::string& quantity,
+                               const DeviceFacts& device);
 
 /// A number a source printed.
 struct ReferenceValue {
@@ -179,6 +200,7 @@ struct LabData {
   std::vector<ActivityTableSpec> activity_tables;
   std::vector<TimelineSpec> timelines;
   std::optional<ResourceReport> resources;
+  std::vector<ArithmeticPeak> peaks;
   std::vector<ReferenceValue> references;
   std::vector<Claim> claims;
   std::optional<ModelSettings> model;
@@ -197,8 +219,12 @@ LabData load_lab_data(const std::string& path);
 /// Parses TOML text; `origin` is the name used in error messages.
 LabData parse_lab_data(const std::string& toml_text, const std::string& origin);
 
-/// True for the quantities the report computes itself (time, effective_bandwidth, ...)
-/// and for catalog metric names.
+/// True for the quantities the report computes itself (time, effective_bandwidth, ...),
+/// for catalog metric names, and for "<known rate>_pct_of_peak" (which needs a [[peak]]).
 bool is_known_quantity(const std::string& name);
+
+/// "flop_rate_sp" for "flop_rate_sp_pct_of_peak": the rate whose share of a lab's [[peak]]
+/// the quantity is; "" for any other name.
+std::string peak_rate_of(const std::string& quantity);
 
 }  // namespace labbook::report

@@ -28,6 +28,9 @@ constexpr Derived kDerived[] = {
     {"dram_bandwidth", "bytes/s", "(DRAM bytes read + written) / time"},
     {"threads", "threads", "threads launched (grid x block)"},
     // Whole-range quantities: from the range's own start and end, not per kernel.
+    {"payload", "", "the number the program attached to the NVTX range (its payload; median over its occurrences)"},
+    {"payload_bytes", "B", "a byte count the program attached to the NVTX range (its payload; median over its occurrences)"},
+    {"payload_ns", "ns", "a duration the program attached to the NVTX range (its payload; median over its occurrences)"},
     {"range_time", "ns", "wall time of the NVTX range, from its push to its pop (median over its occurrences): "
                          "everything the program did inside it, host work and waiting included"},
     // nvprof's "GPU activities" row of the range's kernels (all names together), host-to-device and
@@ -65,6 +68,12 @@ constexpr Derived kDerived[] = {
      "kernel time (trace run) x SM clock (sm_clock) / load instructions executed (inst_executed_global_loads + "
      "inst_executed_shared_loads + inst_executed_local_loads, those collected); for one thread following a chain of "
      "dependent loads, the latency of one load"},
+    {"flop_rate_sp", "FLOP/s",
+     "single-precision FLOPs the counters saw (flop_count_sp, plus tensor_flop_count_tf32 where collected) / "
+     "kernel time (trace run)"},
+    {"flop_rate_dp", "FLOP/s",
+     "double-precision FLOPs the counters saw (flop_count_dp, plus tensor_flop_count_dp where collected: cuBLAS "
+     "runs DGEMM on the FP64 tensor cores) / kernel time (trace run)"},
     {"cycles_per_instruction", "cycles",
      "kernel time (trace run) x SM clock (sm_clock) / warp instructions executed (inst_executed); for one thread "
      "running a chain of dependent instructions, the latency of one instruction"},
@@ -104,6 +113,15 @@ std::optional<double> load_instructions(const Kernel& k) {
   return sum;
 }
 
+/// A precision's FLOPs: the FMA lanes' count plus the tensor path's where it was collected;
+/// nullopt when the FMA lanes' count was not.
+std::optional<double> flops(const Kernel& k, const char* lanes_metric, const char* tensor_metric) {
+  auto sum = find_catalog_metric(lanes_metric)->evaluate(k.metrics);
+  if (!sum) return std::nullopt;
+  if (const auto tensor = find_catalog_metric(tensor_metric)->evaluate(k.metrics)) *sum += *tensor;
+  return sum;
+}
+
 std::optional<double> kernel_value(const Kernel& k, const std::string& quantity) {
   if (quantity == "time") return k.duration_ns();
   if (quantity == "threads")
@@ -126,6 +144,12 @@ std::optional<double> kernel_value(const Kernel& k, const std::string& quantity)
     const auto count = quantity == "cycles_per_load" ? load_instructions(k) : find_catalog_metric("inst_executed")->evaluate(k.metrics);
     if (!t || !clock || !count || *count <= 0) return std::nullopt;
     return *t * 1e-9 * *clock / *count;
+  }
+  if (quantity == "flop_rate_sp" || quantity == "flop_rate_dp") {
+    const bool sp = quantity == "flop_rate_sp";
+    const auto count = sp ? flops(k, "flop_count_sp", "tensor_flop_count_tf32") : flops(k, "flop_count_dp", "tensor_flop_count_dp");
+    if (!t || !count || *t <= 0) return std::nullopt;
+    return *count / (*t * 1e-9);
   }
   if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->evaluate(k.metrics);
   return std::nullopt;
@@ -240,32 +264,64 @@ std::optional<QuantityValue> unified_memory_quantity(const Measurement& m, const
 
 }  // namespace
 
+std::string peak_rate_of(const std::string& quantity) {
+  static const std::string suffix = "_pct_of_peak";
+  if (find_derived(quantity) || quantity.size() <= suffix.size() ||
+      quantity.compare(quantity.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return "";
+  const std::string rate = quantity.substr(0, quantity.size() - suffix.size());
+  return find_derived(rate) || find_catalog_metric(rate) ? rate : "";
+}
+
 bool is_known_quantity(const std::string& name) {
-  return find_derived(name) != nullptr || find_catalog_metric(name) != nullptr;
+  return find_derived(name) != nullptr || find_catalog_metric(name) != nullptr || !peak_rate_of(name).empty();
 }
 
 std::string quantity_unit(const std::string& quantity) {
   if (const Derived* d = find_derived(quantity)) return d->unit;
   if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->unit;
+  if (!peak_rate_of(quantity).empty()) return "%";
   return "";
 }
 
 std::string quantity_description(const std::string& quantity) {
   if (const Derived* d = find_derived(quantity)) return d->description;
   if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->description + " (" + m->formula_text() + ")";
+  if (const std::string rate = peak_rate_of(quantity); !rate.empty())
+    return rate + " as a share of this GPU's peak for it: the lab's published figure per clock per SM x SMs x "
+                  "maximum SM clock (see the setup table)";
   return "";
 }
 
-QuantityValue range_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+QuantityValue range_quantity(const Measurement& m, const std::string& range, const std::string& quantity,
+                             const std::vector<ArithmeticPeak>& peaks) {
   if (quantity == "range_time") {
     std::vector<double> times;
     for (const Range* r : closed_ranges(m, range)) times.push_back(static_cast<double>(*r->end_ns - r->start_ns));
     if (auto v = median(times)) return {v, ""};
     return {std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
   }
+  if (quantity == "payload" || quantity == "payload_bytes" || quantity == "payload_ns") {
+    std::vector<double> payloads;
+    for (const Range* r : closed_ranges(m, range))
+      if (r->payload) payloads.push_back(*r->payload);
+    if (auto v = median(payloads)) return {v, ""};
+    return {std::nullopt, "not measured: range '" + range + "' carried no payload"};
+  }
   if (auto v = activity_quantity(m, range, quantity)) return *v;
   if (auto v = unified_memory_quantity(m, range, quantity)) return *v;
   if (auto v = overlap_quantity(m, range, quantity)) return *v;
+  if (const std::string rate = peak_rate_of(quantity); !rate.empty()) {
+    const QuantityValue measured = range_quantity(m, range, rate);
+    if (!measured.value) return measured;
+    if (m.devices.empty()) return {std::nullopt, "not known: the measurement names no GPU"};
+    const DeviceFacts& d = m.devices.front();
+    const ArithmeticPeak* peak = peak_for(peaks, rate, d);
+    if (!peak)
+      return {std::nullopt, "not known: the lab data gives no [[peak]] for " + rate + " on compute capability " +
+                                std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)};
+    return {100.0 * *measured.value / *peak->on(d), ""};
+  }
   if (quantity == "effective_bandwidth_pct_of_peak") {
     const QuantityValue bandwidth = range_quantity(m, range, "effective_bandwidth");
     const double peak = m.devices.empty() ? 0 : m.devices.front().peak_dram_bytes_per_second();

@@ -4,7 +4,9 @@
 // range holds; a missing value carries the reason, for "not collected: ..." cells.
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "lab_data.h"
 #include "labbook/model/measurement.h"
 
 namespace labbook::report {
@@ -24,6 +26,8 @@ std::string quantity_description(const std::string& quantity);
 std::string metric_collection(const Measurement&);
 
 /// The value of `quantity` for the kernels launched inside `range` (exact path match).
-QuantityValue range_quantity(const Measurement&, const std::string& range, const std::string& quantity);
+/// `peaks`: the lab's [[peak]]s, which "<rate>_pct_of_peak" quantities divide by.
+QuantityValue range_quantity(const Measurement&, const std::string& range, const std::string& quantity,
+                             const std::vector<ArithmeticPeak>& peaks = {});
 
 }  // namespace labbook::report

@@ -59,7 +59,7 @@ class Citations {
   std::vector<std::string> list_;
 };
 
-void add_setup(Sheet& sheet, const Measurement& m) {
+void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m) {
   Table t{{"", "This run"}, {}};
   json facts = json::object();
   if (m.devices.empty()) {
@@ -79,6 +79,17 @@ void add_setup(Sheet& sheet, const Measurement& m) {
     facts = {{"name", d.name}, {"chip", d.chip}, {"compute_capability", {d.cc_major, d.cc_minor}},
              {"sm_count", d.sm_count}, {"l2_bytes", d.l2_bytes}, {"peak_dram_bytes_per_second", peak},
              {"max_sm_clock_hz", d.sm_clock_khz * 1e3}, {"driver_version", d.driver_version}};
+    // The lab's published arithmetic peaks for this compute capability ([[peak]]).
+    for (const auto& p : lab.peaks) {
+      const auto value = p.on(d);
+      if (!value) continue;
+      const std::string unit = quantity_unit(p.quantity);
+      t.rows.push_back({"Peak " + p.quantity,
+                        format_value(*value, unit) + " = " + printf1("%g", p.per_sm_per_clock) + " per clock per SM (" +
+                            p.text + ") x " + std::to_string(d.sm_count) + " SMs x " +
+                            printf1("%.0f MHz", d.sm_clock_khz / 1e3) + " (maximum SM clock); " + p.citation});
+      facts["peaks"][p.quantity] = *value;
+    }
   }
   // The clock the kernels actually ran at: CUPTI 13.0 cannot lock it, so record it.
   std::vector<double> clocks;
@@ -125,7 +136,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
   for (const auto& experiment : section.experiments) {
     for (const auto& quantity : section.quantities) {
       const std::string unit = quantity_unit(quantity);
-      const QuantityValue measured = range_quantity(m, experiment, quantity);
+      const QuantityValue measured = range_quantity(m, experiment, quantity, lab.peaks);
       json row = {{"experiment", experiment}, {"quantity", quantity}, {"measured", value_json(measured, unit)}};
       const Prediction p = model.predict(experiment, quantity);
       const std::string verdict = model.verdict(experiment, quantity, measured.value);
@@ -148,7 +159,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
       if (ref != lab.references.end()) {
         const int n = citations.number(ref->citation);
         cells[2] = format_value(ref->value, ref->unit) + " (" + short_gpu(ref->gpu) + ") [" + std::to_string(n) + "]";
-        std::string changed = expand_placeholders(ref->explanation, m);
+        std::string changed = expand_placeholders(ref->explanation, m, lab.peaks);
         if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
         cells[7] = changed;
         row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu},
@@ -156,7 +167,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
         if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
       }
       if (!section.baseline.empty()) {
-        const QuantityValue base = range_quantity(m, section.baseline, quantity);
+        const QuantityValue base = range_quantity(m, section.baseline, quantity, lab.peaks);
         Text of = "—";
         if (measured.value && base.value && *base.value != 0) {
           of = printf1("%.1f %%", 100.0 * *measured.value / *base.value);
@@ -172,7 +183,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
   sheet.data["sections"].push_back({{"title", section.title}, {"rows", rows}});
 }
 
-void add_sweep(Sheet& sheet, const Sweep& sweep, const Measurement& m) {
+void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measurement& m) {
   // Parameter values in the order the program ran them, from the ranges of the first group.
   std::vector<std::string> values;
   const std::string prefix = sweep.groups.at(0) + "/" + sweep.parameter + "=";
@@ -193,7 +204,7 @@ void add_sweep(Sheet& sheet, const Sweep& sweep, const Measurement& m) {
     json row = {{sweep.parameter, v}};
     for (const auto& g : sweep.groups)
       for (const auto& q : sweep.quantities) {
-        const QuantityValue value = range_quantity(m, g + "/" + sweep.parameter + "=" + v, q);
+        const QuantityValue value = range_quantity(m, g + "/" + sweep.parameter + "=" + v, q, lab.peaks);
         cells.push_back(cell(value, quantity_unit(q)));
         row[g][q] = value_json(value, quantity_unit(q));
       }
@@ -221,7 +232,7 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
       std::string listing;
       bool complete = true;
       for (const auto& candidate : c.candidates) {
-        const QuantityValue v = range_quantity(m, candidate, c.quantity);
+        const QuantityValue v = range_quantity(m, candidate, c.quantity, lab.peaks);
         if (!v.value) {
           complete = false;
           continue;
@@ -230,7 +241,7 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
         const bool better = c.lowest ? *v.value < best_value : *v.value > best_value;
         if (best_range.empty() || better) best_range = candidate, best_value = *v.value;
       }
-      const QuantityValue claimed = range_quantity(m, c.best, c.quantity);
+      const QuantityValue claimed = range_quantity(m, c.best, c.quantity, lab.peaks);
       measured = listing.empty() ? "not measured" : listing;
       if (!complete || !claimed.value) verdict = "cannot be checked: not every candidate was measured";
       else if (std::fabs(*claimed.value - best_value) <= c.tolerance * std::fabs(best_value))
@@ -238,8 +249,8 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
       else
         verdict = {strong("does not hold here"), {": the best is " + best_range + " (" + format_value(best_value, unit) + ")"}};
     } else {
-      const QuantityValue num = range_quantity(m, c.numerator, c.quantity);
-      const QuantityValue den = range_quantity(m, c.denominator, c.quantity);
+      const QuantityValue num = range_quantity(m, c.numerator, c.quantity, lab.peaks);
+      const QuantityValue den = range_quantity(m, c.denominator, c.quantity, lab.peaks);
       if (num.value && den.value && *den.value != 0 && *num.value != 0) {
         // The lab data orders the pair so that the claim is ratio >= min_ratio (for a
         // speed-up: the slower variant's time over the faster one's).
@@ -295,7 +306,7 @@ void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
     std::vector<Bar> bars;
     std::string source_gpu;
     for (const auto& e : c.experiments) {
-      Bar bar{e, std::nullopt, range_quantity(m, e, c.quantity).value};
+      Bar bar{e, std::nullopt, range_quantity(m, e, c.quantity, lab.peaks).value};
       for (const auto& r : lab.references)
         if (r.experiment == e && r.quantity == c.quantity) {
           bar.source = r.value;
@@ -348,7 +359,7 @@ void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m) {
       CurveLine line{g, {}, {}};
       for (const auto& v : sweep_values(m, g, c.parameter)) {
         const auto x = as_number(v);
-        const QuantityValue value = range_quantity(m, g + "/" + c.parameter + "=" + v, c.quantity);
+        const QuantityValue value = range_quantity(m, g + "/" + c.parameter + "=" + v, c.quantity, lab.peaks);
         if (x && value.value) line.measured.push_back({*x, *value.value});
         data["groups"][g].push_back({{c.parameter, v}, {"measured", value_json(value, quantity_unit(c.quantity))}});
       }
@@ -442,7 +453,7 @@ Text issue_advice(const Issue& issue) { return {strong(issue.code), {": " + issu
 
 }  // namespace
 
-std::string expand_placeholders(const std::string& text, const Measurement& m) {
+std::string expand_placeholders(const std::string& text, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
   static const std::regex placeholder(R"(\{([^{}:]+):([^{}:]+)\})");
   std::string out;
   std::sregex_iterator it(text.begin(), text.end(), placeholder), end;
@@ -451,7 +462,7 @@ std::string expand_placeholders(const std::string& text, const Measurement& m) {
     const auto& match = *it;
     out += text.substr(last, static_cast<std::size_t>(match.position()) - last);
     const std::string quantity = match[2];
-    const QuantityValue v = range_quantity(m, match[1], quantity);
+    const QuantityValue v = range_quantity(m, match[1], quantity, peaks);
     out += v.value ? format_value(*v.value, quantity_unit(quantity)) : "(not measured)";
     last = static_cast<std::size_t>(match.position() + match.length());
   }
@@ -470,7 +481,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
     sheet.lines({{strong("Note:"), {" " + context.note}}});
     sheet.data["note"] = context.note;
   }
-  add_setup(sheet, m);
+  add_setup(sheet, lab, m);
   sheet.heading(2, "Goals");
   sheet.markdown(lab.prose.goals);
   sheet.heading(2, "Background");
@@ -489,7 +500,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
                  "segments; here they are 32-byte sectors.");
   for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model);
   add_warp_figures(sheet, lab, model);
-  for (const auto& sweep : lab.sweeps) add_sweep(sheet, sweep, m);
+  for (const auto& sweep : lab.sweeps) add_sweep(sheet, lab, sweep, m);
   if (lab.resources) add_resource_section(sheet, *lab.resources, lab.folder(), m);
   add_charts(sheet, lab, m);
   add_curves(sheet, lab, m);

@@ -15,7 +15,8 @@ struct SheetContext {
 /// measured here, how they compare and why they differ; claims checked; questions.
 Sheet build_sheet(const LabData&, const Measurement&, const SheetContext&);
 
-/// Replaces each "{range:quantity}" in `text` with the measured value, formatted.
-std::string expand_placeholders(const std::string& text, const Measurement&);
+/// Replaces each "{range:quantity}" in `text` with the measured value, formatted (`peaks`:
+/// the lab's, for shares of a peak).
+std::string expand_placeholders(const std::string& text, const Measurement&, const std::vector<ArithmeticPeak>& peaks);
 
 }  // namespace labbook::report

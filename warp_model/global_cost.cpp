@@ -1,28 +1,47 @@
 #include "global_cost.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
-#include <set>
 
 namespace labbook::warp {
 
 namespace {
 
+/// Distinct unit numbers in ascending order, on the stack: the model costs millions of
+/// instructions per kernel. A lane's access (at most 16 bytes) touches at most two units of
+/// 32 bytes or more.
+struct Units {
+  std::array<std::uint64_t, 2 * kWarpSize> number{};
+  std::size_t count = 0;
+  const std::uint64_t* begin() const { return number.data(); }
+  const std::uint64_t* end() const { return number.data() + count; }
+  std::size_t size() const { return count; }
+};
+
 /// Units of `unit` bytes touched by the active lanes in [first, first + count).
-std::set<std::uint64_t> units_touched(const WarpAccess& a, int first, int count, std::uint64_t unit) {
-  std::set<std::uint64_t> units;
+Units units_touched(const WarpAccess& a, int first, int count, std::uint64_t unit) {
+  // Units are powers of two on every architecture here: shift rather than divide per lane.
+  int shift = 0;
+  while ((std::uint64_t{1} << shift) < unit) ++shift;
+  const bool power_of_two = (std::uint64_t{1} << shift) == unit;
+  Units units;
   for (int l = first; l < first + count; ++l) {
     const auto i = static_cast<std::size_t>(l);
     if (!a.active[i]) continue;
     const std::uint64_t begin = a.address[i], end = begin + static_cast<std::uint64_t>(a.width);
-    for (std::uint64_t u = begin / unit; u * unit < end; ++u) units.insert(u);
+    for (std::uint64_t u = power_of_two ? begin >> shift : begin / unit; u * unit < end && units.count < units.number.size(); ++u)
+      units.number[units.count++] = u;
   }
+  std::sort(units.number.begin(), units.number.begin() + static_cast<long>(units.count));
+  units.count = static_cast<std::size_t>(std::unique(units.number.begin(), units.number.begin() + static_cast<long>(units.count)) -
+                                         units.number.begin());
   return units;
 }
 
 /// Fermi's stores: runs of adjacent 32-byte segments go out as transactions of 4, 2 or 1
 /// segments ("one four-segment and one one-segment transaction" for offset 11, 003).
-void group_store_segments(const std::set<std::uint64_t>& segments, int max_per_transaction, std::uint64_t unit,
+void group_store_segments(const Units& segments, int max_per_transaction, std::uint64_t unit,
                           GlobalCost& cost, std::vector<Transaction>* out) {
   auto it = segments.begin();
   while (it != segments.end()) {
@@ -111,12 +130,14 @@ GlobalCost global_cost(const WarpAccess& a, const Architecture& arch, std::vecto
   cost.requests = 1;
   // Bytes requested: distinct bytes, so that 32 lanes reading one word ask for 4 bytes
   // (003's figure 4-12: 3.125 % of a 128-byte line).
-  std::vector<std::uint64_t> starts;
+  std::array<std::uint64_t, kWarpSize> starts{};
+  std::size_t active = 0;
   for (int l = 0; l < kWarpSize; ++l)
-    if (a.active[static_cast<std::size_t>(l)]) starts.push_back(a.address[static_cast<std::size_t>(l)]);
-  std::sort(starts.begin(), starts.end());
+    if (a.active[static_cast<std::size_t>(l)]) starts[active++] = a.address[static_cast<std::size_t>(l)];
+  std::sort(starts.begin(), starts.begin() + static_cast<long>(active));
   std::uint64_t covered_to = 0;
-  for (std::uint64_t start : starts) {
+  for (std::size_t s = 0; s < active; ++s) {
+    const std::uint64_t start = starts[s];
     const std::uint64_t end = start + static_cast<std::uint64_t>(a.width);
     if (end > covered_to) cost.bytes_requested += static_cast<double>(end - std::max(start, covered_to));
     covered_to = std::max(covered_to, end);

@@ -20,6 +20,7 @@ std::optional<double> KernelCost::quantity(const std::string& name) const {
   if (name == "shared_store_transactions_per_request") return per_request(shared_stores);
   if (name == "shared_load_bank_conflicts") return shared_loads.conflicts();
   if (name == "shared_store_bank_conflicts") return shared_stores.conflicts();
+  if (const auto it = counts.find(name); it != counts.end()) return it->second;
   return std::nullopt;
 }
 
@@ -33,9 +34,9 @@ KernelCost kernel_cost(std::uint64_t warps, const WarpProgram& program, const Ar
     for (const auto& i : instructions) {
       const bool load = i.op == Operation::Load;
       if (i.space == Space::Shared) {
-        (load ? total.shared_loads : total.shared_stores) += shared_cost(i, arch).scaled(weight);
+        (load ? total.shared_loads : total.shared_stores) += shared_cost(i, arch).scaled(weight * i.repeat);
       } else {
-        (load ? total.loads : total.stores) += global_cost(i, arch).scaled(weight);
+        (load ? total.loads : total.stores) += global_cost(i, arch).scaled(weight * i.repeat);
       }
     }
   };

@@ -36,7 +36,9 @@ std::vector<std::string> KernelModels::names() const {
 
 KernelCost modelled_cost(const std::string& kernel, const ModelLaunch& launch, const Architecture& arch) {
   const ModelledKernel k = kernel_models().find(kernel)(launch);
-  return kernel_cost(k.warps, k.program, arch);
+  KernelCost cost = kernel_cost(k.warps, k.program, arch);
+  cost.counts = k.counts;
+  return cost;
 }
 
 LanePosition lane_position(std::uint64_t warp, int lane, const unsigned block[3]) {

@@ -32,10 +32,12 @@ struct ModelLaunch {
   long long get(const std::string& name) const;
 };
 
-/// A launch as warp programs: how many warps run and what each one does.
+/// A launch as warp programs: how many warps run and what each one does, and what the
+/// model knows outright about the whole launch (KernelCost::counts, e.g. its FLOPs).
 struct ModelledKernel {
   std::uint64_t warps = 0;
   WarpProgram program;
+  std::map<std::string, double> counts = {};
 };
 
 using KernelModel = std::function<ModelledKernel(const ModelLaunch&)>;

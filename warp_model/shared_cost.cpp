@@ -1,8 +1,8 @@
 #include "shared_cost.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace labbook::warp {
@@ -21,11 +21,18 @@ struct WordAccess {
 int passes(std::vector<WordAccess> words, const Architecture& arch) {
   const auto bank = [&](std::uint64_t word) { return word % static_cast<std::uint64_t>(arch.banks); };
   if (!arch.one_broadcast_word) {
-    std::map<std::uint64_t, std::set<std::uint64_t>> by_bank;
-    for (const auto& w : words) by_bank[bank(w.word)].insert(w.word);
-    std::size_t most = 0;
-    for (const auto& [b, distinct] : by_bank) most = std::max(most, distinct.size());
-    return static_cast<int>(most);
+    // Distinct (bank, word) pairs, sorted: the longest run of one bank is the cost.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> distinct;
+    distinct.reserve(words.size());
+    for (const auto& w : words) distinct.emplace_back(bank(w.word), w.word);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    int most = 0;
+    for (std::size_t i = 0, run = 0; i < distinct.size(); ++i) {
+      run = i > 0 && distinct[i].first == distinct[i - 1].first ? run + 1 : 1;
+      most = std::max(most, static_cast<int>(run));
+    }
+    return most;
   }
   int steps = 0;
   while (!words.empty()) {

@@ -17,6 +17,9 @@ struct WarpAccess {
   int width = 4;                                   ///< bytes per lane: 1, 2, 4, 8 or 16
   std::array<bool, kWarpSize> active{};            ///< lanes that execute the instruction
   std::array<std::uint64_t, kWarpSize> address{};  ///< byte address per lane (global or shared)
+  /// Executions this instruction stands for: a loop's iterations that cost the same (their
+  /// addresses differ by whole 128-byte lines, or not at all) are listed once with their count.
+  double repeat = 1;
 
   bool any_active() const {
     for (bool a : active)

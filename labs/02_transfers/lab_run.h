@@ -109,20 +109,4 @@ inline std::uint64_t pattern_word(std::size_t i, std::uint64_t seed) {
   return ((i + 1) * 0x9E3779B97F4A7C15ull) ^ (seed << 1);
 }
 
-/// Small integers in [-4, 4] (xorshift64*): products and sums of them are exact in double,
-/// so a GPU result equals the host's whatever the order of the additions.
-class SmallIntegers {
- public:
-  explicit SmallIntegers(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  int next() {
-    state_ ^= state_ >> 12;
-    state_ ^= state_ << 25;
-    state_ ^= state_ >> 27;
-    return static_cast<int>((state_ * 0x2545F4914F6CDD1Dull) >> 33 & 0x7FFFFFFF) % 9 - 4;
-  }
-
- private:
-  std::uint64_t state_;
-};
-
 }  // namespace labbook::lab

@@ -12,13 +12,14 @@
 #include "device_buffer.h"
 #include "host_memory.h"
 #include "lab_run.h"
+#include "random_data.h"
 #include "transfers.cuh"
 
 namespace labbook::lab {
 
 namespace products {
 
-/// A_i, B_i, C_i in one kind of host memory; A and B hold small integers (lab_run.h), the
+/// A_i, B_i, C_i in one kind of host memory; A and B hold small integers (random_data.h), the
 /// same for every kind, C the poison (all bits set: NaN).
 struct HostSet {
   std::vector<std::unique_ptr<HostMemory<double>>> a, b, c;

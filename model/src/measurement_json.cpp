@@ -57,6 +57,7 @@ json to_json(const Measurement& m) {
                {"thread", r.thread}, {"depth", r.depth}, {"process_wide", r.process_wide},
                {"start_ns", r.start_ns}};
     put_optional(jr, "end_ns", r.end_ns);
+    put_optional(jr, "payload", r.payload);
     j["ranges"].push_back(jr);
   }
 
@@ -174,6 +175,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     x.start_ns = r.integer<std::uint64_t>("start_ns");
     x.end_ns = r.optional_integer<std::uint64_t>("end_ns");
     if (x.end_ns && *x.end_ns < x.start_ns) r.fail("end_ns", "ends before it starts");
+    x.payload = r.optional_number("payload");
     m.ranges.push_back(x);
   });
 

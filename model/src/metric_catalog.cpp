@@ -1,6 +1,7 @@
 #include "labbook/model/metric_catalog.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "labbook/model/error.h"
 #include "labbook/model/text.h"
@@ -93,6 +94,21 @@ std::vector<CatalogMetric> build_catalog() {
       {"local_store_transactions", "sectors", "Local memory store sectors (spills, local arrays)",
        F::Direct, {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"}, ""},
       {"l1_hit_rate", "%", "L1/TEX sector hit rate", F::Direct, {"l1tex__t_sector_hit_rate.pct"}, ""},
+      {"global_hit_rate", "%", "L1 sector hit rate of global loads",
+       F::Direct, {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"}, ""},
+      {"texture_load_requests", "requests", "Texture fetch requests (tex2D and the like) as L1TEX counts them",
+       F::Direct, {"l1tex__t_requests_pipe_tex_mem_texture.sum"}, ""},
+      {"texture_sectors", "sectors", "32-byte sectors texture fetches read through L1TEX",
+       F::Direct, {"l1tex__t_sectors_pipe_tex_mem_texture.sum"},
+       "nvprof's tex_cache_transactions counted differently (cache write-back cycles); this is the sector count."},
+      {"texture_sectors_per_request", "sectors/request", "Sectors per texture fetch request",
+       F::Ratio, {"l1tex__t_sectors_pipe_tex_mem_texture.sum", "l1tex__t_requests_pipe_tex_mem_texture.sum"},
+       "Derived: texture sectors / texture requests."},
+      {"texture_hit_rate", "%", "L1TEX sector hit rate of texture fetches",
+       F::Direct, {"l1tex__t_sector_pipe_tex_mem_texture_hit_rate.pct"}, ""},
+      {"constant_cache_requests", "requests", "Requests to the indexed constant cache (LDC: an address computed at run time)",
+       F::Direct, {"idc__requests.sum"},
+       "Constant operands with an address known at compile time are read through another cache and are not counted here."},
       {"l2_hit_rate", "%", "L2 sector hit rate", F::Direct, {"lts__t_sector_hit_rate.pct"}, ""},
       {"achieved_occupancy", "%", "Active warps per SM over the maximum, while active",
        F::Direct, {"sm__warps_active.avg.pct_of_peak_sustained_active"}, ""},
@@ -102,6 +118,27 @@ std::vector<CatalogMetric> build_catalog() {
        F::Direct, {"gpc__cycles_elapsed.avg.per_second"},
        "CUPTI 13.0 cannot lock clocks: this records the clock the kernel ran at."},
       {"duration", "ns", "Kernel duration on the GPU", F::Direct, {"gpu__time_duration.sum"}, ""},
+      // nvprof's flop counts: thread instructions executed with the predicate on, a
+      // multiply-add counting two. The FMA lanes only: tensor-core work has its own counters.
+      {"flop_count_sp", "FLOP", "Single-precision floating-point operations (add, multiply, multiply-add x 2)",
+       F::WeightedSum,
+       {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"},
+       "FP32 FMA lanes only; TF32 work on the tensor cores is tensor_flop_count_tf32.", {1, 1, 2}},
+      {"flop_count_dp", "FLOP", "Double-precision floating-point operations (add, multiply, multiply-add x 2)",
+       F::WeightedSum,
+       {"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+        "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"},
+       "FP64 FMA lanes only; FP64 work on the tensor cores (DMMA, e.g. cuBLAS's DGEMM on compute capability "
+       ">= 8.0) is tensor_flop_count_dp.", {1, 1, 2}},
+      {"tensor_flop_count_dp", "FLOP", "FP64 operations on the tensor-core path (DMMA)",
+       F::Direct, {"sm__ops_path_tensor_src_fp64.sum"},
+       "labbook's name: nvprof's GPUs had no FP64 tensor cores. Nsight Compute counts math operations on the "
+       "tensor path; read as FLOPs (a multiply-add is two), the convention of NVIDIA's tensor TFLOPS figures."},
+      {"tensor_flop_count_tf32", "FLOP", "TF32 operations on the tensor-core path (FP32 data, FP32 accumulation)",
+       F::Direct, {"sm__ops_path_tensor_src_tf32_dst_fp32.sum"},
+       "labbook's name; counted like tensor_flop_count_dp. cuBLAS uses TF32 for SGEMM only when its math mode "
+       "allows it."},
   };
 }
 
@@ -127,6 +164,15 @@ std::string CatalogMetric::formula_text() const {
     case MetricFormula::Direct: return inputs.at(0);
     case MetricFormula::Ratio: return inputs.at(0) + " / " + inputs.at(1);
     case MetricFormula::ScaledByPct: return inputs.at(0) + " x " + inputs.at(1) + " / 100";
+    case MetricFormula::WeightedSum: {
+      std::string text;
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        char weight[32];
+        std::snprintf(weight, sizeof weight, "%g x ", weights.at(i));
+        text += (i ? " + " : "") + (weights.at(i) == 1.0 ? std::string() : std::string(weight)) + inputs[i];
+      }
+      return text;
+    }
   }
   return {};
 }
@@ -144,6 +190,11 @@ std::optional<double> CatalogMetric::evaluate(const std::map<std::string, double
       if (v.at(1) == 0.0) return std::nullopt;
       return v.at(0) / v.at(1);
     case MetricFormula::ScaledByPct: return v.at(0) * v.at(1) / 100.0;
+    case MetricFormula::WeightedSum: {
+      double sum = 0;
+      for (std::size_t i = 0; i < v.size(); ++i) sum += weights.at(i) * v[i];
+      return sum;
+    }
   }
   return std::nullopt;
 }

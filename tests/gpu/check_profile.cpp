@@ -48,6 +48,11 @@ void check_threads(const labbook::Measurement& m, std::size_t launches) {
   }
   for (const char* range : {"main/scale", "worker0/scale", "worker1/scale"})
     expect(count[range] == launches, std::string(range) + ": " + std::to_string(count[range]) + " kernels");
+  for (const auto& r : m.ranges) {
+    if (r.path == "worker0/scale" || r.path == "worker1/scale")
+      expect(r.payload == static_cast<double>(launches), r.path + " carries its launch count as payload");
+    if (r.path == "main/scale") expect(!r.payload, "main/scale carries no payload");
+  }
   expect(count["managed"] == 1, "managed: one kernel");
   expect(threads["worker0/scale"].size() == 1 && threads["worker1/scale"].size() == 1 &&
              threads["worker0/scale"] != threads["worker1/scale"] && threads["main/scale"] != threads["worker0/scale"],

@@ -48,7 +48,15 @@ bool worker(int id, int device, int launches) {
   CHECK(cudaMallocHost(&h, kElements * sizeof(float)));
   for (int i = 0; i < kElements; ++i) h[i] = 1.0f;
   CHECK(cudaMemcpyAsync(d, h, kElements * sizeof(float), cudaMemcpyHostToDevice, stream));
-  nvtxRangePushA("scale");
+  // The range carries its launch count as an NVTX payload, as tools' users annotate ranges.
+  nvtxEventAttributes_t scale_range{};
+  scale_range.version = NVTX_VERSION;
+  scale_range.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  scale_range.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  scale_range.message.ascii = "scale";
+  scale_range.payloadType = NVTX_PAYLOAD_TYPE_INT32;
+  scale_range.payload.iValue = launches;
+  nvtxRangePushEx(&scale_range);
   for (int l = 0; l < launches; ++l) scale<<<kElements / 256, 256, 0, stream>>>(d, kElements, 2.0f);
   nvtxRangePop();
   CHECK(cudaMemcpyAsync(h, d, kElements * sizeof(float), cudaMemcpyDeviceToHost, stream));

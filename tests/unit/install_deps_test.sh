@@ -67,6 +67,9 @@ apt-get install -y -q libtomlplusplus-dev libgmock-dev" "" \
 expect "user with sudo -n: through sudo" 0 \
   "sudo apt-get update -q
 sudo apt-get install -y -q doxygen" "" FAKE_SUDO=ok -- docs
+expect "slurm: Slurm's daemons and munge besides" 0 \
+  "apt-get update -q
+apt-get install -y -q slurmctld slurmd slurm-client munge" "" FAKE_UID=0 -- slurm
 expect "user without sudo: the one line to run, no apt-get" 1 "" \
   "install them with:  sudo apt-get install -y libcli11-dev" \
   "FAKE_INSTALLED=libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev nlohmann-json3-dev libgtest-dev libgmock-dev chromium bubblewrap" --

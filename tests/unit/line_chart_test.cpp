@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "format.h"
+#include "lab_checks.h"
 #include "lab_data.h"
 #include "labbook/model/error.h"
 #include "line_chart.h"
@@ -234,6 +236,39 @@ TEST(RangeQuantities, WallTimeNvprofRowsAndUnifiedMemoryByRange) {
   EXPECT_FALSE(range_quantity(m, "nowhere", "range_time").value);
   EXPECT_FALSE(range_quantity(m, "copy/h2d/bytes=4096", "kernels_avg").value);
   EXPECT_NEAR(*range_quantity(m, "copy/h2d/bytes=1048576", "effective_bandwidth").value, 1048576 / 1e-4, 1);
+}
+
+TEST(RangeQuantities, PayloadIsTheMedianNumberTheRangeCarried) {
+  Measurement m;
+  for (double p : {512.0, 4096.0, 1024.0}) {
+    Range r;
+    r.path = r.name = "pitch";
+    r.start_ns = 10;
+    r.end_ns = 20;
+    r.payload = p;
+    m.ranges.push_back(r);
+  }
+  Range plain;
+  plain.path = plain.name = "plain";
+  plain.end_ns = 5;
+  m.ranges.push_back(plain);
+  EXPECT_EQ(*range_quantity(m, "pitch", "payload_bytes").value, 1024.0);
+  EXPECT_EQ(quantity_unit("payload_bytes"), "B");
+  EXPECT_EQ(format_value(4096, "B"), "4,096 B");
+  const QuantityValue none = range_quantity(m, "plain", "payload_ns");
+  EXPECT_FALSE(none.value);
+  EXPECT_NE(none.missing.find("carried no payload"), std::string::npos) << none.missing;
+
+  // A range that ran nothing on the GPU but carries a number is checked like any other.
+  const LabData lab = parse_lab_data(kLab + "[[check]]\nexperiments = \"pitch\"\nquantity = \"payload_bytes\"\nat_least = 2048\n",
+                                     "lab.toml");
+  bool checked = false;
+  for (const auto& o : check_measurement(lab, m))
+    if (o.text.find("pitch payload_bytes") != std::string::npos) {
+      checked = true;
+      EXPECT_FALSE(o.passed) << o.text << ": the median payload is 1,024 B";
+    }
+  EXPECT_TRUE(checked);
 }
 
 TEST(ActivityTable, RangeRowsInNvprofColumnsThenTheSourcesRows) {

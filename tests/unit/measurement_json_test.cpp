@@ -33,6 +33,7 @@ Measurement sample() {
   m.devices.push_back(d);
   m.ranges.push_back({1, "offset=11", "readSegment/offset=11", 42, 1, 100, 900});
   m.ranges.push_back({2, "open", "open", 42, 0, 950, std::nullopt});
+  m.ranges.back().payload = 4096.5;
   Kernel k;
   k.launch = 0;
   k.name = "readSegment(float const*, float const*, float*, unsigned int, unsigned int)";
@@ -81,6 +82,8 @@ TEST(MeasurementJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(to_json(back), to_json(m));
   EXPECT_EQ(back.kernels.at(0).metrics.begin()->second, 80.0000257);
   EXPECT_FALSE(back.ranges.at(1).end_ns.has_value());
+  EXPECT_EQ(back.ranges.at(1).payload, 4096.5);
+  EXPECT_FALSE(back.ranges.at(0).payload.has_value());
   EXPECT_EQ(back.copies.at(0).kind, CopyKind::HostToDevice);
   EXPECT_DOUBLE_EQ(back.devices.at(0).peak_dram_bytes_per_second(), 3352.32e9);
 }

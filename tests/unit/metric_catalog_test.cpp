@@ -14,6 +14,15 @@ TEST(MetricCatalog, MapsTheSourcesNvprofNamesToPerfworks) {
   EXPECT_EQ(find_catalog_metric("dram_read_bytes")->unit, "bytes");
 }
 
+TEST(MetricCatalog, TextureSectorsPerRequestDividesSectorsByRequests) {
+  const CatalogMetric* m = find_catalog_metric("texture_sectors_per_request");
+  ASSERT_NE(m, nullptr);
+  EXPECT_DOUBLE_EQ(*m->evaluate({{"l1tex__t_sectors_pipe_tex_mem_texture.sum", 96},
+                                 {"l1tex__t_requests_pipe_tex_mem_texture.sum", 32}}),
+                   3.0);
+  EXPECT_EQ(find_catalog_metric("l1tex__t_requests_pipe_tex_mem_texture.sum")->name, "texture_load_requests");
+}
+
 TEST(MetricCatalog, AcceptsModernNamesOfDirectEntries) {
   const CatalogMetric* m = find_catalog_metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
   ASSERT_NE(m, nullptr);
@@ -26,8 +35,14 @@ TEST(MetricCatalog, EveryEntryHasUnitDescriptionAndUniqueName) {
     EXPECT_FALSE(m.unit.empty()) << m.name;
     EXPECT_FALSE(m.description.empty()) << m.name;
     EXPECT_TRUE(names.insert(m.name).second) << "duplicate " << m.name;
+    if (m.formula == MetricFormula::WeightedSum) {
+      EXPECT_EQ(m.weights.size(), m.inputs.size()) << m.name;
+      EXPECT_FALSE(m.inputs.empty()) << m.name;
+      continue;
+    }
     const std::size_t needed = m.formula == MetricFormula::Direct ? 1 : 2;
     EXPECT_EQ(m.inputs.size(), needed) << m.name;
+    EXPECT_TRUE(m.weights.empty()) << m.name;
   }
 }
 
@@ -43,6 +58,24 @@ TEST(MetricCatalog, EvaluatesDerivedMetrics) {
   EXPECT_DOUBLE_EQ(*requested->evaluate({{"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second", 1000},
                                          {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 80}}),
                    800.0);
+}
+
+TEST(MetricCatalog, FlopCountsWeighAMultiplyAddTwice) {
+  // nvprof's flop_count_sp: adds + multiplies + 2 x multiply-adds, per thread with the predicate on.
+  const CatalogMetric* sp = find_catalog_metric("flop_count_sp");
+  ASSERT_NE(sp, nullptr);
+  EXPECT_DOUBLE_EQ(*sp->evaluate({{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 3},
+                                  {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", 5},
+                                  {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 1000}}),
+                   2008.0);
+  EXPECT_FALSE(sp->evaluate({{"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 1000}}).has_value())
+      << "a missing input is no zero";
+  EXPECT_EQ(sp->formula_text(),
+            "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum + smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
+            " + 2 x smsp__sass_thread_inst_executed_op_ffma_pred_on.sum");
+  const auto cupti = cupti_metrics_for({"flop_count_dp"});
+  ASSERT_EQ(cupti.size(), 3u);
+  EXPECT_EQ(cupti[2], "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum");
 }
 
 TEST(MetricCatalog, ResolvesNamesToCuptiMetricsWithoutDuplicates) {

@@ -25,6 +25,17 @@ TEST(NvtxTracker, NestedPushPopGivesPathsPerThread) {
   EXPECT_FALSE(ranges[2].end_ns.has_value()) << "thread 2 never popped";
 }
 
+TEST(NvtxTracker, KeepsTheNumberARangeCarries) {
+  NvtxTracker t;
+  t.push(1, "pitch/width=1001", 10, 4096.0);
+  t.start(5, 1, "resolution", 12, 512.5);
+  t.push(1, "plain", 15);
+  const auto ranges = t.ranges();
+  EXPECT_EQ(ranges.at(0).payload, 4096.0);
+  EXPECT_EQ(ranges.at(1).payload, 512.5);
+  EXPECT_FALSE(ranges.at(2).payload.has_value());
+}
+
 TEST(NvtxTracker, StartEndRangesMayEndElsewhereAndDoNotNest) {
   NvtxTracker t;
   t.start(77, 1, "io", 5);

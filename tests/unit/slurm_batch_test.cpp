@@ -114,6 +114,15 @@ TEST(SlurmScript, LeavesOutWhatWasNotAskedFor) {
   EXPECT_EQ(s.find(" --memcheck"), std::string::npos) << s;
   EXPECT_NE(s.find("graded before (unless --force).\n"), std::string::npos) << s;
   EXPECT_NE(s.find("--per-task 20\n"), std::string::npos) << s;
+  EXPECT_EQ(s.find(" --build-only"), std::string::npos) << s;
+}
+
+TEST(SlurmScript, BuildOnlyTasksAskForNoGpu) {
+  SlurmPlan p = plan_with_awkward_paths();
+  p.build_only = true;
+  const std::string s = slurm_script(p);
+  EXPECT_EQ(s.find("--gres"), std::string::npos) << s;
+  EXPECT_NE(s.find(" --build-only\n"), std::string::npos) << s;
 }
 
 TEST(SlurmScript, RefusesWhatAnSbatchLineCannotSay) {

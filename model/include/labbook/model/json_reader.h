@@ -42,6 +42,10 @@ class JsonReader {
     if (!v.is_number()) fail(key, "expected a number");
     return v.get<double>();
   }
+  std::optional<double> optional_number(const char* key) const {
+    if (!j_.contains(key) || j_[key].is_null()) return std::nullopt;
+    return number(key);
+  }
   template <typename T>
   T integer(const char* key) const {
     return checked_integer<T>(field(key), key);

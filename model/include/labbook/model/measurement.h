@@ -42,6 +42,9 @@ struct Range {
   std::uint64_t start_ns = 0;
   std::optional<std::uint64_t> end_ns;   ///< missing when the program never closed it
   bool process_wide = false;     ///< nvtxRangeStart/End: may end on another thread, no nesting
+  /// The number the program attached to the range (an nvtxEventAttributes_t payload): how a
+  /// program reports a host-side value, such as the pitch cudaMallocPitch returned.
+  std::optional<double> payload = std::nullopt;
 };
 
 /// One kernel launch. Timing comes from the trace run, metrics from the metrics run.

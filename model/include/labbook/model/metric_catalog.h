@@ -16,6 +16,7 @@ enum class MetricFormula {
   Direct,        ///< inputs[0]
   Ratio,         ///< inputs[0] / inputs[1]
   ScaledByPct,   ///< inputs[0] * inputs[1] / 100
+  WeightedSum,   ///< weights[0] * inputs[0] + weights[1] * inputs[1] + ... (nvprof's flop counts)
 };
 
 struct CatalogMetric {
@@ -25,8 +26,10 @@ struct CatalogMetric {
   MetricFormula formula = MetricFormula::Direct;
   std::vector<std::string> inputs;   ///< CUPTI (Perfworks) metric names
   std::string note;                  ///< why the number differs from nvprof's, if it does
+  std::vector<double> weights = {};  ///< WeightedSum only: one per input
 
-  /// The formula as text, e.g. "l1tex__t_sectors_..._ld.sum / l1tex__t_requests_..._ld.sum".
+  /// The formula as text, e.g. "l1tex__t_sectors_..._ld.sum / l1tex__t_requests_..._ld.sum",
+  /// "a.sum + b.sum + 2 x c.sum".
   std::string formula_text() const;
   /// Value from a kernel's collected metrics; nullopt if an input is missing or a
   /// denominator is zero.

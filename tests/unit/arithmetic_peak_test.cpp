@@ -1,0 +1,130 @@
+// A lab's [[peak]]s (published FLOPs per clock per SM) and the rates measured against them:
+// flop_rate_sp / flop_rate_dp (FLOPs the counters saw over kernel time) and
+// <rate>_pct_of_peak (the rate over per-clock figure x SMs x maximum SM clock).
+#include <gtest/gtest.h>
+
+#include "lab_data.h"
+#include "labbook/model/error.h"
+#include "quantities.h"
+
+using namespace labbook::report;
+
+namespace {
+
+const std::string kHead = R"([lab]
+id = "labX"
+title = "X"
+summary = "s"
+program = "x"
+source = "001_a3a2ccee8305185b.txt"
+metrics = ["flop_count_sp"]
+[sheet]
+goals = "g"
+background = "b"
+look_at = "l"
+questions = ["q?"]
+)";
+
+const std::string kPeak = R"(
+[[peak]]
+quantity = "flop_rate_sp"
+compute_capability = "9.0"
+per_sm_per_clock = 256
+text = "128 FP32 FMA lanes x 2"
+citation = "NVIDIA CUDA C++ Programming Guide, Arithmetic Instructions"
+)";
+
+const std::string kSection = R"(
+[[section]]
+title = "S"
+experiments = ["gemm"]
+quantities = ["flop_rate_sp", "flop_rate_sp_pct_of_peak"]
+)";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_lab_data(text, "lab.toml");
+  } catch (const labbook::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// An H100-like device: 132 SMs, 1980 MHz.
+labbook::DeviceFacts device(int major, int minor) {
+  labbook::DeviceFacts d;
+  d.cc_major = major, d.cc_minor = minor;
+  d.sm_count = 132;
+  d.sm_clock_khz = 1980000;
+  return d;
+}
+
+/// One kernel in range "gemm": 1e9 FFMA thread instructions and 1e6 FADD in 1 ms.
+labbook::Measurement gemm(int major, int minor) {
+  labbook::Measurement m;
+  m.devices.push_back(device(major, minor));
+  labbook::Kernel k;
+  k.range = "gemm";
+  k.start_ns = 0, k.end_ns = 1000000;
+  k.metrics = {{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 1e6},
+               {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", 0},
+               {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 1e9}};
+  m.kernels.push_back(k);
+  return m;
+}
+
+}  // namespace
+
+TEST(ArithmeticPeak, ParsedWithItsCitationAndComputedFromTheDeviceFacts) {
+  const LabData lab = parse_lab_data(kHead + kPeak + kSection, "lab.toml");
+  ASSERT_EQ(lab.peaks.size(), 1u);
+  const ArithmeticPeak& p = lab.peaks[0];
+  EXPECT_EQ(p.quantity, "flop_rate_sp");
+  EXPECT_EQ(p.cc_major, 9);
+  EXPECT_EQ(p.cc_minor, 0);
+  EXPECT_DOUBLE_EQ(*p.on(device(9, 0)), 256.0 * 132 * 1.98e9);
+  EXPECT_FALSE(p.on(device(8, 0))) << "a figure holds for its compute capability only";
+  EXPECT_EQ(peak_for(lab.peaks, "flop_rate_dp", device(9, 0)), nullptr);
+}
+
+TEST(ArithmeticPeak, AShareOfAPeakNeedsTheLabsPeakAndARate) {
+  EXPECT_EQ(error_of(kHead + kSection),
+            "lab.toml:17: [[section]]: 'quantities' names 'flop_rate_sp_pct_of_peak', which needs a [[peak]] with "
+            "quantity = \"flop_rate_sp\"");
+  std::string not_a_rate = kPeak;
+  not_a_rate.replace(not_a_rate.find("flop_rate_sp"), 12, "flop_count_sp");
+  EXPECT_NE(error_of(kHead + not_a_rate).find("'quantity' must be a rate"), std::string::npos) << error_of(kHead + not_a_rate);
+  std::string bad_cc = kPeak;
+  bad_cc.replace(bad_cc.find("\"9.0\""), 5, "\"sm_90\"");
+  EXPECT_NE(error_of(kHead + bad_cc).find("'compute_capability' must be a compute capability"), std::string::npos)
+      << error_of(kHead + bad_cc);
+  EXPECT_FALSE(is_known_quantity("time_pct_of_peaks"));
+  EXPECT_EQ(peak_rate_of("flop_rate_dp_pct_of_peak"), "flop_rate_dp");
+  EXPECT_EQ(peak_rate_of("effective_bandwidth_pct_of_peak"), "") << "that one divides by the device's DRAM peak";
+}
+
+TEST(ArithmeticPeak, FlopRateAndItsShareOfThePeak) {
+  const LabData lab = parse_lab_data(kHead + kPeak + kSection, "lab.toml");
+  const labbook::Measurement m = gemm(9, 0);
+  const double flops = 1e6 + 2 * 1e9;
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", "flop_rate_sp").value, flops / 1e-3);
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", "flop_rate_sp_pct_of_peak", lab.peaks).value,
+                   100.0 * flops / 1e-3 / (256.0 * 132 * 1.98e9));
+  EXPECT_EQ(quantity_unit("flop_rate_sp_pct_of_peak"), "%");
+  EXPECT_EQ(quantity_unit("flop_rate_dp"), "FLOP/s");
+
+  const QuantityValue other_gpu = range_quantity(gemm(8, 0), "gemm", "flop_rate_sp_pct_of_peak", lab.peaks);
+  EXPECT_FALSE(other_gpu.value);
+  EXPECT_EQ(other_gpu.missing, "not known: the lab data gives no [[peak]] for flop_rate_sp on compute capability 8.0");
+}
+
+TEST(ArithmeticPeak, TensorCoreWorkCountsTowardsItsPrecisionsRate) {
+  labbook::Measurement m = gemm(9, 0);
+  m.kernels[0].metrics = {{"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", 0},
+                          {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", 1000},
+                          {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", 0},
+                          {"sm__ops_path_tensor_src_fp64.sum", 2e9}};
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", "flop_rate_dp").value, (1000 + 2e9) / 1e-3);
+  m.kernels[0].metrics.erase("smsp__sass_thread_inst_executed_op_dfma_pred_on.sum");
+  EXPECT_FALSE(range_quantity(m, "gemm", "flop_rate_dp").value) << "no rate without the FMA lanes' count";
+}
