@@ -50,6 +50,7 @@ std::string format_value(double v, const std::string& unit) {
   if (unit == "%") return printf_string("%.2f %%", v);
   if (unit == "ns") {
     if (std::fabs(v) >= 1e6) return printf_string("%.3f ms", v / 1e6);
+    if (std::fabs(v) < 1e3 && v != 0) return printf_string("%.1f ns", v);   // a timer's tick, not "0.0 µs"
     return printf_string("%.1f µs", v / 1e3);
   }
   if (unit == "bytes") return printf_string("%.1f MiB", v / (1024.0 * 1024.0));
@@ -58,6 +59,12 @@ std::string format_value(double v, const std::string& unit) {
   if (unit == "Hz") return printf_string("%.3f GHz", v / 1e9);
   if (is_count(unit)) return with_thousands(std::llround(v)) + " " + unit;
   return printf_string("%.2f", v) + (unit.empty() ? "" : " " + unit);
+}
+
+bool is_scaled_unit(const std::string& unit) {
+  for (const char* u : {"%", "ns", "bytes", "bytes/s", "FLOP/s", "Hz", "B"})
+    if (unit == u) return true;
+  return false;
 }
 
 std::string format_comparison(double measured, double source, const std::string& unit) {

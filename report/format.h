@@ -9,6 +9,10 @@ namespace labbook::report {
 /// the unit).
 std::string format_value(double value, const std::string& unit);
 
+/// True for the units format_value scales or suffixes itself ("ns" printed as µs, "bytes" as
+/// MiB, "%"): a value given in another unit than its quantity's would print off by that scale.
+bool is_scaled_unit(const std::string& unit);
+
 /// How the measured value compares with the source's: a difference in points for
 /// percentages ("+30.19 pts"), a ratio otherwise ("x1.25").
 std::string format_comparison(double measured, double source, const std::string& unit);

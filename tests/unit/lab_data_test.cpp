@@ -56,6 +56,10 @@ TEST(LabData, ErrorsNameFileLineAndField) {
                                   "gpu = \"g\"\ncitation = \"the book\"\n";
   EXPECT_NE(error_of(no_citation).find("lab.toml:26: [[reference]]: 'citation' must name a source file"), std::string::npos)
       << error_of(no_citation);
+  const std::string time_in_ms = std::string(kMinimal) +
+                                 "\n[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = 1\nunit = \"ms\"\n";
+  EXPECT_NE(error_of(time_in_ms).find("lab.toml:24: [[reference]]: 'unit' must be 'ns', the unit of 'time'"), std::string::npos)
+      << error_of(time_in_ms);
   EXPECT_NE(error_of("[lab]\nid = 3\n").find("lab.toml:2: [lab]: 'id' must be a string"), std::string::npos)
       << error_of("[lab]\nid = 3\n");
   EXPECT_NE(error_of("[lab\n").find("lab.toml:1: "), std::string::npos) << error_of("[lab\n");

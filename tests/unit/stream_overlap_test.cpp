@@ -1,9 +1,11 @@
 // Overlap of a range's GPU work: the copy time hidden behind kernels, the kernels running at
-// once, the range's timeline picture ([[timeline]]) and its lab data.
+// once, the range's timeline picture ([[timeline]]) and its lab data; and durations shorter
+// than a microsecond (an event timer's tick) printed in nanoseconds.
 #include <gtest/gtest.h>
 
 #include <regex>
 
+#include "format.h"
 #include "lab_data.h"
 #include "labbook/model/error.h"
 #include "quantities.h"
@@ -194,4 +196,12 @@ experiments = ["streams/two", "other"]
   for (const auto& b : sheet.blocks) linked = linked || b.text.find("](labX.timeline-1-1.svg)") != std::string::npos;
   EXPECT_TRUE(linked);
   EXPECT_EQ(sheet.data["timelines"][0]["experiments"][1]["span_ns"], 1000);
+}
+
+TEST(Format, DurationsBelowAMicrosecondKeepTheirNanoseconds) {
+  EXPECT_EQ(format_value(32, "ns"), "32.0 ns");
+  EXPECT_EQ(format_value(999.5, "ns"), "999.5 ns");
+  EXPECT_EQ(format_value(1500, "ns"), "1.5 µs");
+  EXPECT_EQ(format_value(0, "ns"), "0.0 µs");
+  EXPECT_EQ(format_value(2.5e6, "ns"), "2.500 ms");
 }
