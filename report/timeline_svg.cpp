@@ -103,6 +103,15 @@ double tick_step(double span_ns) {
   return 10 * power;
 }
 
+/// A tick's label: `t` ns in the unit of the step, as few digits as it needs ("0 ms", "2.5 ms",
+/// "400 µs").
+std::string tick_label(double t, double step) {
+  const auto [scale, unit] = step >= 1e6 ? std::pair{1e6, "ms"} : step >= 1e3 ? std::pair{1e3, "µs"} : std::pair{1.0, "ns"};
+  char text[32];
+  std::snprintf(text, sizeof text, "%g %s", t / scale, unit);
+  return text;
+}
+
 /// The lanes drawn over a time axis from `first`; the plot's width stands for `span` ns.
 std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double span) {
   span = std::max(span, 1.0);
@@ -118,7 +127,7 @@ std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double spa
     const double px = kLabelWidth + kPlotWidth * t / span;
     svg += "<line x1=\"" + number(px) + "\" y1=\"" + number(kAxisHeight - 6) + "\" x2=\"" + number(px) + "\" y2=\"" +
            number(height) + "\" stroke=\"#ddd\"/>\n<text x=\"" + number(px + 2) + "\" y=\"" +
-           number(kAxisHeight - 10) + "\">" + escape_markup(nvprof_duration(t)) + "</text>\n";
+           number(kAxisHeight - 10) + "\">" + escape_markup(tick_label(t, step)) + "</text>\n";
   }
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const double y = kAxisHeight + kRowHeight * static_cast<double>(i);

@@ -23,7 +23,7 @@ struct Options {
   unsigned tasks = 8;               // independent upload-kernel-download tasks of the pipeline
   double spin_ms = 10;              // length of a spinning kernel
   unsigned pairs = 512;             // event pairs of the timer-resolution experiment
-  unsigned max_streams = 128;       // the concurrency sweep goes 1, 2, 4, ... up to this
+  unsigned max_streams = 256;       // the concurrency sweep goes 1, 2, 4, ... up to this (past 128 grids)
   unsigned connections = 0;         // CUDA_DEVICE_MAX_CONNECTIONS to set (0: the driver's default)
   std::uint64_t seed = 8;
 };

@@ -150,6 +150,17 @@ TEST(RangeTimeline, ALongerCommonSpanDrawsTheSameWorkNarrower) {
   EXPECT_EQ(kernel_widths(range_timeline_svg(m, "streams/two", 10)), own);
 }
 
+TEST(RangeTimeline, AxisTicksAreRoundNumbersInTheStepsUnit) {
+  const Measurement m = two_streams();
+  const std::string own = range_timeline_svg(m, "streams/two");   // 1000 ns: a tick every 200 ns
+  EXPECT_NE(own.find(">0 ns</text>"), std::string::npos) << own;
+  EXPECT_NE(own.find(">200 ns</text>"), std::string::npos) << own;
+  const std::string long_span = range_timeline_svg(m, "streams/two", 5000000);   // 5 ms: every 1 ms
+  EXPECT_NE(long_span.find(">0 ms</text>"), std::string::npos) << long_span;
+  EXPECT_NE(long_span.find(">5 ms</text>"), std::string::npos) << long_span;
+  EXPECT_EQ(long_span.find("ns</text>"), std::string::npos) << long_span;
+}
+
 TEST(RangeTimeline, LabDataListsItsRangesAmongTheExperiments) {
   const std::string lab = R"([lab]
 id = "labX"
