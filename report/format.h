@@ -9,8 +9,9 @@ namespace labbook::report {
 /// the unit).
 std::string format_value(double value, const std::string& unit);
 
-/// True for the units format_value scales or suffixes itself ("ns" printed as µs, "bytes" as
-/// MiB, "%"): a value given in another unit than its quantity's would print off by that scale.
+/// True for the units format_value prints in a form of its own ("ns" as µs or ms, "bytes" as
+/// MiB, "B" with thousands separators, "%"): a source value in another unit than its quantity's
+/// would print off by that scale.
 bool is_scaled_unit(const std::string& unit);
 
 /// How the measured value compares with the source's: a difference in points for

@@ -255,7 +255,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     r.check_quantity("quantity", ref.quantity);
     ref.value = *r.number("value");
     ref.unit = r.string("unit");
-    if (const std::string unit = quantity_unit(ref.quantity); is_scaled_unit(unit) && ref.unit != unit)
+    if (const std::string unit = quantity_unit(ref.quantity); (is_scaled_unit(unit) || is_scaled_unit(ref.unit)) && ref.unit != unit)
       r.fail("unit", "must be '" + unit + "', the unit of '" + ref.quantity + "' (the sheet prints both alike)");
     ref.gpu = r.string("gpu");
     ref.build = r.string("build", false);

@@ -345,6 +345,7 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
 }
 
 std::string metric_collection(const Measurement& m) {
+  if (m.metrics_requested.empty()) return "none: no metric was asked for, only the trace run (kernel and copy times, ranges)";
   const std::string passes = m.metric_passes ? std::to_string(m.metric_passes) : std::string("an unknown number of");
   std::string out = m.metric_replay == "application"
                         ? "application replay (" + passes + " runs of the program, one per pass)"

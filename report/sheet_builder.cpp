@@ -132,6 +132,13 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
            "Verdict", "What changed"},
           {}};
   if (!section.baseline.empty()) t.header.insert(t.header.begin() + 6, "Of " + section.baseline);
+  // A lab without a [model] would show only dashes in the model and verdict columns.
+  const auto drop_model_columns = [&](auto& row) {
+    if (lab.model) return;
+    row.erase(row.begin() + (section.baseline.empty() ? 6 : 7));
+    row.erase(row.begin() + 3, row.begin() + 5);
+  };
+  drop_model_columns(t.header);
   json rows = json::array();
   for (const auto& experiment : section.experiments) {
     for (const auto& quantity : section.quantities) {
@@ -175,6 +182,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
         }
         cells.insert(cells.begin() + 6, of);
       }
+      drop_model_columns(cells);
       t.rows.push_back(std::move(cells));
       rows.push_back(std::move(row));
     }
@@ -489,15 +497,17 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
 
   sheet.heading(2, "Results");
   ModelPredictions model(lab, m);
-  std::string intro =
-      "Each row: the value a source printed (its GPU, citation in brackets); what the warp-level model predicts for "
-      "the source's GPU and for this one, from the addresses each warp of the kernel touches; the value measured "
-      "here; and the verdict, measured against the model for this GPU";
   if (lab.model)
-    intro += " (\"as predicted\" within " + format_value(lab.model->tolerance, "") + " percentage points for "
-             "percentages, " + format_value(lab.model->tolerance, "") + " % otherwise)";
-  sheet.markdown(intro + ". Transactions on the sources' GPUs were 128-byte lines (L1 caching) or 32-byte "
-                 "segments; here they are 32-byte sectors.");
+    sheet.markdown(
+        "Each row: the value a source printed (its GPU, citation in brackets); what the warp-level model predicts for "
+        "the source's GPU and for this one, from the addresses each warp of the kernel touches; the value measured "
+        "here; and the verdict, measured against the model for this GPU (\"as predicted\" within " +
+        format_value(lab.model->tolerance, "") + " percentage points for percentages, " +
+        format_value(lab.model->tolerance, "") + " % otherwise). Transactions on the sources' GPUs were 128-byte "
+        "lines (L1 caching) or 32-byte segments; here they are 32-byte sectors.");
+  else
+    sheet.markdown("Each row: the value a source printed (its GPU, citation in brackets), the value measured here, "
+                   "and what changed between the two.");
   for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model);
   add_warp_figures(sheet, lab, model);
   for (const auto& sweep : lab.sweeps) add_sweep(sheet, lab, sweep, m);
@@ -537,9 +547,11 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   sheet.heading(2, "How this was measured");
   std::string how =
       "labbook's collector (CUPTI, injected with `CUDA_INJECTION64_PATH`) ran the lab program: a trace run "
-      "(Activity API: kernel times, copies, API calls; NVTX ranges through CUPTI's NVTX callbacks), then metrics "
-      "runs (Range Profiler, one range per kernel; see \"Metrics collected by\" above). Values are medians over the launches in each NVTX "
-      "range. Quantities:\n\n";
+      "(Activity API: kernel times, copies, API calls; NVTX ranges through CUPTI's NVTX callbacks)" +
+      std::string(m.metrics_requested.empty()
+                      ? ", and nothing else: the lab asks for no metrics"
+                      : ", then metrics runs (Range Profiler, one range per kernel; see \"Metrics collected by\" above)") +
+      ". Values are medians over the launches in each NVTX range. Quantities:\n\n";
   std::vector<std::string> used;
   for (const auto& s : lab.sections)
     for (const auto& q : s.quantities)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "median.h"
 #include "nvtx_range.h"
 
 namespace labbook::lab {
@@ -86,8 +87,7 @@ template <typename Work>
 double median_ms(int count, Work&& work) {
   std::vector<double> ms;
   for (int i = 0; i < std::max(1, count); ++i) ms.push_back(event_ms(work));
-  std::nth_element(ms.begin(), ms.begin() + static_cast<long>(ms.size() / 2), ms.end());
-  return ms[ms.size() / 2];
+  return median(ms);
 }
 
 /// "12.34 GB/s" for `bytes` moved in `ms`.

@@ -10,7 +10,7 @@
 //                                the legacy default stream, nor it for them;
 //   default_stream/per_thread    A and B as in legacy, the tiny kernel on the per-thread default
 //                                stream (cudaStreamPerThread, what --default-stream per-thread
-//                                makes of stream 0): a stream like any other.
+//                                makes of stream 0): it does not wait for streams A and B.
 #include <string>
 #include <vector>
 

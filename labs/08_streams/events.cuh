@@ -1,7 +1,7 @@
 #pragma once
 // Events (004, « CUDA-Event-Operationen »; 000, VI-C):
 //   events/pairs                 `pairs` event pairs on one stream, pair i around a kernel that
-//                                spins i x 32 SM cycles: intervals a few microseconds long that
+//                                spins i x 32 SM cycles: intervals of 3 to 20 µs (launch included) that
 //                                grow in steps of about 16 ns;
 //   events/pairs/step            payload: the smallest difference between two distinct
 //                                readings of cudaEventElapsedTime, in ns (the timer's resolution:

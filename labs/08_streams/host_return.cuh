@@ -15,7 +15,9 @@
 //   event_synchronize             cudaEventSynchronize on an event recorded after the spin
 //   event_synchronize_unrecorded  cudaEventSynchronize on an event never recorded (004: returns at once)
 #include <cstring>
+#include <algorithm>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,9 +86,8 @@ inline void run_host_return(LabRun& run) {
   using host_return::Case;
   using host_return::Target;
   const int runs = 1 + run.opt.repeat;
-  host_return::Buffers buffers(run.opt.elements, runs);
-  cudaEvent_t recorded;
-  CUDA_CHECK(cudaEventCreate(&recorded));
+  std::optional<host_return::Buffers> buffers;   // made once some case is selected
+  cudaEvent_t recorded = nullptr, never_recorded = nullptr;
   const auto nothing = [](cudaStream_t) {};
   const std::vector<Case> cases = {
       {"kernel_launch", nothing,
@@ -97,27 +98,21 @@ inline void run_host_return(LabRun& run) {
        cudaSuccess, false, true},
       {"memcpy_async_pinned", nothing,
        [&](cudaStream_t& s, const Target& t) {
-         return cudaMemcpyAsync(t.destination, buffers.pinned.get(), buffers.bytes(), cudaMemcpyHostToDevice, s);
+         return cudaMemcpyAsync(t.destination, buffers->pinned.get(), buffers->bytes(), cudaMemcpyHostToDevice, s);
        },
        cudaSuccess, true},
       {"memcpy_async_pageable", nothing,
        [&](cudaStream_t& s, const Target& t) {
-         return cudaMemcpyAsync(t.destination, buffers.pageable.get(), buffers.bytes(), cudaMemcpyHostToDevice, s);
+         return cudaMemcpyAsync(t.destination, buffers->pageable.get(), buffers->bytes(), cudaMemcpyHostToDevice, s);
        },
        cudaSuccess, true},
       {"memcpy_pinned", nothing,
-       [&](cudaStream_t&, const Target& t) { return cudaMemcpy(t.destination, buffers.pinned.get(), buffers.bytes(), cudaMemcpyHostToDevice); },
+       [&](cudaStream_t&, const Target& t) { return cudaMemcpy(t.destination, buffers->pinned.get(), buffers->bytes(), cudaMemcpyHostToDevice); },
        cudaSuccess, true},
       {"memcpy_d2d", nothing,
-       [&](cudaStream_t&, const Target& t) { return cudaMemcpy(t.destination, buffers.device.get(), buffers.bytes(), cudaMemcpyDeviceToDevice); },
+       [&](cudaStream_t&, const Target& t) { return cudaMemcpy(t.destination, buffers->device.get(), buffers->bytes(), cudaMemcpyDeviceToDevice); },
        cudaSuccess, true},
-      {"stream_query", nothing,
-       [](cudaStream_t& s, const Target&) {
-         const cudaError_t e = cudaStreamQuery(s);
-         if (e == cudaErrorNotReady) cudaGetLastError();   // an answer, not an error to carry on
-         return e;
-       },
-       cudaErrorNotReady},
+      {"stream_query", nothing, [](cudaStream_t& s, const Target&) { return cudaStreamQuery(s); }, cudaErrorNotReady},
       {"stream_synchronize", nothing, [](cudaStream_t& s, const Target&) { return cudaStreamSynchronize(s); }, cudaSuccess},
       {"stream_destroy", nothing,
        [](cudaStream_t& s, const Target&) {
@@ -129,21 +124,18 @@ inline void run_host_return(LabRun& run) {
       {"event_synchronize", [&](cudaStream_t s) { CUDA_CHECK(cudaEventRecord(recorded, s)); },
        [&](cudaStream_t&, const Target&) { return cudaEventSynchronize(recorded); }, cudaSuccess},
       {"event_synchronize_unrecorded", nothing,
-       [](cudaStream_t&, const Target&) {
-         cudaEvent_t never;
-         CUDA_CHECK(cudaEventCreate(&never));
-         const cudaError_t e = cudaEventSynchronize(never);
-         CUDA_CHECK(cudaEventDestroy(never));
-         return e;
-       },
-       cudaSuccess},
+       [&](cudaStream_t&, const Target&) { return cudaEventSynchronize(never_recorded); }, cudaSuccess},
   };
 
+  if (std::none_of(cases.begin(), cases.end(), [&](const Case& c) { return run.selected("host_return/" + c.name); })) return;
+  buffers.emplace(run.opt.elements, runs);
+  CUDA_CHECK(cudaEventCreate(&recorded));
+  CUDA_CHECK(cudaEventCreate(&never_recorded));
   for (const Case& c : cases) {
     const std::string path = "host_return/" + c.name;
     if (!run.selected(path)) continue;
     Tags tags(2 * static_cast<std::size_t>(runs));   // run r: slot 2r the spin, 2r + 1 a launched kernel
-    buffers.poison();
+    buffers->poison();
     std::vector<cudaStream_t> streams(static_cast<std::size_t>(runs));
     for (auto& s : streams) CUDA_CHECK(cudaStreamCreate(&s));
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -155,13 +147,14 @@ inline void run_host_return(LabRun& run) {
         const auto slot = static_cast<unsigned>(2 * r);
         tags.expect(slot, slot + 1);
         if (c.launches) tags.expect(slot + 1, slot + 2);
-        const host_return::Target target{buffers.destinations[static_cast<std::size_t>(r)]->get(), tags.get(), slot + 1, slot + 2};
+        const host_return::Target target{buffers->destinations[static_cast<std::size_t>(r)]->get(), tags.get(), slot + 1, slot + 2};
         cudaStream_t& stream = streams[static_cast<std::size_t>(r)];
         cudaError_t status = cudaSuccess;
         run_ms.push_back(device_wall_ms([&] {
           kernels::spinFor<<<1, 32, 0, stream>>>(run.spin_ns(), tags.get(), slot, slot + 1);
           c.before(stream);
           call_ns.push_back(host_ns([&] { status = c.call(stream, target); }));
+          if (status != cudaSuccess) cudaGetLastError();   // an answer to compare below, not an error to carry on
         }));
         if (status != c.expected) {
           std::fprintf(stderr, "%s: the call returned %s, expected %s\n", path.c_str(), cudaGetErrorName(status),
@@ -173,11 +166,12 @@ inline void run_host_return(LabRun& run) {
     }
     for (auto s : streams)
       if (s) CUDA_CHECK(cudaStreamDestroy(s));
-    const bool right = statuses_right && tags.right(path) && (!c.copies || buffers.copied(path));
-    std::printf("%-32s returned after %.1f us (spin %.1f ms)\n", path.c_str(), median(call_ns) / 1e3, run.opt.spin_ms);
+    const bool right = statuses_right && tags.right(path) && (!c.copies || buffers->copied(path));
+    std::printf("%-32s returned after %.1f us (spin %u ms)\n", path.c_str(), median(call_ns) / 1e3, run.opt.spin_ms);
     run.record(path, median(run_ms), right);
   }
   CUDA_CHECK(cudaEventDestroy(recorded));
+  CUDA_CHECK(cudaEventDestroy(never_recorded));
 }
 
 }  // namespace labbook::lab

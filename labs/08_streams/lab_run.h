@@ -12,16 +12,17 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "experiment_log.h"
+#include "median.h"
 
 namespace labbook::lab {
 
 struct Options {
-  int repeat = 3;                   // timed runs after the first (checked) one
+  int repeat = 3;                   // runs after the first; every run rewrites the same outputs, checked after the last
   std::string only;                 // run only experiments whose range path contains this
   std::size_t elements = 1u << 22;  // 32-bit words per array of a task: 16 MiB each way
-  std::uint32_t rounds = 4096;      // multiply-adds per element: a kernel a little longer than its copies
+  std::uint32_t rounds = 1024;      // dependent multiply-adds per element: a kernel about as long as its two copies
   unsigned tasks = 8;               // independent upload-kernel-download tasks of the pipeline
-  double spin_ms = 10;              // length of a spinning kernel
+  unsigned spin_ms = 10;            // length of a spinning kernel
   unsigned pairs = 512;             // event pairs of the timer-resolution experiment
   unsigned max_streams = 256;       // the concurrency sweep goes 1, 2, 4, ... up to this (past 128 grids)
   unsigned connections = 0;         // CUDA_DEVICE_MAX_CONNECTIONS to set (0: the driver's default)
@@ -42,7 +43,7 @@ class LabRun {
   void record(const std::string& path, double ms, bool correct) { log_.record(path, static_cast<float>(ms), correct); }
   int finish() const { return log_.report(); }
 
-  std::uint64_t spin_ns() const { return static_cast<std::uint64_t>(opt.spin_ms * 1e6); }
+  std::uint64_t spin_ns() const { return static_cast<std::uint64_t>(opt.spin_ms) * 1000000u; }
 
  private:
   ExperimentLog log_;
@@ -97,13 +98,6 @@ double device_wall_ms(Work&& work) {
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
   return (wall_ns() - start) / 1e6;
-}
-
-template <typename T>
-T median(std::vector<T> v) {
-  if (v.empty()) return T{};
-  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-  return v[v.size() / 2];
 }
 
 /// Slots the spinning kernels write their tags into: poisoned (all bits set) before a run,

@@ -22,6 +22,7 @@
 
 #include "device_buffer.h"
 #include "host_memory.h"
+#include "kernel_timer.h"
 #include "lab_run.h"
 #include "nvtx_range.h"
 #include "parallel_check.h"
@@ -95,40 +96,22 @@ class Parts {
   std::vector<std::unique_ptr<DeviceBuffer<std::uint32_t>>> in_dev_, out_dev_;
 };
 
-/// Milliseconds between two events on the legacy default stream around `work`, as 000 (VI-C)
-/// and 004 time: the stop event waits for every blocking stream's work queued before it.
-template <typename Work>
-float default_stream_ms(Work&& work) {
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  CUDA_CHECK(cudaEventRecord(start, 0));
-  work();
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaEventRecord(stop, 0));
-  CUDA_CHECK(cudaEventSynchronize(stop));
-  float ms = 0;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  return ms;
-}
-
-/// Runs `work` 1 + repeat times inside NVTX path `path`, each timed between events on
-/// stream 0, then checks the parts' outputs; `after` runs once the range is closed (e.g. the
-/// downloads of a range that leaves its results on the device).
+/// Runs `work` 1 + repeat times inside NVTX path `path`, each timed between events on the legacy
+/// default stream as 000 (VI-C) and 004 time (the stop event waits for every blocking stream's
+/// work queued before it), then checks the parts' outputs; `after` runs once the range is closed
+/// (e.g. the downloads of a range that leaves its results on the device).
 template <typename Work, typename After>
 void overlap_experiment(LabRun& run, const std::string& path, Parts& parts, Work&& work, After&& after) {
   if (!run.selected(path)) return;
   parts.poison();
   CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<float> ms;
+  float ms = 0;
   {
     NvtxPath range(path);
-    for (int r = 0; r <= run.opt.repeat; ++r) ms.push_back(default_stream_ms(work));
+    ms = median_kernel_ms(1 + run.opt.repeat, work);
   }
   after();
-  run.record(path, median(ms), parts.right(path, run.opt.rounds));
+  run.record(path, ms, parts.right(path, run.opt.rounds));
 }
 
 /// 000's two streams (two halves of one array).
@@ -158,10 +141,11 @@ inline void run_pipeline(LabRun& run) {
   std::vector<std::string> paths = {"pipeline/kernels_only"};
   for (unsigned n : stream_counts) paths.push_back("pipeline/streams=" + std::to_string(n));
   if (!run.any_selected(paths)) return;
-  int sms = 0;
+  int sms = 0, threads_per_sm = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
   constexpr unsigned kThreads = 512;
-  const unsigned blocks = 4 * static_cast<unsigned>(sms);   // 2048 threads per SM: the whole device
+  const unsigned blocks = static_cast<unsigned>(sms * threads_per_sm) / kThreads;   // the whole device
   Parts tasks(HostKind::Pinned, run.opt.tasks, run.opt.elements, run.opt.seed + 1);
   Streams streams(8);
   for (unsigned n : stream_counts)

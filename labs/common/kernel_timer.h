@@ -1,10 +1,10 @@
 #pragma once
 // Times kernel launches with CUDA events and reports the median, so a lab prints its own
 // numbers without any profiler.
-#include <algorithm>
 #include <vector>
 
 #include "cuda_check.h"
+#include "median.h"
 
 namespace labbook::lab {
 
@@ -28,8 +28,7 @@ float median_kernel_ms(int count, Launch&& launch) {
   }
   CUDA_CHECK(cudaEventDestroy(start));
   CUDA_CHECK(cudaEventDestroy(stop));
-  std::nth_element(ms.begin(), ms.begin() + static_cast<long>(ms.size() / 2), ms.end());
-  return ms[ms.size() / 2];
+  return median(ms);
 }
 
 }  // namespace labbook::lab

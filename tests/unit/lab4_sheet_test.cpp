@@ -3,6 +3,7 @@
 // lab_sheets_test.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "cmark_document.h"
@@ -106,4 +107,33 @@ TEST(Lab4Sheet, ABaselineAddsAColumnOfRatios) {
       EXPECT_EQ(r[6], "80.0 %");
     }
   }
+}
+
+TEST(Lab4Sheet, WithoutAModelTheModelAndVerdictColumnsGoAndATraceOnlyRunSaysSo) {
+  LabData lab = load_lab_data(kLab + "/lab.toml");
+  lab.model.reset();
+  lab.sections.at(0).baseline = "readSegment/offset=0";
+  Measurement m = read_measurement(kLab + "/recorded/h100.json");
+  m.metrics_requested.clear();
+  const std::string md = to_markdown(build_sheet(lab, m, {}));
+  const auto tables = parse_tables(md);
+  bool baseline_table = false;
+  for (const auto& t : tables) {
+    if (t.header.empty() || t.header[0] != "Experiment") continue;
+    EXPECT_EQ(std::count(t.header.begin(), t.header.end(), "Verdict"), 0);
+    EXPECT_EQ(std::count(t.header.begin(), t.header.end(), "Model, this GPU"), 0);
+    if (t.header.size() == 6) {
+      baseline_table = true;
+      EXPECT_EQ(t.header, (std::vector<std::string>{"Experiment", "Quantity", "Source (its GPU)", "Measured here",
+                                                    "Of readSegment/offset=0", "What changed"}));
+      for (const auto& r : t.rows) {
+        if (r[0] == "readSegment/offset=11" && r[1] == "gld_efficiency") {
+          EXPECT_EQ(r[4], "80.0 %");
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(baseline_table);
+  EXPECT_NE(md.find("| Metrics collected by | none: no metric was asked for"), std::string::npos);
+  EXPECT_NE(md.find("and nothing else: the lab asks for no metrics"), std::string::npos);
 }
