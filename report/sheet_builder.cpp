@@ -434,8 +434,8 @@ void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
     std::uint64_t span = 0;
     for (const auto& e : spec.experiments) span = std::max(span, range_activity_span_ns(m, e));
     std::string text = (spec.text.empty() ? "" : spec.text + "\n\n") +
-                       "One lane per stream: kernels green, copies orange, memsets purple (hover a box for its name "
-                       "and duration). Time runs from each range's first kernel or copy, on one scale for all the "
+                       "One lane per stream: kernels green, copies orange, memsets purple (open a picture on its own "
+                       "and hover a box for its name and duration). Time runs from each range's first kernel or copy, on one scale for all the "
                        "pictures below.\n\n";
     json data = {{"title", spec.title}, {"experiments", json::array()}};
     for (std::size_t j = 0; j < spec.experiments.size(); ++j) {
@@ -449,7 +449,7 @@ void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
       }
       const std::string file = lab.id + ".timeline-" + std::to_string(i + 1) + "-" + std::to_string(j + 1) + ".svg";
       sheet.figures.push_back({file, range_timeline_svg(m, e, span)});
-      text += "![Timeline of " + e + "](" + file + ")\n\n";
+      text += "[![Timeline of " + e + "](" + file + ")](" + file + ")\n\n";   // an <img> shows no tooltips
     }
     sheet.heading(3, spec.title);
     sheet.markdown(text);

@@ -203,8 +203,11 @@ experiments = ["streams/two", "other"]
   EXPECT_EQ(sheet.figures[1].file, "labX.timeline-1-2.svg");
   // One scale: "other" spans 1000 ns, longer than the two-stream range's 650 ns.
   EXPECT_EQ(kernel_widths(sheet.figures[0].svg), kernel_widths(range_timeline_svg(two_streams(), "streams/two", 1000)));
+  // Shown as an image and linked to itself: an <img> shows no tooltips, the SVG opened alone does.
   bool linked = false;
-  for (const auto& b : sheet.blocks) linked = linked || b.text.find("](labX.timeline-1-1.svg)") != std::string::npos;
+  for (const auto& b : sheet.blocks)
+    linked = linked || b.text.find("[![Timeline of streams/two](labX.timeline-1-1.svg)](labX.timeline-1-1.svg)") !=
+                           std::string::npos;
   EXPECT_TRUE(linked);
   EXPECT_EQ(sheet.data["timelines"][0]["experiments"][1]["span_ns"], 1000);
 }
