@@ -6,24 +6,13 @@
 #include "lab_data.h"
 #include "labbook/model/error.h"
 #include "quantities.h"
+#include "lab_toml_fixture.h"
 
 using namespace labbook::report;
 
 namespace {
 
-const std::string kHead = R"([lab]
-id = "labX"
-title = "X"
-summary = "s"
-program = "x"
-source = "001_a3a2ccee8305185b.txt"
-metrics = ["flop_count_sp"]
-[sheet]
-goals = "g"
-background = "b"
-look_at = "l"
-questions = ["q?"]
-)";
+const std::string kHead = fixture::lab_toml_head(R"(["flop_count_sp"])");
 
 const std::string kPeak = R"(
 [[peak]]
@@ -40,15 +29,6 @@ title = "S"
 experiments = ["gemm"]
 quantities = ["flop_rate_sp", "flop_rate_sp_pct_of_peak"]
 )";
-
-std::string error_of(const std::string& text) {
-  try {
-    parse_lab_data(text, "lab.toml");
-  } catch (const labbook::Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 /// An H100-like device: 132 SMs, 1980 MHz.
 labbook::DeviceFacts device(int major, int minor) {
@@ -88,16 +68,16 @@ TEST(ArithmeticPeak, ParsedWithItsCitationAndComputedFromTheDeviceFacts) {
 }
 
 TEST(ArithmeticPeak, AShareOfAPeakNeedsTheLabsPeakAndARate) {
-  EXPECT_EQ(error_of(kHead + kSection),
+  EXPECT_EQ(fixture::lab_toml_error(kHead + kSection),
             "lab.toml:17: [[section]]: 'quantities' names 'flop_rate_sp_pct_of_peak', which needs a [[peak]] with "
             "quantity = \"flop_rate_sp\"");
   std::string not_a_rate = kPeak;
   not_a_rate.replace(not_a_rate.find("flop_rate_sp"), 12, "flop_count_sp");
-  EXPECT_NE(error_of(kHead + not_a_rate).find("'quantity' must be a rate"), std::string::npos) << error_of(kHead + not_a_rate);
+  EXPECT_NE(fixture::lab_toml_error(kHead + not_a_rate).find("'quantity' must be a rate"), std::string::npos) << fixture::lab_toml_error(kHead + not_a_rate);
   std::string bad_cc = kPeak;
   bad_cc.replace(bad_cc.find("\"9.0\""), 5, "\"sm_90\"");
-  EXPECT_NE(error_of(kHead + bad_cc).find("'compute_capability' must be a compute capability"), std::string::npos)
-      << error_of(kHead + bad_cc);
+  EXPECT_NE(fixture::lab_toml_error(kHead + bad_cc).find("'compute_capability' must be a compute capability"), std::string::npos)
+      << fixture::lab_toml_error(kHead + bad_cc);
   EXPECT_FALSE(is_known_quantity("time_pct_of_peaks"));
   EXPECT_EQ(peak_rate_of("flop_rate_dp_pct_of_peak"), "flop_rate_dp");
   EXPECT_EQ(peak_rate_of("effective_bandwidth_pct_of_peak"), "") << "that one divides by the device's DRAM peak";

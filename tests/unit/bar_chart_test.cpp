@@ -4,6 +4,7 @@
 #include "bar_chart.h"
 #include "lab_data.h"
 #include "labbook/model/error.h"
+#include "lab_toml_fixture.h"
 
 using namespace labbook::report;
 
@@ -23,19 +24,7 @@ TEST(BarChart, BarsShareOneScaleAndMissingValuesAreLeftOut) {
 }
 
 TEST(BarChart, LabDataChartNamesAKnownQuantity) {
-  const std::string lab = R"([lab]
-id = "labX"
-title = "X"
-summary = "s"
-program = "x"
-source = "003_c67e0f909fb510d6.txt"
-metrics = ["gld_efficiency"]
-[sheet]
-goals = "g"
-background = "b"
-look_at = "l"
-questions = []
-[[section]]
+  const std::string lab = fixture::lab_toml_head(R"(["gld_efficiency"])") + R"([[section]]
 title = "S"
 experiments = ["a"]
 quantities = ["time"]
@@ -44,11 +33,7 @@ title = "C"
 quantity = "effective_bandwith"
 experiments = ["a"]
 )";
-  try {
-    parse_lab_data(lab, "lab.toml");
-    FAIL() << "a misspelt quantity must be an error";
-  } catch (const labbook::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("lab.toml:19: [[chart]]: 'quantity' names unknown quantity"), std::string::npos)
-        << e.what();
-  }
+  EXPECT_NE(fixture::lab_toml_error(lab).find("lab.toml:19: [[chart]]: 'quantity' names unknown quantity"),
+            std::string::npos)
+      << fixture::lab_toml_error(lab);
 }

@@ -2,6 +2,7 @@
 
 #include "lab_data.h"
 #include "labbook/model/error.h"
+#include "lab_toml_fixture.h"
 
 using namespace labbook::report;
 
@@ -26,14 +27,6 @@ experiments = ["readSegment/offset=0"]
 quantities = ["gld_efficiency", "time"]
 )";
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_lab_data(text, "lab.toml");
-  } catch (const labbook::Error& e) {
-    return e.what();
-  }
-  return "";
-}
 }  // namespace
 
 TEST(LabData, ParsesAMinimalLab) {
@@ -45,31 +38,31 @@ TEST(LabData, ParsesAMinimalLab) {
 }
 
 TEST(LabData, ErrorsNameFileLineAndField) {
-  EXPECT_EQ(error_of(std::string(kMinimal) + "\n[[reference]]\nexperiment = \"e\"\nquantity = \"gld_efficency\"\n"),
+  EXPECT_EQ(fixture::lab_toml_error(std::string(kMinimal) + "\n[[reference]]\nexperiment = \"e\"\nquantity = \"gld_efficency\"\n"),
             "lab.toml:22: [[reference]]: 'quantity' names unknown quantity 'gld_efficency' (closest: gld_efficiency, "
             "gst_efficiency, shared_efficiency)");
-  EXPECT_EQ(error_of(std::string(kMinimal) +
+  EXPECT_EQ(fixture::lab_toml_error(std::string(kMinimal) +
                      "\n[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = \"fast\"\n"),
             "lab.toml:23: [[reference]]: 'value' must be a number");
   const std::string no_citation = std::string(kMinimal) +
                                   "\n[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = 1\nunit = \"ns\"\n"
                                   "gpu = \"g\"\ncitation = \"the book\"\n";
-  EXPECT_NE(error_of(no_citation).find("lab.toml:26: [[reference]]: 'citation' must name a source file"), std::string::npos)
-      << error_of(no_citation);
+  EXPECT_NE(fixture::lab_toml_error(no_citation).find("lab.toml:26: [[reference]]: 'citation' must name a source file"), std::string::npos)
+      << fixture::lab_toml_error(no_citation);
   const std::string time_in_ms = std::string(kMinimal) +
                                  "\n[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = 1\nunit = \"ms\"\n";
-  EXPECT_NE(error_of(time_in_ms).find("lab.toml:24: [[reference]]: 'unit' must be 'ns', the unit of 'time'"), std::string::npos)
-      << error_of(time_in_ms);
-  EXPECT_NE(error_of("[lab]\nid = 3\n").find("lab.toml:2: [lab]: 'id' must be a string"), std::string::npos)
-      << error_of("[lab]\nid = 3\n");
-  EXPECT_NE(error_of("[lab\n").find("lab.toml:1: "), std::string::npos) << error_of("[lab\n");
+  EXPECT_NE(fixture::lab_toml_error(time_in_ms).find("lab.toml:24: [[reference]]: 'unit' must be 'ns', the unit of 'time'"), std::string::npos)
+      << fixture::lab_toml_error(time_in_ms);
+  EXPECT_NE(fixture::lab_toml_error("[lab]\nid = 3\n").find("lab.toml:2: [lab]: 'id' must be a string"), std::string::npos)
+      << fixture::lab_toml_error("[lab]\nid = 3\n");
+  EXPECT_NE(fixture::lab_toml_error("[lab\n").find("lab.toml:1: "), std::string::npos) << fixture::lab_toml_error("[lab\n");
 }
 
 TEST(LabData, BestClaimMustNameOneOfItsCandidates) {
   const std::string text = std::string(kMinimal) +
                            "\n[[claim]]\ntext = \"t\"\ncitation = \"c.txt\"\nquantity = \"time\"\nbest = \"z\"\n"
                            "candidates = [\"a\", \"b\"]\n";
-  EXPECT_NE(error_of(text).find("'best' must be one of 'candidates'"), std::string::npos) << error_of(text);
+  EXPECT_NE(fixture::lab_toml_error(text).find("'best' must be one of 'candidates'"), std::string::npos) << fixture::lab_toml_error(text);
 }
 
 TEST(LabData, TheShippedLab4DataIsValidAndCitesEveryReference) {
@@ -103,13 +96,13 @@ source_architecture = "fermi_ca"
 
   std::string bad = model;
   bad.replace(bad.find("\"fermi_ca\""), 10, "\"kepler\"");
-  EXPECT_NE(error_of(bad).find("lab.toml:27: [[model.pattern]]: 'source_architecture' unknown architecture 'kepler'"),
+  EXPECT_NE(fixture::lab_toml_error(bad).find("lab.toml:27: [[model.pattern]]: 'source_architecture' unknown architecture 'kepler'"),
             std::string::npos)
-      << error_of(bad);
+      << fixture::lab_toml_error(bad);
   bad = model;
   bad.replace(bad.find("kernel = \"readSegment\""), 22, "kernel = \"transpose\"");
-  EXPECT_NE(error_of(bad).find("'kernel' the warp model has no kernel 'transpose' (known: "), std::string::npos)
-      << error_of(bad);
+  EXPECT_NE(fixture::lab_toml_error(bad).find("'kernel' the warp model has no kernel 'transpose' (known: "), std::string::npos)
+      << fixture::lab_toml_error(bad);
 }
 
 TEST(LabData, PatternParametersAreIntegers) {
@@ -129,8 +122,8 @@ params = { offset = 11, unroll = 4 }
   EXPECT_EQ(lab.model->patterns.at(0).params.at("unroll"), 4);
   std::string bad = model;
   bad.replace(bad.find("unroll = 4"), 10, "unroll = \"four\"");
-  EXPECT_NE(error_of(bad).find("lab.toml:28: [[model.pattern]]: 'params.unroll' must be an integer"), std::string::npos)
-      << error_of(bad);
+  EXPECT_NE(fixture::lab_toml_error(bad).find("lab.toml:28: [[model.pattern]]: 'params.unroll' must be an integer"), std::string::npos)
+      << fixture::lab_toml_error(bad);
 }
 
 TEST(LabData, ACheckHasExactlyOneKind) {
@@ -146,9 +139,9 @@ tolerance = 0.5
   EXPECT_EQ(*lab.checks[0].value, 80.0);
   EXPECT_EQ(lab.checks[0].line, 20);
   std::string two = check + "at_least = 3\n";
-  EXPECT_NE(error_of(two).find("lab.toml:20: [[check]]: needs exactly one of"), std::string::npos) << error_of(two);
+  EXPECT_NE(fixture::lab_toml_error(two).find("lab.toml:20: [[check]]: needs exactly one of"), std::string::npos) << fixture::lab_toml_error(two);
   std::string none = std::string(kMinimal) + "\n[[check]]\nexperiments = \"a\"\nquantity = \"time\"\n";
-  EXPECT_NE(error_of(none).find("needs exactly one of"), std::string::npos) << error_of(none);
+  EXPECT_NE(fixture::lab_toml_error(none).find("needs exactly one of"), std::string::npos) << fixture::lab_toml_error(none);
   std::string predicted = std::string(kMinimal) + "\n[[check]]\nexperiments = \"a\"\nquantity = \"time\"\nas_predicted = true\n";
-  EXPECT_NE(error_of(predicted).find("'as_predicted' needs a [model] table"), std::string::npos) << error_of(predicted);
+  EXPECT_NE(fixture::lab_toml_error(predicted).find("'as_predicted' needs a [model] table"), std::string::npos) << fixture::lab_toml_error(predicted);
 }

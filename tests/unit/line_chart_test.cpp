@@ -12,6 +12,7 @@
 #include "line_chart.h"
 #include "quantities.h"
 #include "sheet_builder.h"
+#include "lab_toml_fixture.h"
 
 using namespace labbook;
 using namespace labbook::report;
@@ -106,32 +107,11 @@ TEST(LineChart, TickLabelsReadAsUnits) {
 }
 
 namespace {
-const std::string kLab = R"([lab]
-id = "labX"
-title = "X"
-summary = "s"
-program = "x"
-source = "003_c67e0f909fb510d6.txt"
-metrics = []
-[sheet]
-goals = "g"
-background = "b"
-look_at = "l"
-questions = []
-[[section]]
+const std::string kLab = fixture::lab_toml_head() + R"([[section]]
 title = "S"
 experiments = ["copy/h2d/bytes=4096"]
 quantities = ["effective_bandwidth"]
 )";
-
-std::string error_of(const std::string& text) {
-  try {
-    parse_lab_data(text, "lab.toml");
-  } catch (const labbook::Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 /// Two copy ranges in one group, a kernel range with copies, and unified-memory events.
 Measurement measurement() {
@@ -186,15 +166,15 @@ TEST(LineChart, CurveDataIsParsedAndChecked) {
   EXPECT_TRUE(lab.curves[0].log_x) << "log x is the default: sweeps go in powers";
   EXPECT_TRUE(lab.curves[0].log_y);
   EXPECT_EQ(lab.curves[0].x_unit, "bytes");
-  EXPECT_EQ(error_of(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"bytes\"\nquantity = \"bandwith\"\ngroups = [\"g\"]\n")
+  EXPECT_EQ(fixture::lab_toml_error(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"bytes\"\nquantity = \"bandwith\"\ngroups = [\"g\"]\n")
                 .rfind("lab.toml:20: [[curve]]: 'quantity' names unknown quantity 'bandwith'", 0),
             0u);
-  EXPECT_NE(error_of(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"a/b\"\nquantity = \"time\"\ngroups = [\"g\"]\n")
+  EXPECT_NE(fixture::lab_toml_error(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"a/b\"\nquantity = \"time\"\ngroups = [\"g\"]\n")
                 .find("lab.toml:19: [[curve]]: 'parameter' must be a name"),
             std::string::npos);
-  EXPECT_NE(error_of(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"n\"\nquantity = \"time\"\ngroups = []\n").find("'groups' is empty"),
+  EXPECT_NE(fixture::lab_toml_error(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"n\"\nquantity = \"time\"\ngroups = []\n").find("'groups' is empty"),
             std::string::npos);
-  EXPECT_NE(error_of(kLab + "[[check]]\nexperiments = \"*\"\nquantity = \"time\"\nat_most = 1\nat_least = 0\n")
+  EXPECT_NE(fixture::lab_toml_error(kLab + "[[check]]\nexperiments = \"*\"\nquantity = \"time\"\nat_most = 1\nat_least = 0\n")
                 .find("needs exactly one of 'value', 'at_least', 'at_most'"),
             std::string::npos);
 }

@@ -11,6 +11,7 @@
 #include "quantities.h"
 #include "resource_section.h"
 #include "resource_usage.h"
+#include "lab_toml_fixture.h"
 
 using namespace labbook::report;
 
@@ -86,19 +87,7 @@ TEST(ResourceReport, SectionShowsRegistersPerBlockOfTheLaunch) {
 }
 
 TEST(ResourceReport, LabDataReadsTheResourcesTable) {
-  const std::string head = R"([lab]
-id = "labX"
-title = "X"
-summary = "s"
-program = "x"
-source = "004_12112d3317679e06.txt"
-metrics = ["duration"]
-[sheet]
-goals = "g"
-background = "b"
-look_at = "l"
-questions = ["q?"]
-[[section]]
+  const std::string head = fixture::lab_toml_head(R"(["duration"])") + R"([[section]]
 title = "S"
 experiments = ["a"]
 quantities = ["cycles_per_load", "cycles_per_instruction"]

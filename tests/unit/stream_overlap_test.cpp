@@ -12,6 +12,7 @@
 #include "sheet_builder.h"
 #include "stream_overlap.h"
 #include "timeline_svg.h"
+#include "lab_toml_fixture.h"
 
 using namespace labbook;
 using namespace labbook::report;
@@ -162,19 +163,7 @@ TEST(RangeTimeline, AxisTicksAreRoundNumbersInTheStepsUnit) {
 }
 
 TEST(RangeTimeline, LabDataListsItsRangesAmongTheExperiments) {
-  const std::string lab = R"([lab]
-id = "labX"
-title = "X"
-summary = "s"
-program = "x"
-source = "004_12112d3317679e06.txt"
-metrics = []
-
-[sheet]
-goals = "g"
-background = "b"
-look_at = "l"
-questions = ["q?"]
+  const std::string lab = fixture::lab_toml_head() + R"(
 
 [[section]]
 title = "S"
