@@ -431,8 +431,9 @@ void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m,
 void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
   for (std::size_t i = 0; i < lab.timelines.size(); ++i) {
     const TimelineSpec& spec = lab.timelines[i];
-    std::uint64_t span = 0;
-    for (const auto& e : spec.experiments) span = std::max(span, range_activity_span_ns(m, e));
+    std::vector<std::uint64_t> spans;
+    for (const auto& e : spec.experiments) spans.push_back(range_activity_span_ns(m, e));
+    const std::uint64_t span = *std::max_element(spans.begin(), spans.end());   // one scale for all
     std::string text = (spec.text.empty() ? "" : spec.text + "\n\n") +
                        "One lane per stream: kernels green, copies orange, memsets purple (open a picture on its own "
                        "and hover a box for its name and duration). Time runs from each range's first kernel or copy, on one scale for all the "
@@ -440,7 +441,7 @@ void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
     json data = {{"title", spec.title}, {"experiments", json::array()}};
     for (std::size_t j = 0; j < spec.experiments.size(); ++j) {
       const std::string& e = spec.experiments[j];
-      const std::uint64_t own = range_activity_span_ns(m, e);
+      const std::uint64_t own = spans[j];
       data["experiments"].push_back({{"experiment", e}, {"span_ns", own}});
       text += "`" + e + "`\n\n";
       if (own == 0) {
