@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -23,6 +24,7 @@
 #include "cupti_status.h"
 #include "device_facts.h"
 #include "graph_kernels.h"
+#include "graph_replay.h"
 #include "l2_flusher.h"
 #include "issue_log.h"
 #include "labbook/model/error.h"
@@ -99,12 +101,13 @@ thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in f
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
 
-/// The stream a kernel launch callback's parameters name; for the per-thread-stream
-/// (_ptsz) calls, stream 0 is the thread's own stream.
+/// The stream a kernel or graph launch callback's parameters name; for the
+/// per-thread-stream (_ptsz) calls, stream 0 is the thread's own stream.
 CUstream launch_stream(CUpti_CallbackId cbid, const void* params) {
   const bool per_thread = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
                           cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
-                          cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+                          cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz ||
+                          cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
   const CUstream named = [&]() -> CUstream {
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return static_cast<const cuLaunchKernel_params*>(params)->hStream;
@@ -120,6 +123,9 @@ CUstream launch_stream(CUpti_CallbackId cbid, const void* params) {
       return static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
       return static_cast<const cuLaunchGridAsync_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: return static_cast<const cuGraphLaunch_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+      return static_cast<const cuGraphLaunch_ptsz_params*>(params)->hStream;
     default: return nullptr;
     }
   }();
@@ -137,6 +143,20 @@ bool is_graph_instantiate(CUpti_CallbackId cbid) {
          cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
 }
 
+/// Calls that change an executable graph, which GraphReplay must follow in metrics runs.
+constexpr CUpti_CallbackId kGraphExecChanges[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,           CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2, CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams, CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,            CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled};
+
+bool is_graph_exec_change(CUpti_CallbackId cbid) {
+  for (CUpti_CallbackId c : kGraphExecChanges)
+    if (c == cbid) return true;
+  return false;
+}
+
 /// Driver calls that run GPU work of the driver's own: the range profiler would count it as
 /// one of the program's kernels and shift every later launch's counters by one.
 bool runs_driver_gpu_work(CUpti_CallbackId cbid) { return cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache; }
@@ -152,6 +172,12 @@ bool is_begin_capture(CUpti_CallbackId cbid) {
 /// Every cuGraphInstantiate* variant's parameters begin with these two.
 struct InstantiateParams {
   CUgraphExec* phGraphExec;
+  CUgraph hGraph;
+};
+
+/// Both cuGraphExecUpdate variants' parameters begin with these two.
+struct ExecUpdateParams {
+  CUgraphExec hGraphExec;
   CUgraph hGraph;
 };
 
@@ -191,6 +217,8 @@ class Collector {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan}, issues_);
       if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>();
+      graph_replay_ = std::make_unique<GraphReplay>();
+      for (CUpti_CallbackId cbid : kGraphExecChanges) cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     }
     return true;
   }
@@ -220,6 +248,7 @@ class Collector {
       case CUPTI_CB_DOMAIN_RUNTIME_API: c->on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API:
         if (is_graph_instantiate(cbid)) c->on_graph_instantiate(static_cast<const CUpti_CallbackData*>(data));
+        else if (is_graph_exec_change(cbid)) c->on_graph_exec_change(cbid, static_cast<const CUpti_CallbackData*>(data));
         else if (is_begin_capture(cbid) || runs_driver_gpu_work(cbid))
           c->stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
         else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
@@ -307,15 +336,96 @@ class Collector {
     profiler_->skip_launch(d->context);
   }
 
-  // Remembers the kernels of each instantiated graph, for its launches.
+  // Remembers the kernels of each instantiated graph, for its launches. In a metrics run the
+  // graph's nodes become labbook's to launch, where they can be (graph_replay.h).
   void on_graph_instantiate(const CUpti_CallbackData* d) {
     if (d->callbackSite != CUPTI_API_EXIT) return;
     const auto* p = static_cast<const InstantiateParams*>(d->functionParams);
-    const auto* result = static_cast<const CUresult*>(d->functionReturnValue);
-    if (!p->phGraphExec || (result && *result != CUDA_SUCCESS)) return;
+    if (!p->phGraphExec || !succeeded(d)) return;
     std::vector<std::string> kernels = graph_kernel_names(p->hGraph);
+    std::string not_replayed = graph_replay_ ? graph_replay_->adopt(*p->phGraphExec, p->hGraph) : "";
     std::lock_guard<std::mutex> lock(mutex_);
     graph_kernels_[*p->phGraphExec] = std::move(kernels);
+    graph_not_replayed_[*p->phGraphExec] = std::move(not_replayed);
+  }
+
+  static bool succeeded(const CUpti_CallbackData* d) {
+    const auto* result = static_cast<const CUresult*>(d->functionReturnValue);
+    return !result || *result == CUDA_SUCCESS;
+  }
+
+  // The program changes or destroys an executable graph: GraphReplay's copy follows, or
+  // gives the graph back to run whole where it cannot follow.
+  void on_graph_exec_change(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    if (!graph_replay_ || GraphReplay::in_replay()) return;
+    const auto give_back = [&](CUgraphExec exec, const std::string& why) {
+      if (!graph_replay_->adopted(exec)) return;
+      const std::string problem = graph_replay_->release(exec);
+      std::lock_guard<std::mutex> lock(mutex_);
+      graph_not_replayed_[exec] = why + (problem.empty() ? "" : " (and " + problem + ")");
+    };
+    const bool enter = d->callbackSite == CUPTI_API_ENTER;
+    switch (cbid) {
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
+        if (enter) graph_replay_->forget(static_cast<const cuGraphExecDestroy_params*>(d->functionParams)->hGraphExec);
+        return;
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams:
+        if (enter)
+          give_back(static_cast<const cuGraphExecNodeSetParams_params*>(d->functionParams)->hGraphExec,
+                    "the program changed a node with cuGraphExecNodeSetParams");
+        return;
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: {
+        const auto* p = static_cast<const ExecUpdateParams*>(d->functionParams);
+        const CUgraphExec exec = p->hGraphExec;
+        if (enter) {
+          give_back(exec, "cuGraphExecUpdate changed the graph");
+        } else if (succeeded(d)) {
+          std::string not_replayed = graph_replay_->adopt(exec, p->hGraph);
+          std::lock_guard<std::mutex> lock(mutex_);
+          graph_kernels_[exec] = graph_kernel_names(p->hGraph);
+          graph_not_replayed_[exec] = std::move(not_replayed);
+        }
+        return;
+      }
+      default: break;
+    }
+    if (enter || !succeeded(d)) return;
+    switch (cbid) {
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams:
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {
+        CUgraphExec exec = nullptr;
+        CUDA_KERNEL_NODE_PARAMS params{};
+        CUgraphNode node = nullptr;
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2) {
+          const auto* p = static_cast<const cuGraphExecKernelNodeSetParams_v2_params*>(d->functionParams);
+          exec = p->hGraphExec, node = p->hNode, params = *p->nodeParams;
+        } else {   // the first version's parameters are the second's without kern and ctx
+          const auto* p = static_cast<const cuGraphExecKernelNodeSetParams_params*>(d->functionParams);
+          exec = p->hGraphExec, node = p->hNode;
+          std::memcpy(&params, p->nodeParams, sizeof *p->nodeParams);
+        }
+        if (const std::string why = graph_replay_->set_kernel(exec, node, params); !why.empty())
+          give_back(exec, "a kernel node's new arguments could not be copied: " + why);
+        break;
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams: {
+        const auto* p = static_cast<const cuGraphExecMemcpyNodeSetParams_params*>(d->functionParams);
+        graph_replay_->set_memcpy(p->hGraphExec, p->hNode, *p->copyParams);
+        break;
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams: {
+        const auto* p = static_cast<const cuGraphExecMemsetNodeSetParams_params*>(d->functionParams);
+        graph_replay_->set_memset(p->hGraphExec, p->hNode, *p->memsetParams);
+        break;
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled: {
+        const auto* p = static_cast<const cuGraphNodeSetEnabled_params*>(d->functionParams);
+        graph_replay_->set_enabled(p->hGraphExec, p->hNode, p->isEnabled != 0);
+        break;
+      }
+      default: break;
+    }
   }
 
   // With metrics, launches are serialized from entry to exit (and timed): CUPTI numbers its
@@ -332,7 +442,9 @@ class Collector {
       return;
     }
     const bool graph = is_graph_launch(cbid);
-    if (!graph && stream_is_capturing(launch_stream(cbid, d->functionParams))) return;
+    const CUstream stream = launch_stream(cbid, d->functionParams);
+    if (!graph && stream_is_capturing(stream)) return;
+    if (graph && replay_graph_nodes(d, stream)) return;
     if (profiler_) {
       launch_serializer_.lock();
       t_launch_serialized = true;
@@ -366,14 +478,22 @@ class Collector {
     }
     if (!profiler_) return;
     if (graph) {
-      // CUPTI 13.0's range profiler does not give a graph's kernel nodes ranges of their own
-      // (on the H100: one range for three launches of a four-kernel graph, its values NaN):
-      // every graph runs with the profiler stopped, and its kernels say so.
+      // A graph that GraphReplay could not take over runs whole, with the profiler stopped:
+      // CUPTI 13.0 would give all its kernels one range (graph_replay.h).
       profiler_->skip_launch(d->context);
-      if (!indices.empty())
+      if (!indices.empty()) {
+        std::string why = "a graph launched into a stream being captured";
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          const auto* p = static_cast<const cuGraphLaunch_params*>(d->functionParams);
+          if (auto it = graph_not_replayed_.find(p->hGraph); it != graph_not_replayed_.end() && !it->second.empty())
+            why = it->second;
+        }
         issues_.add("graph_kernels_no_metrics",
-                    "kernels launched as CUDA graph nodes get times but no metrics: CUPTI 13.0's range profiler "
-                    "cannot attribute counters to a graph's kernel nodes");
+                    "kernels launched as CUDA graph nodes get times but no metrics where labbook cannot launch "
+                    "the graph's nodes one by one (" + why + "): CUPTI 13.0's range profiler cannot attribute "
+                    "counters to a graph's kernel nodes");
+      }
       return;
     }
     if (!any_selected) {
@@ -387,6 +507,33 @@ class Collector {
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
                                                 "): they started with what earlier work left in L2");
     });
+  }
+
+  // A metrics run's launch of a graph GraphReplay took over: its nodes are launched here,
+  // one by one, and each kernel comes back through on_launch as a launch of its own; the
+  // graph launch itself, all its nodes disabled, runs with the profiler stopped, so that it
+  // takes no range. Returns false where the graph must run whole.
+  bool replay_graph_nodes(const CUpti_CallbackData* d, CUstream stream) {
+    if (!graph_replay_ || d->callbackSite != CUPTI_API_ENTER) return false;
+    const CUgraphExec exec = static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph;
+    if (!graph_replay_->adopted(exec) || stream_is_capturing(stream)) return false;
+    std::size_t launched = 0;
+    if (const std::string problem = graph_replay_->launch_nodes(exec, stream, launched); !problem.empty()) {
+      if (launched == 0) {   // nothing ran yet: the graph can still run whole, without metrics
+        const std::string also = graph_replay_->release(exec);
+        std::lock_guard<std::mutex> lock(mutex_);
+        graph_not_replayed_[exec] = problem + (also.empty() ? "" : " (and " + also + ")");
+        return false;
+      }
+      issues_.add("graph_replay_failed", "labbook could not launch a graph's nodes one by one (" + problem +
+                                             "), after launching " + std::to_string(launched) +
+                                             " of them: this run's later results and metrics may be wrong");
+    }
+    launch_serializer_.lock();   // released at the graph launch's exit
+    t_launch_serialized = true;
+    t_launch_entered_ns = now_ns();
+    profiler_->skip_launch(d->context);
+    return true;
   }
 
   void report_overhead(std::uint64_t finish_ns) const {
@@ -521,6 +668,8 @@ class Collector {
   std::mutex mutex_;
   std::vector<Launch> launches_;
   std::map<CUgraphExec, std::vector<std::string>> graph_kernels_;
+  std::map<CUgraphExec, std::string> graph_not_replayed_;   // why, for graphs that run whole
+  std::unique_ptr<GraphReplay> graph_replay_;               // metrics runs only
   std::map<std::uint32_t, std::string> range_by_correlation_;
   std::atomic<bool> finished_{false};
 };

@@ -1,14 +1,39 @@
 #include "graph_kernels.h"
 
+#include <map>
+
+#include "graph_order.h"
+
 namespace labbook::profiler {
+
+std::vector<CUgraphNode> graph_nodes_in_order(CUgraph graph) {
+  std::size_t count = 0;
+  if (cuGraphGetNodes(graph, nullptr, &count) != CUDA_SUCCESS || count == 0) return {};
+  std::vector<CUgraphNode> nodes(count);
+  if (cuGraphGetNodes(graph, nodes.data(), &count) != CUDA_SUCCESS) return {};
+  nodes.resize(count);
+  std::size_t edge_count = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
+  if (cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edge_count) == CUDA_SUCCESS && edge_count > 0) {
+    std::vector<CUgraphNode> from(edge_count), to(edge_count);
+    std::vector<CUgraphEdgeData> data(edge_count);
+    if (cuGraphGetEdges(graph, from.data(), to.data(), data.data(), &edge_count) == CUDA_SUCCESS) {
+      std::map<CUgraphNode, std::size_t> index;
+      for (std::size_t i = 0; i < nodes.size(); ++i) index[nodes[i]] = i;
+      for (std::size_t e = 0; e < edge_count; ++e) {
+        const auto f = index.find(from[e]), t = index.find(to[e]);
+        if (f != index.end() && t != index.end()) edges.emplace_back(f->second, t->second);
+      }
+    }
+  }
+  std::vector<CUgraphNode> ordered;
+  for (std::size_t i : topological_order(nodes.size(), edges)) ordered.push_back(nodes[i]);
+  return ordered;
+}
 
 std::vector<std::string> graph_kernel_names(CUgraph graph) {
   std::vector<std::string> names;
-  std::size_t count = 0;
-  if (cuGraphGetNodes(graph, nullptr, &count) != CUDA_SUCCESS || count == 0) return names;
-  std::vector<CUgraphNode> nodes(count);
-  if (cuGraphGetNodes(graph, nodes.data(), &count) != CUDA_SUCCESS) return names;
-  for (CUgraphNode node : nodes) {
+  for (CUgraphNode node : graph_nodes_in_order(graph)) {
     CUgraphNodeType type;
     if (cuGraphNodeGetType(node, &type) != CUDA_SUCCESS) continue;
     if (type == CU_GRAPH_NODE_TYPE_KERNEL) {

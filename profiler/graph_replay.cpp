@@ -1,0 +1,298 @@
+#include "graph_replay.h"
+
+#include <cstdint>
+
+#include "graph_kernels.h"
+
+namespace labbook::profiler {
+
+namespace {
+
+thread_local bool t_in_replay = false;
+
+struct InReplay {   // marks this thread's driver calls as labbook's own for a scope
+  InReplay() { t_in_replay = true; }
+  ~InReplay() { t_in_replay = false; }
+};
+
+std::string failed(const char* call, CUresult r) {
+  const char* name = nullptr;
+  cuGetErrorName(r, &name);
+  return std::string(call) + " failed (" + (name ? name : "?") + ")";
+}
+
+bool replayable(CUgraphNodeType type) {
+  return type == CU_GRAPH_NODE_TYPE_KERNEL || type == CU_GRAPH_NODE_TYPE_MEMCPY ||
+         type == CU_GRAPH_NODE_TYPE_MEMSET || type == CU_GRAPH_NODE_TYPE_EMPTY;
+}
+
+const char* node_type_name(CUgraphNodeType type) {
+  switch (type) {
+    case CU_GRAPH_NODE_TYPE_HOST: return "a host-function node";
+    case CU_GRAPH_NODE_TYPE_GRAPH: return "a child-graph node";
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return "an event-wait node";
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return "an event-record node";
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+    case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT: return "an external-semaphore node";
+    case CU_GRAPH_NODE_TYPE_MEM_ALLOC: return "a memory-allocation node";
+    case CU_GRAPH_NODE_TYPE_MEM_FREE: return "a memory-free node";
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP: return "a batch-memory-operation node";
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL: return "a conditional node";
+    default: return "a node of a kind labbook does not know";
+  }
+}
+
+}  // namespace
+
+/// One node as labbook launches it: a copy of what the program gave the graph, since the
+/// graph (and the arguments it holds) may be destroyed right after instantiation.
+struct GraphReplay::Node {
+  CUgraphNode handle = nullptr;
+  CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+  bool enabled = true;   // as the program left it; in the exec labbook keeps it disabled
+  // kernel
+  CUfunction function = nullptr;
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1}, shared_bytes = 0;
+  std::vector<std::vector<unsigned char>> arguments;
+  std::vector<CUlaunchAttribute> attributes;
+  // memcpy, memset
+  CUDA_MEMCPY3D copy{};
+  CUDA_MEMSET_NODE_PARAMS set{};
+};
+
+namespace {
+
+/// Copies a kernel node's launch: function, shape and the bytes of every argument.
+std::string copy_kernel(const CUDA_KERNEL_NODE_PARAMS& p, CUfunction& function, unsigned (&grid)[3],
+                        unsigned (&block)[3], unsigned& shared_bytes,
+                        std::vector<std::vector<unsigned char>>& arguments) {
+  if (p.extra) return "a kernel node whose arguments are passed through 'extra'";
+  CUfunction f = p.func;
+  if (!f && p.kern) {
+    if (CUresult r = cuKernelGetFunction(&f, p.kern); r != CUDA_SUCCESS) return failed("cuKernelGetFunction", r);
+  }
+  if (!f) return "a kernel node without a function";
+  std::vector<std::vector<unsigned char>> copied;
+  for (std::size_t i = 0;; ++i) {
+    std::size_t offset = 0, size = 0;
+    const CUresult r = cuFuncGetParamInfo(f, i, &offset, &size);
+    if (r == CUDA_ERROR_INVALID_VALUE) break;   // past the last parameter
+    if (r != CUDA_SUCCESS) return failed("cuFuncGetParamInfo", r);
+    if (!p.kernelParams || !p.kernelParams[i]) return "a kernel node without its arguments";
+    const auto* bytes = static_cast<const unsigned char*>(p.kernelParams[i]);
+    copied.emplace_back(bytes, bytes + size);
+  }
+  function = f;
+  grid[0] = p.gridDimX, grid[1] = p.gridDimY, grid[2] = p.gridDimZ;
+  block[0] = p.blockDimX, block[1] = p.blockDimY, block[2] = p.blockDimZ;
+  shared_bytes = p.sharedMemBytes;
+  arguments = std::move(copied);
+  return "";
+}
+
+/// The launch attributes a kernel node sets that change what or how it computes. A node
+/// updated from the device cannot be copied.
+std::string copy_attributes(CUgraphNode node, std::vector<CUlaunchAttribute>& attributes) {
+  const auto get = [&](CUlaunchAttributeID id, CUlaunchAttributeValue& v) {
+    v = CUlaunchAttributeValue{};
+    return cuGraphKernelNodeGetAttribute(node, id, &v) == CUDA_SUCCESS;
+  };
+  const auto keep = [&](CUlaunchAttributeID id, const CUlaunchAttributeValue& v) {
+    CUlaunchAttribute a{};
+    a.id = id;
+    a.value = v;
+    attributes.push_back(a);
+  };
+  CUlaunchAttributeValue v;
+  if (get(CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, v) && v.deviceUpdatableKernelNode.deviceUpdatable)
+    return "a kernel node updated from the device";
+  if (get(CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, v) && v.accessPolicyWindow.num_bytes > 0)
+    keep(CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, v);
+  if (get(CU_LAUNCH_ATTRIBUTE_COOPERATIVE, v) && v.cooperative) keep(CU_LAUNCH_ATTRIBUTE_COOPERATIVE, v);
+  if (get(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, v) && v.clusterDim.x * v.clusterDim.y * v.clusterDim.z > 1)
+    keep(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, v);
+  if (get(CU_LAUNCH_ATTRIBUTE_PRIORITY, v) && v.priority != 0) keep(CU_LAUNCH_ATTRIBUTE_PRIORITY, v);
+  return "";
+}
+
+}  // namespace
+
+GraphReplay::GraphReplay() = default;
+GraphReplay::~GraphReplay() = default;
+
+bool GraphReplay::in_replay() { return t_in_replay; }
+
+std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
+  InReplay own_calls;
+  forget(exec);
+  cuuint64_t flags = 0;
+  if (cuGraphExecGetFlags(exec, &flags) == CUDA_SUCCESS && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
+    return "the graph was instantiated for launches from the device";
+  Nodes nodes;
+  for (CUgraphNode handle : graph_nodes_in_order(graph)) {
+    Node n;
+    n.handle = handle;
+    if (CUresult r = cuGraphNodeGetType(handle, &n.type); r != CUDA_SUCCESS) return failed("cuGraphNodeGetType", r);
+    if (!replayable(n.type)) return std::string("the graph has ") + node_type_name(n.type);
+    if (n.type == CU_GRAPH_NODE_TYPE_KERNEL) {
+      CUDA_KERNEL_NODE_PARAMS p{};
+      if (CUresult r = cuGraphKernelNodeGetParams(handle, &p); r != CUDA_SUCCESS)
+        return failed("cuGraphKernelNodeGetParams", r);
+      if (p.ctx) return "a kernel node bound to a context of its own";
+      if (std::string why = copy_kernel(p, n.function, n.grid, n.block, n.shared_bytes, n.arguments); !why.empty())
+        return why;
+      if (std::string why = copy_attributes(handle, n.attributes); !why.empty()) return why;
+    } else if (n.type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+      if (CUresult r = cuGraphMemcpyNodeGetParams(handle, &n.copy); r != CUDA_SUCCESS)
+        return failed("cuGraphMemcpyNodeGetParams", r);
+    } else if (n.type == CU_GRAPH_NODE_TYPE_MEMSET) {
+      if (CUresult r = cuGraphMemsetNodeGetParams(handle, &n.set); r != CUDA_SUCCESS)
+        return failed("cuGraphMemsetNodeGetParams", r);
+    }
+    nodes.push_back(std::move(n));
+  }
+  if (nodes.empty()) return "the graph could not be read";
+  // Disable last, and undo on failure: a half-disabled graph would compute something else.
+  std::size_t disabled = 0;
+  for (; disabled < nodes.size(); ++disabled) {
+    if (nodes[disabled].type == CU_GRAPH_NODE_TYPE_EMPTY) continue;
+    if (CUresult r = cuGraphNodeSetEnabled(exec, nodes[disabled].handle, 0); r != CUDA_SUCCESS) {
+      for (std::size_t i = 0; i < disabled; ++i)
+        if (nodes[i].type != CU_GRAPH_NODE_TYPE_EMPTY) cuGraphNodeSetEnabled(exec, nodes[i].handle, 1);
+      return failed("cuGraphNodeSetEnabled", r);
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  execs_[exec] = std::move(nodes);
+  return "";
+}
+
+bool GraphReplay::adopted(CUgraphExec exec) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return execs_.count(exec) > 0;
+}
+
+std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::size_t& launched) {
+  launched = 0;
+  Nodes nodes;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = execs_.find(exec);
+    if (it == execs_.end()) return "the graph is not labbook's to replay";
+    nodes = it->second;   // a copy: the program may change the exec from another thread
+  }
+  for (const Node& n : nodes) {
+    if (!n.enabled) continue;
+    CUresult r = CUDA_SUCCESS;
+    switch (n.type) {
+      case CU_GRAPH_NODE_TYPE_KERNEL: {
+        // Not marked as labbook's own: the collector must see this launch as the program's.
+        CUlaunchConfig config{};
+        config.gridDimX = n.grid[0], config.gridDimY = n.grid[1], config.gridDimZ = n.grid[2];
+        config.blockDimX = n.block[0], config.blockDimY = n.block[1], config.blockDimZ = n.block[2];
+        config.sharedMemBytes = n.shared_bytes;
+        config.hStream = stream;
+        std::vector<CUlaunchAttribute> attributes = n.attributes;
+        config.attrs = attributes.empty() ? nullptr : attributes.data();
+        config.numAttrs = static_cast<unsigned>(attributes.size());
+        std::vector<void*> arguments;
+        std::vector<std::vector<unsigned char>> values = n.arguments;
+        for (auto& value : values) arguments.push_back(value.data());
+        r = cuLaunchKernelEx(&config, n.function, arguments.empty() ? nullptr : arguments.data(), nullptr);
+        if (r != CUDA_SUCCESS) return failed("launching a graph's kernel node", r);
+        break;
+      }
+      case CU_GRAPH_NODE_TYPE_MEMCPY: {
+        InReplay own_calls;
+        r = cuMemcpy3DAsync(&n.copy, stream);
+        if (r != CUDA_SUCCESS) return failed("copying as a graph's memcpy node", r);
+        break;
+      }
+      case CU_GRAPH_NODE_TYPE_MEMSET: {
+        InReplay own_calls;
+        const CUDA_MEMSET_NODE_PARAMS& s = n.set;
+        const bool rows = s.height > 1;
+        switch (s.elementSize) {
+          case 1:
+            r = rows ? cuMemsetD2D8Async(s.dst, s.pitch, static_cast<unsigned char>(s.value), s.width, s.height, stream)
+                     : cuMemsetD8Async(s.dst, static_cast<unsigned char>(s.value), s.width, stream);
+            break;
+          case 2:
+            r = rows ? cuMemsetD2D16Async(s.dst, s.pitch, static_cast<unsigned short>(s.value), s.width, s.height, stream)
+                     : cuMemsetD16Async(s.dst, static_cast<unsigned short>(s.value), s.width, stream);
+            break;
+          default:
+            r = rows ? cuMemsetD2D32Async(s.dst, s.pitch, s.value, s.width, s.height, stream)
+                     : cuMemsetD32Async(s.dst, s.value, s.width, stream);
+            break;
+        }
+        if (r != CUDA_SUCCESS) return failed("setting memory as a graph's memset node", r);
+        break;
+      }
+      default: break;   // empty
+    }
+    ++launched;
+  }
+  return "";
+}
+
+GraphReplay::Node* GraphReplay::find(CUgraphExec exec, CUgraphNode node) {
+  auto it = execs_.find(exec);
+  if (it == execs_.end()) return nullptr;
+  for (Node& n : it->second)
+    if (n.handle == node) return &n;
+  return nullptr;
+}
+
+std::string GraphReplay::set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params) {
+  InReplay own_calls;
+  std::lock_guard<std::mutex> lock(mutex_);
+  Node* n = find(exec, node);
+  if (!n) return "";
+  if (params.ctx) return "a kernel node bound to a context of its own";
+  return copy_kernel(params, n->function, n->grid, n->block, n->shared_bytes, n->arguments);
+}
+
+void GraphReplay::set_memcpy(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& params) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (Node* n = find(exec, node)) n->copy = params;
+}
+
+void GraphReplay::set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (Node* n = find(exec, node)) n->set = params;
+}
+
+void GraphReplay::set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled) {
+  InReplay own_calls;
+  std::lock_guard<std::mutex> lock(mutex_);
+  Node* n = find(exec, node);
+  if (!n) return;
+  n->enabled = enabled;
+  if (enabled) cuGraphNodeSetEnabled(exec, node, 0);   // still labbook's to launch
+}
+
+std::string GraphReplay::release(CUgraphExec exec) {
+  InReplay own_calls;
+  Nodes nodes;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = execs_.find(exec);
+    if (it == execs_.end()) return "";
+    nodes = std::move(it->second);
+    execs_.erase(it);
+  }
+  std::string problem;
+  for (const Node& n : nodes)
+    if (n.enabled && n.type != CU_GRAPH_NODE_TYPE_EMPTY)
+      if (CUresult r = cuGraphNodeSetEnabled(exec, n.handle, 1); r != CUDA_SUCCESS && problem.empty())
+        problem = failed("cuGraphNodeSetEnabled", r);
+  return problem;
+}
+
+void GraphReplay::forget(CUgraphExec exec) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  execs_.erase(exec);
+}
+
+}  // namespace labbook::profiler

@@ -1,0 +1,69 @@
+#pragma once
+/// @file
+/// GraphReplay: metrics for every kernel node of a CUDA graph, as `ncu --graph-profiling
+/// node` gives them. CUPTI 13.0's range profiler gives a whole graph launch one range (on the
+/// H100: one range for three launches of a four-kernel graph, its values NaN), so in a
+/// metrics run labbook launches a graph's nodes itself, one after another, into the stream
+/// the program launched the graph into: ordinary launches, each of which gets a range. The
+/// nodes are disabled in the program's executable graph, so nothing runs twice, and one node
+/// after another is an order the graph allows, so the program computes what it computes
+/// without labbook. Only metrics runs do this; the trace run times the graph as it is.
+///
+/// Graphs made of kernel, memcpy, memset and empty nodes are replayed. Any other node (host
+/// function, event, allocation, child graph, conditional...) leaves the graph to run whole,
+/// its kernels without metrics, and adopt() says why. Driver API only; no CUPTI.
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <cuda.h>
+
+namespace labbook::profiler {
+
+class GraphReplay {
+ public:
+  GraphReplay();
+  ~GraphReplay();
+  GraphReplay(const GraphReplay&) = delete;
+  GraphReplay& operator=(const GraphReplay&) = delete;
+
+  /// At cuGraphInstantiate's exit: takes `exec` over if every node of `graph` can be
+  /// replayed, copying the nodes and disabling them in `exec`. Returns "" when it did, else
+  /// why not (the graph then runs whole).
+  std::string adopt(CUgraphExec exec, CUgraph graph);
+  bool adopted(CUgraphExec exec) const;
+
+  /// At cuGraphLaunch's entry, for an adopted `exec`: launches its enabled nodes into
+  /// `stream`, in order. Returns "" or what failed; `launched` counts the nodes that were.
+  std::string launch_nodes(CUgraphExec exec, CUstream stream, std::size_t& launched);
+
+  /// The program changed an adopted `exec` (call at the API's exit, when it succeeded): the
+  /// copy follows, and the node stays disabled in `exec`. set_kernel() returns "" or why the
+  /// new arguments could not be copied: then release() the exec.
+  std::string set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params);
+  void set_memcpy(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& params);
+  void set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params);
+  void set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled);
+  /// A change labbook does not copy (cuGraphExecNodeSetParams, cuGraphExecUpdate): `exec` is
+  /// given back to the program, its nodes enabled as the program left them, and runs whole
+  /// from then on. Call at the API's entry, while the nodes still exist. Returns "" or what
+  /// failed.
+  std::string release(CUgraphExec exec);
+  /// cuGraphExecDestroy.
+  void forget(CUgraphExec exec);
+
+  /// True while the calling thread is inside this class's own driver calls: the collector's
+  /// callbacks must not take labbook's cuGraphNodeSetEnabled for the program's.
+  static bool in_replay();
+
+ private:
+  struct Node;
+  using Nodes = std::vector<Node>;
+  Node* find(CUgraphExec exec, CUgraphNode node);
+
+  mutable std::mutex mutex_;
+  std::map<CUgraphExec, Nodes> execs_;
+};
+
+}  // namespace labbook::profiler
