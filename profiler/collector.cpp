@@ -157,6 +157,13 @@ bool is_graph_exec_change(CUpti_CallbackId cbid) {
   return false;
 }
 
+/// The driver calls through which managed memory comes to exist: cudaMallocManaged, and
+/// the runtime's lookup of a __managed__ variable. Unified-memory tracing starts at the
+/// first, so that programs without managed memory do not pay for it.
+bool creates_managed_memory(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged || cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged;
+}
+
 /// Driver calls that run GPU work of the driver's own: the range profiler would count it as
 /// one of the program's kernels and shift every later launch's counters by one.
 bool runs_driver_gpu_work(CUpti_CallbackId cbid) { return cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache; }
@@ -209,10 +216,13 @@ class Collector {
           CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
           CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz, CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-    cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 
-    if (config_.trace) tracer_ = std::make_unique<ActivityTracer>(issues_);
+    if (config_.trace) {
+      tracer_ = std::make_unique<ActivityTracer>(issues_);
+      for (CUpti_CallbackId cbid : {CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged, CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged})
+        cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    }
     if (!config_.metrics.empty()) {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan}, issues_);
@@ -247,19 +257,18 @@ class Collector {
       case CUPTI_CB_DOMAIN_NVTX: c->on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
       case CUPTI_CB_DOMAIN_RUNTIME_API: c->on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API:
-        if (is_graph_instantiate(cbid)) c->on_graph_instantiate(static_cast<const CUpti_CallbackData*>(data));
+        if (creates_managed_memory(cbid)) {
+          if (c->tracer_ && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
+            c->tracer_->enable_unified_memory();
+        } else if (is_graph_instantiate(cbid)) c->on_graph_instantiate(static_cast<const CUpti_CallbackData*>(data));
         else if (is_graph_exec_change(cbid)) c->on_graph_exec_change(cbid, static_cast<const CUpti_CallbackData*>(data));
         else if (is_begin_capture(cbid) || runs_driver_gpu_work(cbid))
           c->stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
         else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
-        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
-          // The driver is initialized now, which unified-memory tracing needs.
-          if (c->tracer_) c->tracer_->enable_unified_memory();
-        } else if (c->profiler_) {
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && c->profiler_)
           c->profiler_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
-        }
         break;
       default: break;
     }
