@@ -46,6 +46,22 @@ json name_event(const char* what, int pid, std::uint64_t tid, const std::string&
 }
 
 /// One end of the arrow from an API call to the GPU work it started ("s" start, "f" finish).
+/// The "traceEvents" array's text, one event per line.
+class EventList {
+ public:
+  void push_back(const json& event) {
+    text_ += text_.empty() ? "{\"traceEvents\": [\n" : ",\n";
+    text_ += event.dump();
+  }
+  std::string finish() && {
+    if (text_.empty()) text_ = "{\"traceEvents\": [";
+    return std::move(text_) + "\n], \"displayTimeUnit\": \"ns\"}\n";
+  }
+
+ private:
+  std::string text_;
+};
+
 json flow_event(const char* phase, std::uint32_t correlation, int pid, std::uint64_t tid, std::uint64_t at,
                 std::uint64_t origin) {
   json e = {{"name", "launch"}, {"cat", "correlation"}, {"ph", phase}, {"id", correlation},
@@ -55,9 +71,9 @@ json flow_event(const char* phase, std::uint32_t correlation, int pid, std::uint
 }
 }  // namespace
 
-json chrome_trace(const Measurement& m) {
+std::string chrome_trace(const Measurement& m) {
   const std::uint64_t origin = earliest_timestamp(m);
-  json events = json::array();
+  EventList events;
   events.push_back(name_event("process_name", kHostPid, 0, "host"));
   for (const auto& d : m.devices)
     events.push_back(name_event("process_name", device_pid(d.ordinal), 0, "GPU " + std::to_string(d.ordinal) + ": " + d.name));
@@ -115,11 +131,9 @@ json chrome_trace(const Measurement& m) {
   for (const auto& e : m.memory_events)
     events.push_back(complete_event(e.kind, "unified_memory", kUnifiedMemoryPid, 0, e.start_ns, e.end_ns, origin,
                                     {{"value", e.value}, {"address", e.address}, {"device", e.device}}));
-  return {{"traceEvents", events}, {"displayTimeUnit", "ns"}};
+  return std::move(events).finish();
 }
 
-void write_chrome_trace(const Measurement& m, const std::string& path) {
-  write_file_atomically(path, chrome_trace(m).dump() + "\n");
-}
+void write_chrome_trace(const Measurement& m, const std::string& path) { write_file_atomically(path, chrome_trace(m)); }
 
 }  // namespace labbook::report

@@ -42,9 +42,18 @@ void write_file_atomically(const std::string& path, const std::string& contents)
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) {   // not a regular file (a pipe): read to its end
+    in.clear();
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.seekg(0);
+  if (!in.read(text.data(), size)) throw Error(path + ": cannot read: " + std::strerror(errno));
+  return text;
 }
 
 }  // namespace labbook

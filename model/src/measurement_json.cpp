@@ -19,13 +19,58 @@ void put_optional(json& j, const char* key, const std::optional<T>& v) {
 
 json dims(const int d[3]) { return json::array({d[0], d[1], d[2]}); }
 
-}  // namespace
+json to_json(const Range& r) {
+  json j = {{"id", r.id},         {"name", r.name},   {"path", r.path},
+            {"thread", r.thread}, {"depth", r.depth}, {"process_wide", r.process_wide},
+            {"start_ns", r.start_ns}};
+  put_optional(j, "end_ns", r.end_ns);
+  put_optional(j, "payload", r.payload);
+  return j;
+}
 
-json to_json(const Measurement& m) {
+json to_json(const Kernel& k) {
+  json j = {{"launch", k.launch},
+            {"name", k.name},
+            {"mangled", k.mangled},
+            {"range", k.range},
+            {"thread", k.thread},
+            {"device", k.device},
+            {"stream", k.stream},
+            {"correlation", k.correlation},
+            {"grid", dims(k.grid)},
+            {"block", dims(k.block)},
+            {"registers_per_thread", k.registers_per_thread},
+            {"static_shared_bytes", k.static_shared_bytes},
+            {"dynamic_shared_bytes", k.dynamic_shared_bytes},
+            {"local_bytes_per_thread", k.local_bytes_per_thread},
+            {"metrics", k.metrics}};
+  put_optional(j, "start_ns", k.start_ns);
+  put_optional(j, "end_ns", k.end_ns);
+  return j;
+}
+
+json to_json(const Copy& c) {
+  return {{"kind", to_string(c.kind)}, {"memset", c.is_memset},   {"src", to_string(c.src)},
+          {"dst", to_string(c.dst)},   {"bytes", c.bytes},        {"start_ns", c.start_ns},
+          {"end_ns", c.end_ns},        {"device", c.device},      {"stream", c.stream},
+          {"correlation", c.correlation}, {"range", c.range}};
+}
+
+json to_json(const ApiCall& a) {
+  return {{"name", a.name}, {"thread", a.thread}, {"correlation", a.correlation},
+          {"start_ns", a.start_ns}, {"end_ns", a.end_ns}};
+}
+
+json to_json(const UnifiedMemoryEvent& e) {
+  return {{"kind", e.kind},         {"value", e.value},   {"address", e.address},
+          {"start_ns", e.start_ns}, {"end_ns", e.end_ns}, {"device", e.device}};
+}
+
+/// Everything but the per-record arrays.
+json head_json(const Measurement& m) {
   json j;
   j["schema"] = "labbook.measurement";
   j["schema_version"] = m.schema_version;
-
   json program = {{"command", m.program.command},
                   {"started_at", m.program.started_at},
                   {"mode", m.program.mode},
@@ -33,8 +78,7 @@ json to_json(const Measurement& m) {
                   {"collector_version", m.program.collector_version},
                   {"cupti_version", m.program.cupti_version}};
   put_optional(program, "exit_code", m.program.exit_code);
-  j["program"] = program;
-
+  j["program"] = std::move(program);
   j["devices"] = json::array();
   for (const auto& d : m.devices) {
     j["devices"].push_back({{"ordinal", d.ordinal},
@@ -50,71 +94,6 @@ json to_json(const Measurement& m) {
                             {"driver_version", d.driver_version},
                             {"peak_dram_bytes_per_second", d.peak_dram_bytes_per_second()}});
   }
-
-  j["ranges"] = json::array();
-  for (const auto& r : m.ranges) {
-    json jr = {{"id", r.id},         {"name", r.name},   {"path", r.path},
-               {"thread", r.thread}, {"depth", r.depth}, {"process_wide", r.process_wide},
-               {"start_ns", r.start_ns}};
-    put_optional(jr, "end_ns", r.end_ns);
-    put_optional(jr, "payload", r.payload);
-    j["ranges"].push_back(jr);
-  }
-
-  j["kernels"] = json::array();
-  for (const auto& k : m.kernels) {
-    json jk = {{"launch", k.launch},
-               {"name", k.name},
-               {"mangled", k.mangled},
-               {"range", k.range},
-               {"thread", k.thread},
-               {"device", k.device},
-               {"stream", k.stream},
-               {"correlation", k.correlation},
-               {"grid", dims(k.grid)},
-               {"block", dims(k.block)},
-               {"registers_per_thread", k.registers_per_thread},
-               {"static_shared_bytes", k.static_shared_bytes},
-               {"dynamic_shared_bytes", k.dynamic_shared_bytes},
-               {"local_bytes_per_thread", k.local_bytes_per_thread},
-               {"metrics", k.metrics}};
-    put_optional(jk, "start_ns", k.start_ns);
-    put_optional(jk, "end_ns", k.end_ns);
-    j["kernels"].push_back(jk);
-  }
-
-  j["copies"] = json::array();
-  for (const auto& c : m.copies) {
-    j["copies"].push_back({{"kind", to_string(c.kind)},
-                           {"memset", c.is_memset},
-                           {"src", to_string(c.src)},
-                           {"dst", to_string(c.dst)},
-                           {"bytes", c.bytes},
-                           {"start_ns", c.start_ns},
-                           {"end_ns", c.end_ns},
-                           {"device", c.device},
-                           {"stream", c.stream},
-                           {"correlation", c.correlation},
-                           {"range", c.range}});
-  }
-
-  j["api_calls"] = json::array();
-  for (const auto& a : m.api_calls) {
-    j["api_calls"].push_back({{"name", a.name},
-                              {"thread", a.thread},
-                              {"correlation", a.correlation},
-                              {"start_ns", a.start_ns},
-                              {"end_ns", a.end_ns}});
-  }
-  j["memory_events"] = json::array();
-  for (const auto& e : m.memory_events) {
-    j["memory_events"].push_back({{"kind", e.kind},
-                                  {"value", e.value},
-                                  {"address", e.address},
-                                  {"start_ns", e.start_ns},
-                                  {"end_ns", e.end_ns},
-                                  {"device", e.device}});
-  }
   j["metrics_requested"] = m.metrics_requested;
   j["metric_scope"] = m.metric_scope;
   j["metric_passes"] = m.metric_passes;
@@ -122,6 +101,51 @@ json to_json(const Measurement& m) {
   j["cache_control"] = m.cache_control;
   j["issues"] = json::array();
   for (const auto& i : m.issues) j["issues"].push_back({{"code", i.code}, {"message", i.message}});
+  return j;
+}
+
+template <typename Record>
+json array_json(const std::vector<Record>& records) {
+  json a = json::array();
+  for (const auto& r : records) a.push_back(to_json(r));
+  return a;
+}
+
+/// `"key": [` one record per line `]`, each record dumped as soon as it is made: a trace holds
+/// tens of thousands, and one tree of them all cost more to build and free than to write.
+template <typename Record>
+void append_records(std::string& out, const char* key, const std::vector<Record>& records) {
+  out += ",\n \"";
+  out += key;
+  out += "\": [";
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    out += i ? ",\n  " : "\n  ";
+    out += to_json(records[i]).dump();
+  }
+  out += records.empty() ? "]" : "\n ]";
+}
+
+std::string measurement_text(const Measurement& m) {
+  std::string head = head_json(m).dump(1);   // "{\n ... \n}": the records go before its "}"
+  std::string out = head.substr(0, head.rfind('}'));
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  append_records(out, "ranges", m.ranges);
+  append_records(out, "kernels", m.kernels);
+  append_records(out, "copies", m.copies);
+  append_records(out, "api_calls", m.api_calls);
+  append_records(out, "memory_events", m.memory_events);
+  return out + "\n}\n";
+}
+
+}  // namespace
+
+json to_json(const Measurement& m) {
+  json j = head_json(m);
+  j["ranges"] = array_json(m.ranges);
+  j["kernels"] = array_json(m.kernels);
+  j["copies"] = array_json(m.copies);
+  j["api_calls"] = array_json(m.api_calls);
+  j["memory_events"] = array_json(m.memory_events);
   return j;
 }
 
@@ -270,7 +294,7 @@ Measurement read_measurement(const std::string& path) {
 }
 
 void write_measurement(const Measurement& m, const std::string& path) {
-  write_file_atomically(path, to_json(m).dump(1) + "\n");
+  write_file_atomically(path, measurement_text(m));
 }
 
 }  // namespace labbook

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -94,6 +95,18 @@ TEST(MeasurementJson, WritesAtomicallyAndReadsBack) {
   const std::string path = (dir / "sub" / "m.json").string();
   write_measurement(sample(), path);
   EXPECT_EQ(to_json(read_measurement(path)), to_json(sample()));
+  // The file is the JSON of to_json(), written a record per line.
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(nlohmann::json::parse(text), to_json(sample()));
+  const Measurement s = sample();
+  const std::size_t records = s.ranges.size() + s.kernels.size() + s.copies.size() + s.api_calls.size() + s.memory_events.size();
+  std::size_t record_lines = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) record_lines += line.rfind("  {\"", 0) == 0;   // a whole record
+  EXPECT_EQ(record_lines, records);
+  write_measurement(Measurement{}, path);
+  EXPECT_EQ(to_json(read_measurement(path)), to_json(Measurement{})) << "no record at all";
   for (const auto& e : std::filesystem::directory_iterator(dir / "sub"))
     EXPECT_EQ(e.path().filename(), "m.json") << "a temporary file was left behind";
   std::filesystem::remove_all(dir);

@@ -28,7 +28,7 @@ TEST(TraceWriter, WritesRangesKernelsCopiesAndApiCallsAsCompleteEvents) {
   m.copies.push_back(c);
   m.api_calls.push_back({"cudaLaunchKernel", 42, 3, 1900, 1950});
 
-  const nlohmann::json trace = report::chrome_trace(m);
+  const nlohmann::json trace = nlohmann::json::parse(report::chrome_trace(m));
   std::map<std::string, nlohmann::json> by_name;
   for (const auto& e : trace["traceEvents"])
     if (e["ph"] == "X") by_name[e["name"].get<std::string>()] = e;
@@ -57,7 +57,7 @@ TEST(TraceWriter, LinksApiCallsToGpuWorkAndKeepsStartEndRangesApart) {
   m.kernels.push_back(k);
   m.api_calls.push_back({"cudaLaunchKernel", 42, 9, 10, 20});
   m.memory_events.push_back({"htod", 4096, 0x1000, 70, 80, 0});
-  const nlohmann::json trace = report::chrome_trace(m);
+  const nlohmann::json trace = nlohmann::json::parse(report::chrome_trace(m));
   int flow_start = 0, flow_end = 0;
   std::map<std::string, nlohmann::json> by_name;
   for (const auto& e : trace["traceEvents"]) {
@@ -76,4 +76,26 @@ TEST(TraceWriter, LinksApiCallsToGpuWorkAndKeepsStartEndRangesApart) {
   EXPECT_NE(by_name["whole"]["tid"], by_name["push"]["tid"]) << "start/end ranges may overlap push/pop ones";
   EXPECT_EQ(by_name["htod"]["cat"], "unified_memory");
   EXPECT_EQ(by_name["htod"]["args"]["value"], 4096);
+}
+
+TEST(TraceWriter, IsValidJsonOneEventPerLineWhateverTheNames) {
+  Measurement m;
+  Kernel k;
+  k.name = "apply<\"quoted\",\n\tnewline\\>";
+  k.start_ns = 10;
+  k.end_ns = 20;
+  m.kernels.push_back(k);
+  const std::string text = report::chrome_trace(m);
+  const nlohmann::json trace = nlohmann::json::parse(text);
+  EXPECT_EQ(trace["displayTimeUnit"], "ns");
+  std::size_t events = 0;
+  bool found = false;
+  for (const auto& e : trace["traceEvents"]) {
+    ++events;
+    found = found || e["name"] == k.name;
+  }
+  EXPECT_TRUE(found) << "the name comes back byte for byte";
+  std::size_t lines = 0;
+  for (char c : text) lines += c == '\n';
+  EXPECT_EQ(lines, events + 2) << "the opening line, one line per event, the closing line";
 }
