@@ -1,5 +1,6 @@
 #include "l2_flusher.h"
 
+#include <chrono>
 #include <cstdint>
 
 namespace labbook::profiler {
@@ -117,14 +118,33 @@ std::string L2Flusher::prepare(int device, Device& d) {
   return "";
 }
 
+int L2Flusher::flushes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return flushes_;
+}
+
+double L2Flusher::flush_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return flush_seconds_;
+}
+
+double L2Flusher::prepare_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return prepare_seconds_;
+}
+
 std::string L2Flusher::flush(int device) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   std::lock_guard<std::mutex> lock(mutex_);
   auto& slot = devices_[device];
   if (!slot) {
     slot = std::make_unique<Device>();
+    const auto started = Clock::now();
     t_in_flush = true;
     slot->problem = prepare(device, *slot);
     t_in_flush = false;
+    prepare_seconds_ += seconds_since(started);
     if (!slot->problem.empty()) {
       if (slot->ctx) cuCtxDestroy(slot->ctx);   // takes its module and buffer with it
       slot->ctx = nullptr;
@@ -133,6 +153,7 @@ std::string L2Flusher::flush(int device) {
   }
   Device& d = *slot;
   if (!d.problem.empty()) return "";   // said once already
+  const auto started = Clock::now();
   t_in_flush = true;
   CurrentContext current(d.ctx);
   unsigned write = 0, discard = 1;
@@ -142,6 +163,8 @@ std::string L2Flusher::flush(int device) {
   if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, discard_args, nullptr);
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   t_in_flush = false;
+  ++flushes_;
+  flush_seconds_ += seconds_since(started);
   if (r != CUDA_SUCCESS) {
     d.problem = failed("flushing L2", r);
     return d.problem;

@@ -33,12 +33,20 @@ class L2Flusher {
   /// True while the calling thread is inside flush(): the collector ignores its own launch.
   static bool in_flush();
 
+  /// For the collector's overhead report: flushes so far, and seconds spent in them and in
+  /// preparing (a context, the flush kernel, a buffer twice the L2) before the first.
+  int flushes() const;
+  double flush_seconds() const;
+  double prepare_seconds() const;
+
  private:
   struct Device;
   std::string prepare(int device, Device& d);
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<int, std::unique_ptr<Device>> devices_;
+  int flushes_ = 0;
+  double flush_seconds_ = 0, prepare_seconds_ = 0;
 };
 
 }  // namespace labbook::profiler

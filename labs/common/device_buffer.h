@@ -28,6 +28,9 @@ class DeviceBuffer {
     host.resize(count_);
     CUDA_CHECK(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost));
   }
+  /// Copies into `count` elements at `host` (pinned memory: the DMA engines write it directly,
+  /// several times faster than a pageable vector).
+  void download(T* host) const { CUDA_CHECK(cudaMemcpy(host, data_, count_ * sizeof(T), cudaMemcpyDeviceToHost)); }
   /// Fills every byte with 0xFF: a NaN pattern that shows which elements a kernel wrote.
   void poison() { CUDA_CHECK(cudaMemset(data_, 0xFF, count_ * sizeof(T))); }
 
