@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <string>
+
+#include "labbook/model/error.h"
 
 namespace labbook::warp {
 
 namespace {
 
 /// Distinct unit numbers in ascending order, on the stack: the model costs millions of
-/// instructions per kernel. A lane's access (at most 16 bytes) touches at most two units of
-/// 32 bytes or more.
+/// instructions per kernel. A lane's access (at most 16 bytes: global_cost() checks) touches
+/// at most two units of 32 bytes or more.
 struct Units {
   std::array<std::uint64_t, 2 * kWarpSize> number{};
   std::size_t count = 0;
@@ -30,7 +33,7 @@ Units units_touched(const WarpAccess& a, int first, int count, std::uint64_t uni
     const auto i = static_cast<std::size_t>(l);
     if (!a.active[i]) continue;
     const std::uint64_t begin = a.address[i], end = begin + static_cast<std::uint64_t>(a.width);
-    for (std::uint64_t u = power_of_two ? begin >> shift : begin / unit; u * unit < end && units.count < units.number.size(); ++u)
+    for (std::uint64_t u = power_of_two ? begin >> shift : begin / unit; u * unit < end; ++u)
       units.number[units.count++] = u;
   }
   std::sort(units.number.begin(), units.number.begin() + static_cast<long>(units.count));
@@ -125,6 +128,8 @@ double GlobalCost::efficiency_pct() const { return bytes_moved > 0 ? 100.0 * byt
 double GlobalCost::transactions_per_request() const { return requests > 0 ? transactions / requests : 0.0; }
 
 GlobalCost global_cost(const WarpAccess& a, const Architecture& arch, std::vector<Transaction>* out) {
+  if (a.width < 1 || a.width > 16)
+    throw Error("a lane accesses 1 to 16 bytes (a 128-bit load at most), not " + std::to_string(a.width));
   GlobalCost cost;
   if (!a.any_active()) return cost;
   cost.requests = 1;

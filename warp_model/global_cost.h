@@ -35,6 +35,7 @@ struct Transaction {
 };
 
 /// The cost of `access` on `arch`; `transactions`, if given, receives each transaction.
+/// Throws labbook::Error when a lane's width is not 1 to 16 bytes.
 GlobalCost global_cost(const WarpAccess& access, const Architecture& arch,
                        std::vector<Transaction>* transactions = nullptr);
 

@@ -42,6 +42,13 @@ TEST(GlobalModel, AlignedCoalescedLoadsAreFullyEfficientEverywhere) {
   EXPECT_DOUBLE_EQ(global_cost(floats_from(0), sm90()).transactions, 4);
 }
 
+TEST(GlobalModel, ALaneWiderThanSixteenBytesIsAnErrorNotASilentUndercount) {
+  // 32 lanes of 32 bytes would touch 64 sectors and 32 lines: more than the model's room.
+  EXPECT_THROW(global_cost(strided(Operation::Load, 32, 0, 32), sm90()), labbook::Error);
+  EXPECT_THROW(global_cost(strided(Operation::Load, 0, 0, 4), sm90()), labbook::Error);
+  EXPECT_DOUBLE_EQ(global_cost(strided(Operation::Load, 16, 0, 16), sm90()).sectors, 16) << "512 bytes";
+}
+
 TEST(GlobalModel, RandomLanesWithinOneAlignedLineStayFullyEfficient) {
   WarpAccess a = floats_from(0);
   std::mt19937 rng(7);
