@@ -143,13 +143,14 @@ bool is_graph_instantiate(CUpti_CallbackId cbid) {
          cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
 }
 
-/// Calls that change an executable graph, which GraphReplay must follow in metrics runs.
+/// Calls that change (or read the enabled state of) an executable graph, which GraphReplay
+/// must follow in metrics runs.
 constexpr CUpti_CallbackId kGraphExecChanges[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,           CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2, CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams, CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,            CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled};
+    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled,        CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled};
 
 bool is_graph_exec_change(CUpti_CallbackId cbid) {
   for (CUpti_CallbackId c : kGraphExecChanges)
@@ -157,11 +158,15 @@ bool is_graph_exec_change(CUpti_CallbackId cbid) {
   return false;
 }
 
-/// The driver calls through which managed memory comes to exist: cudaMallocManaged, and
-/// the runtime's lookup of a __managed__ variable. Unified-memory tracing starts at the
-/// first, so that programs without managed memory do not pay for it.
+/// The driver calls through which managed memory comes to exist: cudaMallocManaged, the
+/// runtime's lookup of a __managed__ variable, and allocations from a memory pool, which may
+/// be managed. Unified-memory tracing starts at the first, so that programs without managed
+/// memory do not pay for it. (System memory that the GPU reaches through HMM or ATS calls none
+/// of these: its page faults are not traced.)
 bool creates_managed_memory(CUpti_CallbackId cbid) {
-  return cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged || cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged;
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged || cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged ||
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync ||   // a pool may be managed (CUDA 13)
+         cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz;
 }
 
 /// Driver calls that run GPU work of the driver's own: the range profiler would count it as
@@ -220,7 +225,9 @@ class Collector {
 
     if (config_.trace) {
       tracer_ = std::make_unique<ActivityTracer>(issues_);
-      for (CUpti_CallbackId cbid : {CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged, CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged})
+      for (CUpti_CallbackId cbid : {CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged, CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged,
+                                    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
+                                    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz})
         cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     }
     if (!config_.metrics.empty()) {
@@ -363,78 +370,98 @@ class Collector {
     return !result || *result == CUDA_SUCCESS;
   }
 
-  // The program changes or destroys an executable graph: GraphReplay's copy follows, or
-  // gives the graph back to run whole where it cannot follow.
+  // The program changes, queries or destroys an executable graph: GraphReplay's copy
+  // follows, or gives the graph back to run whole where it cannot follow.
   void on_graph_exec_change(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (!graph_replay_ || GraphReplay::in_replay()) return;
-    const auto give_back = [&](CUgraphExec exec, const std::string& why) {
-      if (!graph_replay_->adopted(exec)) return;
-      const std::string problem = graph_replay_->release(exec);
-      std::lock_guard<std::mutex> lock(mutex_);
-      graph_not_replayed_[exec] = why + (problem.empty() ? "" : " (and " + problem + ")");
-    };
-    const bool enter = d->callbackSite == CUPTI_API_ENTER;
-    switch (cbid) {
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
-        if (enter) graph_replay_->forget(static_cast<const cuGraphExecDestroy_params*>(d->functionParams)->hGraphExec);
-        return;
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams:
-        if (enter)
-          give_back(static_cast<const cuGraphExecNodeSetParams_params*>(d->functionParams)->hGraphExec,
-                    "the program changed a node with cuGraphExecNodeSetParams");
-        return;
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: {
-        const auto* p = static_cast<const ExecUpdateParams*>(d->functionParams);
-        const CUgraphExec exec = p->hGraphExec;
-        if (enter) {
-          give_back(exec, "cuGraphExecUpdate changed the graph");
-        } else if (succeeded(d)) {
-          std::string not_replayed = graph_replay_->adopt(exec, p->hGraph);
-          std::lock_guard<std::mutex> lock(mutex_);
-          graph_kernels_[exec] = graph_kernel_names(p->hGraph);
-          graph_not_replayed_[exec] = std::move(not_replayed);
-        }
-        return;
-      }
-      default: break;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy) {
+      if (d->callbackSite == CUPTI_API_ENTER)
+        graph_replay_->forget(static_cast<const cuGraphExecDestroy_params*>(d->functionParams)->hGraphExec);
+      return;
     }
-    if (enter || !succeeded(d)) return;
+    if (d->callbackSite != CUPTI_API_EXIT || !succeeded(d)) return;
+    CUgraphExec exec = nullptr;
+    std::string problem;
     switch (cbid) {
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams:
       case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {
-        CUgraphExec exec = nullptr;
+        const auto* p = static_cast<const cuGraphExecKernelNodeSetParams_v2_params*>(d->functionParams);
+        exec = p->hGraphExec;
+        problem = graph_replay_->set_kernel(exec, p->hNode, *p->nodeParams);
+        break;
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams: {   // v2 without kern and ctx
+        const auto* p = static_cast<const cuGraphExecKernelNodeSetParams_params*>(d->functionParams);
         CUDA_KERNEL_NODE_PARAMS params{};
-        CUgraphNode node = nullptr;
-        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2) {
-          const auto* p = static_cast<const cuGraphExecKernelNodeSetParams_v2_params*>(d->functionParams);
-          exec = p->hGraphExec, node = p->hNode, params = *p->nodeParams;
-        } else {   // the first version's parameters are the second's without kern and ctx
-          const auto* p = static_cast<const cuGraphExecKernelNodeSetParams_params*>(d->functionParams);
-          exec = p->hGraphExec, node = p->hNode;
-          std::memcpy(&params, p->nodeParams, sizeof *p->nodeParams);
-        }
-        if (const std::string why = graph_replay_->set_kernel(exec, node, params); !why.empty())
-          give_back(exec, "a kernel node's new arguments could not be copied: " + why);
+        std::memcpy(&params, p->nodeParams, sizeof *p->nodeParams);
+        exec = p->hGraphExec;
+        problem = graph_replay_->set_kernel(exec, p->hNode, params);
         break;
       }
       case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams: {
         const auto* p = static_cast<const cuGraphExecMemcpyNodeSetParams_params*>(d->functionParams);
-        graph_replay_->set_memcpy(p->hGraphExec, p->hNode, *p->copyParams);
+        exec = p->hGraphExec;
+        problem = graph_replay_->set_memcpy(exec, p->hNode, *p->copyParams);
         break;
       }
       case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams: {
         const auto* p = static_cast<const cuGraphExecMemsetNodeSetParams_params*>(d->functionParams);
-        graph_replay_->set_memset(p->hGraphExec, p->hNode, *p->memsetParams);
+        exec = p->hGraphExec;
+        problem = graph_replay_->set_memset(exec, p->hNode, *p->memsetParams);
+        break;
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams: {
+        const auto* p = static_cast<const cuGraphExecNodeSetParams_params*>(d->functionParams);
+        exec = p->hGraphExec;
+        const CUgraphNodeParams& n = *p->nodeParams;
+        if (n.type == CU_GRAPH_NODE_TYPE_KERNEL) {
+          CUDA_KERNEL_NODE_PARAMS params{};   // the same fields as the node's third version
+          std::memcpy(&params, &n.kernel, sizeof params);
+          problem = graph_replay_->set_kernel(exec, p->hNode, params);
+        } else if (n.type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+          problem = graph_replay_->set_memcpy(exec, p->hNode, n.memcpy.copyParams);
+        } else if (n.type == CU_GRAPH_NODE_TYPE_MEMSET) {
+          const CUDA_MEMSET_NODE_PARAMS set{n.memset.dst, n.memset.pitch, n.memset.value, n.memset.elementSize,
+                                            n.memset.width, n.memset.height};
+          problem = graph_replay_->set_memset(exec, p->hNode, set);
+        } else if (graph_replay_->adopted(exec)) {
+          problem = "the program changed a node of a kind labbook does not copy";
+        }
         break;
       }
       case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled: {
         const auto* p = static_cast<const cuGraphNodeSetEnabled_params*>(d->functionParams);
-        graph_replay_->set_enabled(p->hGraphExec, p->hNode, p->isEnabled != 0);
+        exec = p->hGraphExec;
+        problem = graph_replay_->set_enabled(exec, p->hNode, p->isEnabled != 0);
         break;
       }
-      default: break;
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled: {   // the program sees its own state
+        const auto* p = static_cast<const cuGraphNodeGetEnabled_params*>(d->functionParams);
+        if (const auto enabled = graph_replay_->enabled(p->hGraphExec, p->hNode); enabled && p->isEnabled)
+          *p->isEnabled = *enabled ? 1 : 0;
+        return;
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: {
+        const auto* p = static_cast<const ExecUpdateParams*>(d->functionParams);
+        exec = p->hGraphExec;
+        problem = graph_replay_->refresh(exec, p->hGraph);
+        break;
+      }
+      default: return;
     }
+    if (!problem.empty()) give_back(exec, problem);
+  }
+
+  // An adopted graph whose copy cannot follow the program runs whole from now on. If even
+  // that fails (its nodes stay disabled), this run computes something else: said loudly.
+  void give_back(CUgraphExec exec, const std::string& why) {
+    if (!graph_replay_->adopted(exec)) return;
+    if (const std::string failed = graph_replay_->release(exec); !failed.empty())
+      issues_.add("graph_replay_failed", "labbook could not follow a change to a CUDA graph (" + why +
+                                             ") nor give the graph back (" + failed +
+                                             "): this metrics run's later results and metrics may be wrong");
+    std::lock_guard<std::mutex> lock(mutex_);
+    graph_not_replayed_[exec] = why;
   }
 
   // With metrics, launches are serialized from entry to exit (and timed): CUPTI numbers its
@@ -477,8 +504,9 @@ class Collector {
       for (const auto& mangled : kernels) {
         Launch l{launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
                  d->correlationId, false};
-        // Graph kernels cannot get metrics (below), so they take no place in the filter's
-        // --launch-skip/--launch-count window.
+        // A graph that runs whole gets no metrics (below), so its kernels take no place in
+        // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
+        // launches node by node come here one by one and do.
         l.selected = !graph && filter_.select(l.range, demangle(l.mangled.c_str()));
         any_selected = any_selected || l.selected;
         indices.push_back(l.index);
@@ -521,17 +549,21 @@ class Collector {
   // A metrics run's launch of a graph GraphReplay took over: its nodes are launched here,
   // one by one, and each kernel comes back through on_launch as a launch of its own; the
   // graph launch itself, all its nodes disabled, runs with the profiler stopped, so that it
-  // takes no range. Returns false where the graph must run whole.
+  // takes no range. Returns false where the graph must run whole. Launches of one graph into
+  // two streams stay ordered as the driver orders them: the range profiler synchronizes after
+  // every profiled kernel, and skip_launch() evaluates (and synchronizes) at every graph launch.
   bool replay_graph_nodes(const CUpti_CallbackData* d, CUstream stream) {
     if (!graph_replay_ || d->callbackSite != CUPTI_API_ENTER) return false;
     const CUgraphExec exec = static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph;
-    if (!graph_replay_->adopted(exec) || stream_is_capturing(stream)) return false;
+    if (!graph_replay_->adopted(exec)) return false;
+    if (stream_is_capturing(stream)) {   // captured into another graph: it must be whole
+      give_back(exec, "the graph was launched into a stream being captured");
+      return false;
+    }
     std::size_t launched = 0;
     if (const std::string problem = graph_replay_->launch_nodes(exec, stream, launched); !problem.empty()) {
       if (launched == 0) {   // nothing ran yet: the graph can still run whole, without metrics
-        const std::string also = graph_replay_->release(exec);
-        std::lock_guard<std::mutex> lock(mutex_);
-        graph_not_replayed_[exec] = problem + (also.empty() ? "" : " (and " + also + ")");
+        give_back(exec, problem);
         return false;
       }
       issues_.add("graph_replay_failed", "labbook could not launch a graph's nodes one by one (" + problem +

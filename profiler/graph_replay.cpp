@@ -1,6 +1,7 @@
 #include "graph_replay.h"
 
 #include <cstdint>
+#include <optional>
 
 #include "graph_kernels.h"
 
@@ -9,6 +10,8 @@ namespace labbook::profiler {
 namespace {
 
 thread_local bool t_in_replay = false;
+
+constexpr const char* kUnknownNode = "the program changed a node labbook had not copied";
 
 struct InReplay {   // marks this thread's driver calls as labbook's own for a scope
   InReplay() { t_in_replay = true; }
@@ -62,20 +65,40 @@ struct GraphReplay::Node {
 
 namespace {
 
+/// A kernel's parameters, by index: through its CUkernel where the node names one (the
+/// runtime hands the driver CUkernels, possibly cast to CUfunction), else its CUfunction.
+struct ParameterInfo {
+  CUfunction function = nullptr;
+  CUkernel kernel = nullptr;
+  CUresult get(std::size_t index, std::size_t& offset, std::size_t& size) const {
+    return kernel ? cuKernelGetParamInfo(kernel, index, &offset, &size)
+                  : cuFuncGetParamInfo(function, index, &offset, &size);
+  }
+};
+
 /// Copies a kernel node's launch: function, shape and the bytes of every argument.
 std::string copy_kernel(const CUDA_KERNEL_NODE_PARAMS& p, CUfunction& function, unsigned (&grid)[3],
                         unsigned (&block)[3], unsigned& shared_bytes,
                         std::vector<std::vector<unsigned char>>& arguments) {
   if (p.extra) return "a kernel node whose arguments are passed through 'extra'";
+  if (!p.func && p.ctx) {   // the context is ignored when func is set
+    CUcontext current = nullptr;
+    cuCtxGetCurrent(&current);
+    if (p.ctx != current) return "a kernel node bound to another context";
+  }
   CUfunction f = p.func;
   if (!f && p.kern) {
     if (CUresult r = cuKernelGetFunction(&f, p.kern); r != CUDA_SUCCESS) return failed("cuKernelGetFunction", r);
   }
   if (!f) return "a kernel node without a function";
+  ParameterInfo info{f, p.kern};
+  std::size_t offset = 0, size = 0;
+  if (!info.kernel && info.get(0, offset, size) != CUDA_SUCCESS &&
+      cuKernelGetParamInfo(reinterpret_cast<CUkernel>(f), 0, &offset, &size) == CUDA_SUCCESS)
+    info.kernel = reinterpret_cast<CUkernel>(f);   // a CUkernel passed as a CUfunction
   std::vector<std::vector<unsigned char>> copied;
   for (std::size_t i = 0;; ++i) {
-    std::size_t offset = 0, size = 0;
-    const CUresult r = cuFuncGetParamInfo(f, i, &offset, &size);
+    const CUresult r = info.get(i, offset, size);
     if (r == CUDA_ERROR_INVALID_VALUE) break;   // past the last parameter
     if (r != CUDA_SUCCESS) return failed("cuFuncGetParamInfo", r);
     if (!p.kernelParams || !p.kernelParams[i]) return "a kernel node without its arguments";
@@ -91,8 +114,9 @@ std::string copy_kernel(const CUDA_KERNEL_NODE_PARAMS& p, CUfunction& function, 
 }
 
 /// The launch attributes a kernel node sets that change what or how it computes. A node
-/// updated from the device cannot be copied.
-std::string copy_attributes(CUgraphNode node, std::vector<CUlaunchAttribute>& attributes) {
+/// updated from the device cannot be copied; a cluster size compiled into the kernel must not
+/// be given again at launch.
+std::string copy_attributes(CUgraphNode node, CUfunction function, std::vector<CUlaunchAttribute>& attributes) {
   const auto get = [&](CUlaunchAttributeID id, CUlaunchAttributeValue& v) {
     v = CUlaunchAttributeValue{};
     return cuGraphKernelNodeGetAttribute(node, id, &v) == CUDA_SUCCESS;
@@ -103,13 +127,17 @@ std::string copy_attributes(CUgraphNode node, std::vector<CUlaunchAttribute>& at
     a.value = v;
     attributes.push_back(a);
   };
+  attributes.clear();
   CUlaunchAttributeValue v;
   if (get(CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE, v) && v.deviceUpdatableKernelNode.deviceUpdatable)
     return "a kernel node updated from the device";
   if (get(CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, v) && v.accessPolicyWindow.num_bytes > 0)
     keep(CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, v);
   if (get(CU_LAUNCH_ATTRIBUTE_COOPERATIVE, v) && v.cooperative) keep(CU_LAUNCH_ATTRIBUTE_COOPERATIVE, v);
-  if (get(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, v) && v.clusterDim.x * v.clusterDim.y * v.clusterDim.z > 1)
+  int compiled_cluster = 0;
+  cuFuncGetAttribute(&compiled_cluster, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, function);
+  if (compiled_cluster == 0 && get(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, v) &&
+      v.clusterDim.x * v.clusterDim.y * v.clusterDim.z > 1)
     keep(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, v);
   if (get(CU_LAUNCH_ATTRIBUTE_PRIORITY, v) && v.priority != 0) keep(CU_LAUNCH_ATTRIBUTE_PRIORITY, v);
   return "";
@@ -122,13 +150,8 @@ GraphReplay::~GraphReplay() = default;
 
 bool GraphReplay::in_replay() { return t_in_replay; }
 
-std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
-  InReplay own_calls;
-  forget(exec);
-  cuuint64_t flags = 0;
-  if (cuGraphExecGetFlags(exec, &flags) == CUDA_SUCCESS && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
-    return "the graph was instantiated for launches from the device";
-  Nodes nodes;
+std::string GraphReplay::read_nodes(CUgraph graph, Nodes& nodes) {
+  nodes.clear();
   for (CUgraphNode handle : graph_nodes_in_order(graph)) {
     Node n;
     n.handle = handle;
@@ -138,10 +161,9 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
       CUDA_KERNEL_NODE_PARAMS p{};
       if (CUresult r = cuGraphKernelNodeGetParams(handle, &p); r != CUDA_SUCCESS)
         return failed("cuGraphKernelNodeGetParams", r);
-      if (p.ctx) return "a kernel node bound to a context of its own";
       if (std::string why = copy_kernel(p, n.function, n.grid, n.block, n.shared_bytes, n.arguments); !why.empty())
         return why;
-      if (std::string why = copy_attributes(handle, n.attributes); !why.empty()) return why;
+      if (std::string why = copy_attributes(handle, n.function, n.attributes); !why.empty()) return why;
     } else if (n.type == CU_GRAPH_NODE_TYPE_MEMCPY) {
       if (CUresult r = cuGraphMemcpyNodeGetParams(handle, &n.copy); r != CUDA_SUCCESS)
         return failed("cuGraphMemcpyNodeGetParams", r);
@@ -151,7 +173,17 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
     }
     nodes.push_back(std::move(n));
   }
-  if (nodes.empty()) return "the graph could not be read";
+  return nodes.empty() ? "the graph could not be read" : "";
+}
+
+std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
+  InReplay own_calls;
+  forget(exec);
+  cuuint64_t flags = 0;
+  if (cuGraphExecGetFlags(exec, &flags) == CUDA_SUCCESS && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
+    return "the graph was instantiated for launches from the device";
+  Nodes nodes;
+  if (std::string why = read_nodes(graph, nodes); !why.empty()) return why;
   // Disable last, and undo on failure: a half-disabled graph would compute something else.
   std::size_t disabled = 0;
   for (; disabled < nodes.size(); ++disabled) {
@@ -165,6 +197,31 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
   std::lock_guard<std::mutex> lock(mutex_);
   execs_[exec] = std::move(nodes);
   return "";
+}
+
+std::string GraphReplay::refresh(CUgraphExec exec, CUgraph graph) {
+  InReplay own_calls;
+  Nodes fresh;
+  std::string problem = read_nodes(graph, fresh);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = execs_.find(exec);
+  if (it == execs_.end()) return "";
+  Nodes& nodes = it->second;
+  if (problem.empty() && fresh.size() != nodes.size()) problem = "the updated graph has other nodes";
+  for (std::size_t i = 0; problem.empty() && i < nodes.size(); ++i)
+    if (fresh[i].type != nodes[i].type) problem = "the updated graph has other nodes";
+  if (!problem.empty()) return problem;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    // The exec keeps naming its nodes by the graph it was instantiated from; the update may
+    // have enabled them again.
+    fresh[i].handle = nodes[i].handle;
+    fresh[i].enabled = nodes[i].enabled;
+    if (fresh[i].type != CU_GRAPH_NODE_TYPE_EMPTY)
+      if (CUresult r = cuGraphNodeSetEnabled(exec, fresh[i].handle, 0); r != CUDA_SUCCESS && problem.empty())
+        problem = failed("disabling an updated node (cuGraphNodeSetEnabled)", r);
+  }
+  nodes = std::move(fresh);
+  return problem;
 }
 
 bool GraphReplay::adopted(CUgraphExec exec) const {
@@ -229,7 +286,7 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
         if (r != CUDA_SUCCESS) return failed("setting memory as a graph's memset node", r);
         break;
       }
-      default: break;   // empty
+      default: continue;   // empty
     }
     ++launched;
   }
@@ -247,29 +304,47 @@ GraphReplay::Node* GraphReplay::find(CUgraphExec exec, CUgraphNode node) {
 std::string GraphReplay::set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params) {
   InReplay own_calls;
   std::lock_guard<std::mutex> lock(mutex_);
+  if (!execs_.count(exec)) return "";
   Node* n = find(exec, node);
-  if (!n) return "";
-  if (params.ctx) return "a kernel node bound to a context of its own";
+  if (!n) return kUnknownNode;
   return copy_kernel(params, n->function, n->grid, n->block, n->shared_bytes, n->arguments);
 }
 
-void GraphReplay::set_memcpy(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& params) {
+std::string GraphReplay::set_memcpy(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& params) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (Node* n = find(exec, node)) n->copy = params;
+  if (!execs_.count(exec)) return "";
+  Node* n = find(exec, node);
+  if (!n) return kUnknownNode;
+  n->copy = params;
+  return "";
 }
 
-void GraphReplay::set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params) {
+std::string GraphReplay::set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (Node* n = find(exec, node)) n->set = params;
+  if (!execs_.count(exec)) return "";
+  Node* n = find(exec, node);
+  if (!n) return kUnknownNode;
+  n->set = params;
+  return "";
 }
 
-void GraphReplay::set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled) {
+std::string GraphReplay::set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled) {
   InReplay own_calls;
   std::lock_guard<std::mutex> lock(mutex_);
+  if (!execs_.count(exec)) return "";
   Node* n = find(exec, node);
-  if (!n) return;
+  if (!n) return kUnknownNode;
   n->enabled = enabled;
-  if (enabled) cuGraphNodeSetEnabled(exec, node, 0);   // still labbook's to launch
+  if (enabled)   // still labbook's to launch
+    if (CUresult r = cuGraphNodeSetEnabled(exec, node, 0); r != CUDA_SUCCESS)
+      return failed("disabling a node again (cuGraphNodeSetEnabled)", r);
+  return "";
+}
+
+std::optional<bool> GraphReplay::enabled(CUgraphExec exec, CUgraphNode node) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const Node* n = find(exec, node)) return n->enabled;
+  return std::nullopt;
 }
 
 std::string GraphReplay::release(CUgraphExec exec) {

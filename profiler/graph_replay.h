@@ -14,6 +14,7 @@
 /// its kernels without metrics, and adopt() says why. Driver API only; no CUPTI.
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,16 +40,22 @@ class GraphReplay {
   std::string launch_nodes(CUgraphExec exec, CUstream stream, std::size_t& launched);
 
   /// The program changed an adopted `exec` (call at the API's exit, when it succeeded): the
-  /// copy follows, and the node stays disabled in `exec`. set_kernel() returns "" or why the
-  /// new arguments could not be copied: then release() the exec.
+  /// copy follows, and the node stays disabled in `exec`. Each returns "" or why the copy
+  /// could not follow: then release() the exec.
   std::string set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params);
-  void set_memcpy(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& params);
-  void set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params);
-  void set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled);
-  /// A change labbook does not copy (cuGraphExecNodeSetParams, cuGraphExecUpdate): `exec` is
-  /// given back to the program, its nodes enabled as the program left them, and runs whole
-  /// from then on. Call at the API's entry, while the nodes still exist. Returns "" or what
-  /// failed.
+  std::string set_memcpy(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& params);
+  std::string set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params);
+  std::string set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled);
+  /// cuGraphExecUpdate from `graph` (at its exit, when it succeeded): the copies take the
+  /// updated parameters, node by node in order (an update keeps the topology), and the nodes
+  /// are disabled again. Returns "" or what failed.
+  std::string refresh(CUgraphExec exec, CUgraph graph);
+  /// Whether the program left `node` of an adopted `exec` enabled: what cuGraphNodeGetEnabled
+  /// must tell it, where the exec itself says disabled. None for nodes labbook has not copied.
+  std::optional<bool> enabled(CUgraphExec exec, CUgraphNode node);
+  /// A change labbook does not copy: `exec` is given back to the program, its nodes enabled
+  /// as the program left them, and runs whole from then on. Needs the graph `exec` was
+  /// instantiated from to still exist. Returns "" or what failed.
   std::string release(CUgraphExec exec);
   /// cuGraphExecDestroy.
   void forget(CUgraphExec exec);
@@ -60,6 +67,7 @@ class GraphReplay {
  private:
   struct Node;
   using Nodes = std::vector<Node>;
+  static std::string read_nodes(CUgraph graph, Nodes& nodes);   // "" or why not replayable
   Node* find(CUgraphExec exec, CUgraphNode node);
 
   mutable std::mutex mutex_;
