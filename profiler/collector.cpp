@@ -143,14 +143,15 @@ bool is_graph_instantiate(CUpti_CallbackId cbid) {
          cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
 }
 
-/// Calls that change (or read the enabled state of) an executable graph, which GraphReplay
-/// must follow in metrics runs.
+/// Calls that change (or read the enabled state of) an executable graph, or destroy the
+/// graph whose nodes name an executable graph's, which GraphReplay must follow in metrics runs.
 constexpr CUpti_CallbackId kGraphExecChanges[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,           CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2, CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams, CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,            CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled,        CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled};
+    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled,        CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphDestroy};
 
 bool is_graph_exec_change(CUpti_CallbackId cbid) {
   for (CUpti_CallbackId c : kGraphExecChanges)
@@ -377,6 +378,11 @@ class Collector {
     if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy) {
       if (d->callbackSite == CUPTI_API_ENTER)
         graph_replay_->forget(static_cast<const cuGraphExecDestroy_params*>(d->functionParams)->hGraphExec);
+      return;
+    }
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphDestroy) {
+      if (d->callbackSite == CUPTI_API_ENTER)
+        graph_replay_->graph_destroyed(static_cast<const cuGraphDestroy_params*>(d->functionParams)->hGraph);
       return;
     }
     if (d->callbackSite != CUPTI_API_EXIT || !succeeded(d)) return;

@@ -195,7 +195,7 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
     }
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  execs_[exec] = std::move(nodes);
+  execs_[exec] = Exec{std::move(nodes), graph, true};
   return "";
 }
 
@@ -206,21 +206,22 @@ std::string GraphReplay::refresh(CUgraphExec exec, CUgraph graph) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = execs_.find(exec);
   if (it == execs_.end()) return "";
-  Nodes& nodes = it->second;
-  if (problem.empty() && fresh.size() != nodes.size()) problem = "the updated graph has other nodes";
-  for (std::size_t i = 0; problem.empty() && i < nodes.size(); ++i)
-    if (fresh[i].type != nodes[i].type) problem = "the updated graph has other nodes";
+  Exec& e = it->second;
+  if (problem.empty() && fresh.size() != e.nodes.size()) problem = "the updated graph has other nodes";
+  for (std::size_t i = 0; problem.empty() && i < e.nodes.size(); ++i)
+    if (fresh[i].type != e.nodes[i].type) problem = "the updated graph has other nodes";
   if (!problem.empty()) return problem;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    // The exec keeps naming its nodes by the graph it was instantiated from; the update may
-    // have enabled them again.
-    fresh[i].handle = nodes[i].handle;
-    fresh[i].enabled = nodes[i].enabled;
-    if (fresh[i].type != CU_GRAPH_NODE_TYPE_EMPTY)
-      if (CUresult r = cuGraphNodeSetEnabled(exec, fresh[i].handle, 0); r != CUDA_SUCCESS && problem.empty())
-        problem = failed("disabling an updated node (cuGraphNodeSetEnabled)", r);
+  // The update's graph is alive now; the one the exec came from may not be. Its nodes name
+  // the exec's from here on, and stay disabled there (the update may have enabled them).
+  for (std::size_t i = 0; i < e.nodes.size(); ++i) {
+    fresh[i].enabled = e.nodes[i].enabled;
+    if (fresh[i].type == CU_GRAPH_NODE_TYPE_EMPTY) continue;
+    unsigned enabled = 1;
+    CUresult r = cuGraphNodeGetEnabled(exec, fresh[i].handle, &enabled);
+    if (r == CUDA_SUCCESS && enabled) r = cuGraphNodeSetEnabled(exec, fresh[i].handle, 0);
+    if (r != CUDA_SUCCESS && problem.empty()) problem = failed("keeping an updated node disabled", r);
   }
-  nodes = std::move(fresh);
+  e = Exec{std::move(fresh), graph, true};
   return problem;
 }
 
@@ -236,7 +237,7 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = execs_.find(exec);
     if (it == execs_.end()) return "the graph is not labbook's to replay";
-    nodes = it->second;   // a copy: the program may change the exec from another thread
+    nodes = it->second.nodes;   // a copy: the program may change the exec from another thread
   }
   for (const Node& n : nodes) {
     if (!n.enabled) continue;
@@ -296,7 +297,7 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
 GraphReplay::Node* GraphReplay::find(CUgraphExec exec, CUgraphNode node) {
   auto it = execs_.find(exec);
   if (it == execs_.end()) return nullptr;
-  for (Node& n : it->second)
+  for (Node& n : it->second.nodes)
     if (n.handle == node) return &n;
   return nullptr;
 }
@@ -349,16 +350,17 @@ std::optional<bool> GraphReplay::enabled(CUgraphExec exec, CUgraphNode node) {
 
 std::string GraphReplay::release(CUgraphExec exec) {
   InReplay own_calls;
-  Nodes nodes;
+  Exec e;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = execs_.find(exec);
     if (it == execs_.end()) return "";
-    nodes = std::move(it->second);
+    e = std::move(it->second);
     execs_.erase(it);
   }
+  if (!e.handles_alive) return "the graph that names its nodes was destroyed";
   std::string problem;
-  for (const Node& n : nodes)
+  for (const Node& n : e.nodes)
     if (n.enabled && n.type != CU_GRAPH_NODE_TYPE_EMPTY)
       if (CUresult r = cuGraphNodeSetEnabled(exec, n.handle, 1); r != CUDA_SUCCESS && problem.empty())
         problem = failed("cuGraphNodeSetEnabled", r);
@@ -368,6 +370,12 @@ std::string GraphReplay::release(CUgraphExec exec) {
 void GraphReplay::forget(CUgraphExec exec) {
   std::lock_guard<std::mutex> lock(mutex_);
   execs_.erase(exec);
+}
+
+void GraphReplay::graph_destroyed(CUgraph graph) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [exec, e] : execs_)
+    if (e.source == graph) e.handles_alive = false;
 }
 
 }  // namespace labbook::profiler

@@ -47,18 +47,20 @@ class GraphReplay {
   std::string set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params);
   std::string set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled);
   /// cuGraphExecUpdate from `graph` (at its exit, when it succeeded): the copies take the
-  /// updated parameters, node by node in order (an update keeps the topology), and the nodes
-  /// are disabled again. Returns "" or what failed.
+  /// updated parameters and handles, node by node in order (an update keeps the topology),
+  /// and the nodes are disabled again where the update enabled them. Returns "" or what failed.
   std::string refresh(CUgraphExec exec, CUgraph graph);
   /// Whether the program left `node` of an adopted `exec` enabled: what cuGraphNodeGetEnabled
   /// must tell it, where the exec itself says disabled. None for nodes labbook has not copied.
   std::optional<bool> enabled(CUgraphExec exec, CUgraphNode node);
   /// A change labbook does not copy: `exec` is given back to the program, its nodes enabled
-  /// as the program left them, and runs whole from then on. Needs the graph `exec` was
-  /// instantiated from to still exist. Returns "" or what failed.
+  /// as the program left them, and runs whole from then on. Fails (and says so) once the
+  /// graph whose handles name the nodes is destroyed. Returns "" or what failed.
   std::string release(CUgraphExec exec);
   /// cuGraphExecDestroy.
   void forget(CUgraphExec exec);
+  /// cuGraphDestroy: the node handles of execs instantiated (or updated) from `graph` die.
+  void graph_destroyed(CUgraph graph);
 
   /// True while the calling thread is inside this class's own driver calls: the collector's
   /// callbacks must not take labbook's cuGraphNodeSetEnabled for the program's.
@@ -67,11 +69,18 @@ class GraphReplay {
  private:
   struct Node;
   using Nodes = std::vector<Node>;
+  /// An adopted exec: the copies, and the graph whose node handles name them in the exec
+  /// (the driver accepts no others, and they die with that graph).
+  struct Exec {
+    Nodes nodes;
+    CUgraph source = nullptr;
+    bool handles_alive = true;
+  };
   static std::string read_nodes(CUgraph graph, Nodes& nodes);   // "" or why not replayable
   Node* find(CUgraphExec exec, CUgraphNode node);
 
   mutable std::mutex mutex_;
-  std::map<CUgraphExec, Nodes> execs_;
+  std::map<CUgraphExec, Exec> execs_;
 };
 
 }  // namespace labbook::profiler

@@ -1,8 +1,8 @@
 // An executable graph changed between launches, as solvers do when a step size changes: two
 // kernel nodes (scale x by a, then add x into y), launched; the scale factor changed with
 // cudaGraphExecKernelNodeSetParams, launched again; the add node disabled with
-// cudaGraphNodeSetEnabled, launched; enabled again, launched. The source graph lives until
-// the last change, since the changes name its nodes.
+// cudaGraphNodeSetEnabled, launched; enabled again, launched; the source graph destroyed and
+// a new one of the same shape taken in with cudaGraphExecUpdate, launched.
 //   graph_update     prints the result; exit 0 when it is right
 #include <cstdio>
 #include <cstdlib>
@@ -68,15 +68,31 @@ int main() {
   CHECK(cudaGraphLaunch(exec, stream));   // x = 36, y = 18
   CHECK(cudaGraphNodeSetEnabled(exec, add_node, 1));
   CHECK(cudaGraphLaunch(exec, stream));   // x = 108, y = 126
-  CHECK(cudaStreamSynchronize(stream));
   CHECK(cudaGraphDestroy(graph));   // only now: cudaGraphNodeSetEnabled needs the graph's nodes
+
+  // The same two nodes built again with a = 0.5, taken in by cudaGraphExecUpdate, as programs
+  // do each step instead of instantiating anew; the new graph is destroyed at once.
+  a = 0.5f;
+  cudaGraph_t next;
+  CHECK(cudaGraphCreate(&next, 0));
+  p.func = reinterpret_cast<void*>(scale);
+  p.kernelParams = scale_args;
+  CHECK(cudaGraphAddKernelNode(&scale_node, next, nullptr, 0, &p));
+  p.func = reinterpret_cast<void*>(accumulate);
+  p.kernelParams = add_args;
+  CHECK(cudaGraphAddKernelNode(&add_node, next, &scale_node, 1, &p));
+  cudaGraphExecUpdateResultInfo update{};
+  CHECK(cudaGraphExecUpdate(exec, next, &update));
+  CHECK(cudaGraphDestroy(next));
+  CHECK(cudaGraphLaunch(exec, stream));   // x = 54, y = 180
+  CHECK(cudaStreamSynchronize(stream));
 
   std::vector<float> hx(kN), hy(kN);
   CHECK(cudaMemcpy(hx.data(), x, kN * sizeof(float), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(hy.data(), y, kN * sizeof(float), cudaMemcpyDeviceToHost));
   int wrong = 0;
-  for (int i = 0; i < kN; ++i) wrong += hx[i] != 108.0f || hy[i] != 126.0f;
-  std::printf("graph changed between 5 launches: x = %.0f, y = %.0f, %d wrong\n", hx[0], hy[0], wrong);
+  for (int i = 0; i < kN; ++i) wrong += hx[i] != 54.0f || hy[i] != 180.0f;
+  std::printf("graph changed between 6 launches: x = %.0f, y = %.0f, %d wrong\n", hx[0], hy[0], wrong);
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaStreamDestroy(stream));
   CHECK(cudaFree(x));
