@@ -239,7 +239,7 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
     if (it == execs_.end()) return "the graph is not labbook's to replay";
     nodes = it->second.nodes;   // a copy: the program may change the exec from another thread
   }
-  for (const Node& n : nodes) {
+  for (Node& n : nodes) {
     if (!n.enabled) continue;
     CUresult r = CUDA_SUCCESS;
     switch (n.type) {
@@ -250,24 +250,20 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
         config.blockDimX = n.block[0], config.blockDimY = n.block[1], config.blockDimZ = n.block[2];
         config.sharedMemBytes = n.shared_bytes;
         config.hStream = stream;
-        std::vector<CUlaunchAttribute> attributes = n.attributes;
-        config.attrs = attributes.empty() ? nullptr : attributes.data();
-        config.numAttrs = static_cast<unsigned>(attributes.size());
+        config.attrs = n.attributes.empty() ? nullptr : n.attributes.data();
+        config.numAttrs = static_cast<unsigned>(n.attributes.size());
         std::vector<void*> arguments;
-        std::vector<std::vector<unsigned char>> values = n.arguments;
-        for (auto& value : values) arguments.push_back(value.data());
+        for (auto& value : n.arguments) arguments.push_back(value.data());
         r = cuLaunchKernelEx(&config, n.function, arguments.empty() ? nullptr : arguments.data(), nullptr);
         if (r != CUDA_SUCCESS) return failed("launching a graph's kernel node", r);
         break;
       }
       case CU_GRAPH_NODE_TYPE_MEMCPY: {
-        InReplay own_calls;
         r = cuMemcpy3DAsync(&n.copy, stream);
         if (r != CUDA_SUCCESS) return failed("copying as a graph's memcpy node", r);
         break;
       }
       case CU_GRAPH_NODE_TYPE_MEMSET: {
-        InReplay own_calls;
         const CUDA_MEMSET_NODE_PARAMS& s = n.set;
         const bool rows = s.height > 1;
         switch (s.elementSize) {
