@@ -234,7 +234,7 @@ class Collector {
     if (!config_.metrics.empty()) {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan}, issues_);
-      if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>();
+      if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
       graph_replay_ = std::make_unique<GraphReplay>();
       for (CUpti_CallbackId cbid : kGraphExecChanges) cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     }
@@ -770,6 +770,13 @@ CollectorConfig CollectorConfig::from_environment() {
   if (!cache.empty() && cache != "all" && cache != "none")
     throw Error("LABBOOK_CACHE_CONTROL='" + cache + "': expected all or none");
   c.flush_l2 = cache == "all";
+  if (const std::string passes = environment("LABBOOK_L2_FLUSH"); !passes.empty()) {
+    try {
+      c.flush_passes = parse_flush_passes(passes);
+    } catch (const Error& e) {
+      throw Error("LABBOOK_L2_FLUSH='" + passes + "': " + e.what());
+    }
+  }
   return c;
 }
 

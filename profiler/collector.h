@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "flush_passes.h"
 #include "launch_filter.h"
 
 namespace labbook::profiler {
@@ -30,6 +31,9 @@ struct CollectorConfig {
   int pass = 0;                       ///< LABBOOK_PASS: application replay's pass group for this run
   std::string pass_plan;              ///< LABBOOK_PASS_PLAN: the plan file shared by the runs
   bool flush_l2 = false;              ///< LABBOOK_CACHE_CONTROL=all (else none)
+  /// LABBOOK_L2_FLUSH: the flush's passes (l2_flusher.h), for studying L2's counters;
+  /// unset: write then discard.
+  std::vector<FlushPass> flush_passes = {FlushPass::Write, FlushPass::Discard};
 
   /// Reads the environment. Unset LABBOOK_OUTPUT gives "labbook-<pid>.json". Throws
   /// labbook::Error naming the variable when a value cannot be used.

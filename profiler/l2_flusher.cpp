@@ -9,28 +9,30 @@ namespace {
 
 thread_local bool t_in_flush = false;
 
-// One kernel, launched twice over a buffer twice the size of L2. With discard = 0 it writes
-// the buffer (16-byte units): on the H100 a read alone leaves the program's dirty lines in L2
+// One kernel, launched once per pass over a buffer twice the size of L2. Mode 0 writes the
+// buffer (16-byte units): on the H100 a read alone leaves the program's dirty lines in L2
 // (they are evicted last), while writes compete with them and push them out, written back
-// now rather than during the kernel. With discard = 1 it invalidates the buffer's own lines
-// (128-byte units) with discard.global.L2, which drops them without writing them back, so
-// that the kernel finds no dirty line to evict: what `ncu --cache-control all` leaves, an L2
-// without the program's data. PTX, so that the driver builds it for the GPU at hand
-// (discard needs compute capability 8.0).
+// now rather than during the kernel. Mode 1 invalidates the buffer's own lines (128-byte
+// units) with discard.global.L2, which drops them without writing them back, so that the
+// kernel finds no dirty line to evict: what `ncu --cache-control all` leaves, an L2 without
+// the program's data. Mode 2 reads the buffer through L2 (ld.global.cg), leaving clean lines;
+// a store that never happens keeps the reads. PTX, so that the driver builds it for the GPU
+// at hand (discard needs compute capability 8.0).
 constexpr const char* kFlushPtx = R"(
 .version 7.4
 .target sm_80
 .address_size 64
 
-.visible .entry labbook_l2_flush(.param .u64 buffer, .param .u64 units, .param .u32 discard)
+.visible .entry labbook_l2_flush(.param .u64 buffer, .param .u64 units, .param .u32 mode)
 {
-  .reg .pred %p<3>;
-  .reg .b32 %r<7>;
+  .reg .pred %p<5>;
+  .reg .b32 %r<12>;
   .reg .b64 %rd<9>;
   ld.param.u64 %rd1, [buffer];
   ld.param.u64 %rd2, [units];
-  ld.param.u32 %r6, [discard];
-  setp.ne.u32 %p2, %r6, 0;
+  ld.param.u32 %r6, [mode];
+  setp.eq.u32 %p2, %r6, 1;
+  setp.eq.u32 %p3, %r6, 2;
   mov.u32 %r1, %ctaid.x;
   mov.u32 %r2, %ntid.x;
   mov.u32 %r3, %tid.x;
@@ -40,13 +42,24 @@ constexpr const char* kFlushPtx = R"(
   add.u64 %rd3, %rd3, %rd4;
   mul.wide.u32 %rd5, %r4, %r2;
   mov.u32 %r5, 0;
+  mov.u32 %r7, 0;
 LOOP:
   setp.ge.u64 %p1, %rd3, %rd2;
   @%p1 bra DONE;
   @%p2 bra DISCARD;
+  @%p3 bra READ;
   shl.b64 %rd6, %rd3, 4;
   add.u64 %rd7, %rd1, %rd6;
   st.global.v4.u32 [%rd7], {%r5, %r5, %r5, %r5};
+  bra NEXT;
+READ:
+  shl.b64 %rd6, %rd3, 4;
+  add.u64 %rd7, %rd1, %rd6;
+  ld.global.cg.v4.u32 {%r8, %r9, %r10, %r11}, [%rd7];
+  xor.b32 %r7, %r7, %r8;
+  xor.b32 %r7, %r7, %r9;
+  xor.b32 %r7, %r7, %r10;
+  xor.b32 %r7, %r7, %r11;
   bra NEXT;
 DISCARD:
   shl.b64 %rd6, %rd3, 7;
@@ -56,6 +69,8 @@ NEXT:
   add.u64 %rd3, %rd3, %rd5;
   bra LOOP;
 DONE:
+  setp.eq.u32 %p4, %r7, 0x9E3779B9;
+  @%p4 st.global.u32 [%rd1], %r7;
   ret;
 }
 )";
@@ -86,7 +101,7 @@ struct L2Flusher::Device {
   std::string problem;   // set once preparing failed: the flusher stays off for the device
 };
 
-L2Flusher::L2Flusher() = default;
+L2Flusher::L2Flusher(std::vector<FlushPass> passes) : passes_(std::move(passes)) {}
 
 L2Flusher::~L2Flusher() {
   // The program is exiting: the driver reclaims everything. Destroying contexts during
@@ -156,11 +171,13 @@ std::string L2Flusher::flush(int device) {
   const auto started = Clock::now();
   t_in_flush = true;
   CurrentContext current(d.ctx);
-  unsigned write = 0, discard = 1;
-  void* fill_args[] = {&d.buffer, &d.vectors, &write};
-  void* discard_args[] = {&d.buffer, &d.lines, &discard};
-  CUresult r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, fill_args, nullptr);
-  if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, discard_args, nullptr);
+  CUresult r = CUDA_SUCCESS;
+  for (FlushPass pass : passes_) {
+    unsigned mode = pass == FlushPass::Write ? 0 : pass == FlushPass::Discard ? 1 : 2;
+    std::uint64_t units = pass == FlushPass::Discard ? d.lines : d.vectors;
+    void* args[] = {&d.buffer, &units, &mode};
+    if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+  }
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   t_in_flush = false;
   ++flushes_;

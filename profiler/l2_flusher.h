@@ -4,24 +4,27 @@
 /// `ncu --cache-control all` does, so that DRAM bytes, L2 hit rates and times describe a
 /// kernel that starts cold rather than whatever earlier work (or replay) left in L2.
 ///
-/// CUDA offers no call that invalidates L2, so the flusher writes a buffer of twice the L2
-/// size, which pushes every line the program left out of L2 (dirty ones written back now,
-/// not during the kernel), then discards the buffer's own lines (PTX discard.global.L2:
-/// invalidated, never written back). Its kernels run in a context of their own, so that
+/// CUDA offers no call that invalidates L2, so by default the flusher writes a buffer of
+/// twice the L2 size, which pushes every line the program left out of L2 (dirty ones written
+/// back now, not during the kernel), then discards the buffer's own lines (PTX
+/// discard.global.L2: invalidated, never written back). Its kernels run in a context of their own, so that
 /// CUPTI's range profiler on the program's context never counts them.
 #include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <cuda.h>
+
+#include "flush_passes.h"
 
 namespace labbook::profiler {
 
 class L2Flusher {
  public:
-  L2Flusher();
+  explicit L2Flusher(std::vector<FlushPass> passes = {FlushPass::Write, FlushPass::Discard});
   ~L2Flusher();
   L2Flusher(const L2Flusher&) = delete;
   L2Flusher& operator=(const L2Flusher&) = delete;
@@ -43,6 +46,7 @@ class L2Flusher {
   struct Device;
   std::string prepare(int device, Device& d);
 
+  std::vector<FlushPass> passes_;
   mutable std::mutex mutex_;
   std::map<int, std::unique_ptr<Device>> devices_;
   int flushes_ = 0;

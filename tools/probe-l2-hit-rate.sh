@@ -7,6 +7,7 @@
 # Reading the tables: if the difference is in the write lookups, the program's output lines
 # outlive labbook's flush; if it is in the fabric (ltcfabric) lookups, the flush leaves the
 # other L2 partition's copies; if reads differ while DRAM bytes agree, the counting window does.
+# Then the same with other flushes (LABBOOK_L2_FLUSH), to see which leaves L2 as ncu's does.
 set -uo pipefail
 out=$1
 build=build
@@ -15,12 +16,18 @@ metrics+=,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sector_o
 metrics+=,lts__t_sector_op_write_hit_rate.pct,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_ltcfabric.sum
 metrics+=,lts__t_sectors_srcunit_tex_lookup_hit.sum,lts__t_sectors_srcunit_tex_lookup_miss.sum
 metrics+=,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
+probe() {   # probe NAME CACHE FLUSH PROGRAM ARGS...
+  local name=$1 cache=$2 flush=$3; shift 3
+  echo "== $*: cache control $cache, labbook's flush $flush"
+  LABBOOK_L2_FLUSH=$flush LABBOOK_KEEP_RESULTS=$out LABBOOK_COUNTERS_ONLY=1 LABBOOK_AGREEMENT_METRICS=$metrics \
+    bash tests/gpu/ncu_agreement.sh "$build" "l2probe_${name}_${cache}_${flush//,/-}" "$cache" application "$@" 2>&1 | tail -22
+}
 for cmd in "misaligned_read 11" "transpose 1024"; do
   name=${cmd%% *}
-  for cache in all none; do
-    echo "== $cmd, cache control $cache"
-    LABBOOK_KEEP_RESULTS=$out LABBOOK_COUNTERS_ONLY=1 LABBOOK_AGREEMENT_METRICS=$metrics \
-      bash tests/gpu/ncu_agreement.sh "$build" "l2probe_${name}_$cache" "$cache" application \
-      "$build/tests/programs/$name" ${cmd#* } 2>&1 | tail -25
-  done
+  probe "$name" all write,discard "$build/tests/programs/$name" ${cmd#* }
+  probe "$name" none write,discard "$build/tests/programs/$name" ${cmd#* }
+done
+# Which flush leaves L2 as ncu's does? (LABBOOK_L2_FLUSH: passes over a buffer twice the L2.)
+for flush in write write,read write,discard,read; do
+  probe misaligned_read all "$flush" "$build/tests/programs/misaligned_read" 11
 done
