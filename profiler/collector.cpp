@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -23,6 +22,7 @@
 #include "activity_tracer.h"
 #include "cupti_status.h"
 #include "device_facts.h"
+#include "graph_exec_calls.h"
 #include "graph_kernels.h"
 #include "graph_replay.h"
 #include "l2_flusher.h"
@@ -143,22 +143,6 @@ bool is_graph_instantiate(CUpti_CallbackId cbid) {
          cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
 }
 
-/// Calls that change (or read the enabled state of) an executable graph, or destroy the
-/// graph whose nodes name an executable graph's, which GraphReplay must follow in metrics runs.
-constexpr CUpti_CallbackId kGraphExecChanges[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy,           CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2, CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams, CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,            CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled,        CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphDestroy};
-
-bool is_graph_exec_change(CUpti_CallbackId cbid) {
-  for (CUpti_CallbackId c : kGraphExecChanges)
-    if (c == cbid) return true;
-  return false;
-}
-
 /// The driver calls through which managed memory comes to exist: cudaMallocManaged, the
 /// runtime's lookup of a __managed__ variable, and allocations from a memory pool, which may
 /// be managed. Unified-memory tracing starts at the first, so that programs without managed
@@ -185,12 +169,6 @@ bool is_begin_capture(CUpti_CallbackId cbid) {
 /// Every cuGraphInstantiate* variant's parameters begin with these two.
 struct InstantiateParams {
   CUgraphExec* phGraphExec;
-  CUgraph hGraph;
-};
-
-/// Both cuGraphExecUpdate variants' parameters begin with these two.
-struct ExecUpdateParams {
-  CUgraphExec hGraphExec;
   CUgraph hGraph;
 };
 
@@ -236,7 +214,7 @@ class Collector {
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan}, issues_);
       if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
       graph_replay_ = std::make_unique<GraphReplay>();
-      for (CUpti_CallbackId cbid : kGraphExecChanges) cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+      for (CUpti_CallbackId cbid : graph_exec_calls()) cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     }
     return true;
   }
@@ -269,7 +247,7 @@ class Collector {
           if (c->tracer_ && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
             c->tracer_->enable_unified_memory();
         } else if (is_graph_instantiate(cbid)) c->on_graph_instantiate(static_cast<const CUpti_CallbackData*>(data));
-        else if (is_graph_exec_change(cbid)) c->on_graph_exec_change(cbid, static_cast<const CUpti_CallbackData*>(data));
+        else if (is_graph_exec_call(cbid)) c->on_graph_exec_change(cbid, static_cast<const CUpti_CallbackData*>(data));
         else if (is_begin_capture(cbid) || runs_driver_gpu_work(cbid))
           c->stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
         else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
@@ -358,7 +336,7 @@ class Collector {
   void on_graph_instantiate(const CUpti_CallbackData* d) {
     if (d->callbackSite != CUPTI_API_EXIT) return;
     const auto* p = static_cast<const InstantiateParams*>(d->functionParams);
-    if (!p->phGraphExec || !succeeded(d)) return;
+    if (!p->phGraphExec || !api_succeeded(*d)) return;
     std::vector<std::string> kernels = graph_kernel_names(p->hGraph);
     std::string not_replayed = graph_replay_ ? graph_replay_->adopt(*p->phGraphExec, p->hGraph) : "";
     std::lock_guard<std::mutex> lock(mutex_);
@@ -366,96 +344,11 @@ class Collector {
     graph_not_replayed_[*p->phGraphExec] = std::move(not_replayed);
   }
 
-  static bool succeeded(const CUpti_CallbackData* d) {
-    const auto* result = static_cast<const CUresult*>(d->functionReturnValue);
-    return !result || *result == CUDA_SUCCESS;
-  }
-
-  // The program changes, queries or destroys an executable graph: GraphReplay's copy
-  // follows, or gives the graph back to run whole where it cannot follow.
+  // The program changes, queries or destroys an executable graph (graph_exec_calls.h).
   void on_graph_exec_change(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (!graph_replay_ || GraphReplay::in_replay()) return;
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy) {
-      if (d->callbackSite == CUPTI_API_ENTER)
-        graph_replay_->forget(static_cast<const cuGraphExecDestroy_params*>(d->functionParams)->hGraphExec);
-      return;
-    }
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphDestroy) {
-      if (d->callbackSite == CUPTI_API_ENTER)
-        graph_replay_->graph_destroyed(static_cast<const cuGraphDestroy_params*>(d->functionParams)->hGraph);
-      return;
-    }
-    if (d->callbackSite != CUPTI_API_EXIT || !succeeded(d)) return;
-    CUgraphExec exec = nullptr;
-    std::string problem;
-    switch (cbid) {
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2: {
-        const auto* p = static_cast<const cuGraphExecKernelNodeSetParams_v2_params*>(d->functionParams);
-        exec = p->hGraphExec;
-        problem = graph_replay_->set_kernel(exec, p->hNode, *p->nodeParams);
-        break;
-      }
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams: {   // v2 without kern and ctx
-        const auto* p = static_cast<const cuGraphExecKernelNodeSetParams_params*>(d->functionParams);
-        CUDA_KERNEL_NODE_PARAMS params{};
-        std::memcpy(&params, p->nodeParams, sizeof *p->nodeParams);
-        exec = p->hGraphExec;
-        problem = graph_replay_->set_kernel(exec, p->hNode, params);
-        break;
-      }
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams: {
-        const auto* p = static_cast<const cuGraphExecMemcpyNodeSetParams_params*>(d->functionParams);
-        exec = p->hGraphExec;
-        problem = graph_replay_->set_memcpy(exec, p->hNode, *p->copyParams);
-        break;
-      }
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams: {
-        const auto* p = static_cast<const cuGraphExecMemsetNodeSetParams_params*>(d->functionParams);
-        exec = p->hGraphExec;
-        problem = graph_replay_->set_memset(exec, p->hNode, *p->memsetParams);
-        break;
-      }
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams: {
-        const auto* p = static_cast<const cuGraphExecNodeSetParams_params*>(d->functionParams);
-        exec = p->hGraphExec;
-        const CUgraphNodeParams& n = *p->nodeParams;
-        if (n.type == CU_GRAPH_NODE_TYPE_KERNEL) {
-          CUDA_KERNEL_NODE_PARAMS params{};   // the same fields as the node's third version
-          std::memcpy(&params, &n.kernel, sizeof params);
-          problem = graph_replay_->set_kernel(exec, p->hNode, params);
-        } else if (n.type == CU_GRAPH_NODE_TYPE_MEMCPY) {
-          problem = graph_replay_->set_memcpy(exec, p->hNode, n.memcpy.copyParams);
-        } else if (n.type == CU_GRAPH_NODE_TYPE_MEMSET) {
-          const CUDA_MEMSET_NODE_PARAMS set{n.memset.dst, n.memset.pitch, n.memset.value, n.memset.elementSize,
-                                            n.memset.width, n.memset.height};
-          problem = graph_replay_->set_memset(exec, p->hNode, set);
-        } else if (graph_replay_->adopted(exec)) {
-          problem = "the program changed a node of a kind labbook does not copy";
-        }
-        break;
-      }
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled: {
-        const auto* p = static_cast<const cuGraphNodeSetEnabled_params*>(d->functionParams);
-        exec = p->hGraphExec;
-        problem = graph_replay_->set_enabled(exec, p->hNode, p->isEnabled != 0);
-        break;
-      }
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled: {   // the program sees its own state
-        const auto* p = static_cast<const cuGraphNodeGetEnabled_params*>(d->functionParams);
-        if (const auto enabled = graph_replay_->enabled(p->hGraphExec, p->hNode); enabled && p->isEnabled)
-          *p->isEnabled = *enabled ? 1 : 0;
-        return;
-      }
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
-      case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2: {
-        const auto* p = static_cast<const ExecUpdateParams*>(d->functionParams);
-        exec = p->hGraphExec;
-        problem = graph_replay_->refresh(exec, p->hGraph);
-        break;
-      }
-      default: return;
-    }
-    if (!problem.empty()) give_back(exec, problem);
+    const GraphExecChange change = follow_graph_exec_call(*graph_replay_, cbid, *d);
+    if (!change.problem.empty()) give_back(change.exec, change.problem);
   }
 
   // An adopted graph whose copy cannot follow the program runs whole from now on. If even
