@@ -482,14 +482,14 @@ class Collector {
                    launches_.size(), seconds(finish_ns), seconds(now_ns() - started_ns_));
       return;
     }
+    const L2Flusher::Stats flushes = flusher_ ? flusher_->stats() : L2Flusher::Stats{};
     std::fprintf(stderr,
                  "labbook collector: %zu launches, %.3f s inside launch calls (replay, setup and L2 flushes "
                  "included), %d passes, %.3f s setting up the profiler, %.3f s evaluating counters, "
                  "%d L2 flushes in %.3f s after %.3f s preparing them, "
                  "%.3f s finishing, %.3f s since the collector started\n",
                  launches_.size(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
-                 profiler_->evaluation_seconds(), flusher_ ? flusher_->flushes() : 0,
-                 flusher_ ? flusher_->flush_seconds() : 0.0, flusher_ ? flusher_->prepare_seconds() : 0.0,
+                 profiler_->evaluation_seconds(), flushes.flushes, flushes.flush_seconds, flushes.prepare_seconds,
                  seconds(finish_ns), seconds(now_ns() - started_ns_));
   }
 

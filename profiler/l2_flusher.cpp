@@ -133,19 +133,9 @@ std::string L2Flusher::prepare(int device, Device& d) {
   return "";
 }
 
-int L2Flusher::flushes() const {
+L2Flusher::Stats L2Flusher::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return flushes_;
-}
-
-double L2Flusher::flush_seconds() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return flush_seconds_;
-}
-
-double L2Flusher::prepare_seconds() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return prepare_seconds_;
+  return stats_;
 }
 
 std::string L2Flusher::flush(int device) {
@@ -159,7 +149,7 @@ std::string L2Flusher::flush(int device) {
     t_in_flush = true;
     slot->problem = prepare(device, *slot);
     t_in_flush = false;
-    prepare_seconds_ += seconds_since(started);
+    stats_.prepare_seconds += seconds_since(started);
     if (!slot->problem.empty()) {
       if (slot->ctx) cuCtxDestroy(slot->ctx);   // takes its module and buffer with it
       slot->ctx = nullptr;
@@ -180,8 +170,8 @@ std::string L2Flusher::flush(int device) {
   }
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   t_in_flush = false;
-  ++flushes_;
-  flush_seconds_ += seconds_since(started);
+  ++stats_.flushes;
+  stats_.flush_seconds += seconds_since(started);
   if (r != CUDA_SUCCESS) {
     d.problem = failed("flushing L2", r);
     return d.problem;

@@ -38,9 +38,11 @@ class L2Flusher {
 
   /// For the collector's overhead report: flushes so far, and seconds spent in them and in
   /// preparing (a context, the flush kernel, a buffer twice the L2) before the first.
-  int flushes() const;
-  double flush_seconds() const;
-  double prepare_seconds() const;
+  struct Stats {
+    int flushes = 0;
+    double flush_seconds = 0, prepare_seconds = 0;
+  };
+  Stats stats() const;
 
  private:
   struct Device;
@@ -49,8 +51,7 @@ class L2Flusher {
   std::vector<FlushPass> passes_;
   mutable std::mutex mutex_;
   std::map<int, std::unique_ptr<Device>> devices_;
-  int flushes_ = 0;
-  double flush_seconds_ = 0, prepare_seconds_ = 0;
+  Stats stats_;
 };
 
 }  // namespace labbook::profiler
