@@ -298,44 +298,42 @@ GraphReplay::Node* GraphReplay::find(CUgraphExec exec, CUgraphNode node) {
   return nullptr;
 }
 
-std::string GraphReplay::set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params) {
+template <typename Change>
+std::string GraphReplay::change_node(CUgraphExec exec, CUgraphNode node, Change&& change) {
   InReplay own_calls;
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!execs_.count(exec)) return "";
+  if (!execs_.count(exec)) return "";   // not labbook's: nothing to follow
   Node* n = find(exec, node);
-  if (!n) return kUnknownNode;
-  return copy_kernel(params, n->function, n->grid, n->block, n->shared_bytes, n->arguments);
+  return n ? change(*n) : kUnknownNode;
+}
+
+std::string GraphReplay::set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params) {
+  return change_node(exec, node, [&](Node& n) {
+    return copy_kernel(params, n.function, n.grid, n.block, n.shared_bytes, n.arguments);
+  });
 }
 
 std::string GraphReplay::set_memcpy(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& params) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!execs_.count(exec)) return "";
-  Node* n = find(exec, node);
-  if (!n) return kUnknownNode;
-  n->copy = params;
-  return "";
+  return change_node(exec, node, [&](Node& n) {
+    n.copy = params;
+    return std::string();
+  });
 }
 
 std::string GraphReplay::set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!execs_.count(exec)) return "";
-  Node* n = find(exec, node);
-  if (!n) return kUnknownNode;
-  n->set = params;
-  return "";
+  return change_node(exec, node, [&](Node& n) {
+    n.set = params;
+    return std::string();
+  });
 }
 
 std::string GraphReplay::set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled) {
-  InReplay own_calls;
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!execs_.count(exec)) return "";
-  Node* n = find(exec, node);
-  if (!n) return kUnknownNode;
-  n->enabled = enabled;
-  if (enabled)   // still labbook's to launch
-    if (CUresult r = cuGraphNodeSetEnabled(exec, node, 0); r != CUDA_SUCCESS)
-      return failed("disabling a node again (cuGraphNodeSetEnabled)", r);
-  return "";
+  return change_node(exec, node, [&](Node& n) -> std::string {
+    n.enabled = enabled;
+    if (!enabled) return "";
+    const CUresult r = cuGraphNodeSetEnabled(exec, node, 0);   // still labbook's to launch
+    return r == CUDA_SUCCESS ? "" : failed("disabling a node again (cuGraphNodeSetEnabled)", r);
+  });
 }
 
 std::optional<bool> GraphReplay::enabled(CUgraphExec exec, CUgraphNode node) {

@@ -78,6 +78,9 @@ class GraphReplay {
   };
   static std::string read_nodes(CUgraph graph, Nodes& nodes);   // "" or why not replayable
   Node* find(CUgraphExec exec, CUgraphNode node);
+  /// Applies `change` (returning "" or a problem) to `node` of `exec`, if labbook adopted it.
+  template <typename Change>
+  std::string change_node(CUgraphExec exec, CUgraphNode node, Change&& change);
 
   mutable std::mutex mutex_;
   std::map<CUgraphExec, Exec> execs_;
