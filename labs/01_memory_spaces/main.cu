@@ -236,10 +236,7 @@ class Lab {
 
 int main(int argc, char** argv) {
   const Options opt = parse_options(argc, argv);
-  labbook::lab::require_gpu();
-
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = labbook::lab::require_gpu();
   std::printf("lab 1 on %s (CC %d.%d): %d registers per block, %d threads per block at most "
               "(%d registers per thread in a full block), %zu bytes of constant memory\n",
               prop.name, prop.major, prop.minor, prop.regsPerBlock, prop.maxThreadsPerBlock,

@@ -52,10 +52,7 @@ Options parse_options(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const Options opt = parse_options(argc, argv);
-  labbook::lab::require_gpu();
-
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = labbook::lab::require_gpu();
   std::printf("lab 2 on %s (CC %d.%d), unified addressing: %s, integrated: %s, async engines: %d\n", prop.name,
               prop.major, prop.minor, prop.unifiedAddressing ? "yes" : "no", prop.integrated ? "yes" : "no",
               prop.asyncEngineCount);

@@ -158,9 +158,7 @@ class Lab {
 
 int main(int argc, char** argv) {
   const Options opt = parse_options(argc, argv);
-  labbook::lab::require_gpu();
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = labbook::lab::require_gpu();
   std::printf("lab 3 on %s (CC %d.%d), %d banks of 4 bytes, %zu bytes of shared memory per block, %d launches per experiment\n",
               prop.name, prop.major, prop.minor, 32, prop.sharedMemPerBlock, 1 + opt.repeat);
   Lab lab(opt);

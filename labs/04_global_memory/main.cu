@@ -201,10 +201,7 @@ std::vector<unsigned> sweep_offsets() {
 
 int main(int argc, char** argv) {
   const Options opt = parse_options(argc, argv);
-  labbook::lab::require_gpu();
-
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = labbook::lab::require_gpu();
   std::printf("lab 4 on %s (CC %d.%d), %u floats per array, %d launches per experiment\n",
               prop.name, prop.major, prop.minor, opt.elements, 1 + opt.repeat);
 

@@ -165,9 +165,7 @@ class Lab {
 
 int main(int argc, char** argv) {
   const Options opt = parse_options(argc, argv);
-  labbook::lab::require_gpu();
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = labbook::lab::require_gpu();
   std::printf("lab 5 on %s (CC %d.%d, %d MB L2), %u x %u floats (and %u x %u), %d launches per experiment\n", prop.name,
               prop.major, prop.minor, prop.l2CacheSize >> 20, opt.n, opt.n, opt.large, opt.large, 1 + opt.repeat);
   Lab lab(opt);

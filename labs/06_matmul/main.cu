@@ -188,9 +188,7 @@ class Lab {
 
 int main(int argc, char** argv) {
   const Options opt = parse_options(argc, argv);
-  labbook::lab::require_gpu();
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = labbook::lab::require_gpu();
   std::printf("lab 6 on %s (CC %d.%d, %d SMs, %d MB L2), BLOCK_SIZE %d, %d launches per experiment\n", prop.name,
               prop.major, prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20, k::kBlockSize, 1 + opt.repeat);
   Lab lab(opt);

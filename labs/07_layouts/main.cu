@@ -47,9 +47,7 @@ labbook::lab::Options parse_options(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace labbook::lab;
   const Options opt = parse_options(argc, argv);
-  require_gpu();
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = require_gpu();
   std::printf("lab 7 on %s (CC %d.%d): %zu bytes of constant memory, texture pitch alignment %zu, max pitch %zu; "
               "image %u x %u floats, volumes of %u^3 floats, %d calls per experiment\n",
               prop.name, prop.major, prop.minor, prop.totalConstMem, prop.texturePitchAlignment, prop.memPitch, opt.width,

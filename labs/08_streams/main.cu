@@ -57,10 +57,7 @@ int main(int argc, char** argv) {
   const Options opt = parse_options(argc, argv);
   // Read by the driver when it makes the context: before any other CUDA call.
   if (opt.connections) setenv("CUDA_DEVICE_MAX_CONNECTIONS", std::to_string(opt.connections).c_str(), 1);
-  labbook::lab::require_gpu();
-
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = labbook::lab::require_gpu();
   int concurrent_kernels = 0, async_engines = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&concurrent_kernels, cudaDevAttrConcurrentKernels, 0));
   CUDA_CHECK(cudaDeviceGetAttribute(&async_engines, cudaDevAttrAsyncEngineCount, 0));

@@ -20,8 +20,9 @@ namespace labbook::lab {
 /// Exit code that means "skipped: no GPU here" (CTest's SKIP_RETURN_CODE).
 inline constexpr int kExitNoGpu = 77;
 
-/// Exits with kExitNoGpu and a message when no CUDA device can be used.
-inline void require_gpu() {
+/// Exits with kExitNoGpu and a message when no CUDA device can be used; returns device 0's
+/// properties, which every lab prints in its first line.
+inline cudaDeviceProp require_gpu() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
@@ -29,6 +30,9 @@ inline void require_gpu() {
                  status != cudaSuccess ? cudaGetErrorString(status) : "0 devices");
     std::exit(kExitNoGpu);
   }
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  return prop;
 }
 
 }  // namespace labbook::lab
