@@ -26,6 +26,7 @@
 #include "lab_run.h"
 #include "nvtx_range.h"
 #include "parallel_check.h"
+#include "random_data.h"
 #include "streams.cuh"
 
 namespace labbook::lab {
@@ -40,11 +41,8 @@ class Parts {
       out_.push_back(std::make_unique<HostMemory<std::uint32_t>>(kind, words));
       in_dev_.push_back(std::make_unique<DeviceBuffer<std::uint32_t>>(words));
       out_dev_.push_back(std::make_unique<DeviceBuffer<std::uint32_t>>(words));
-      std::uint64_t x = seed * 1000003u + p + 1;
-      for (std::size_t i = 0; i < words; ++i) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;   // xorshift64
-        (*in_.back())[i] = static_cast<std::uint32_t>(x >> 16);
-      }
+      labbook::lab::RandomWords rng(seed * 1000003u + p);
+      for (std::size_t i = 0; i < words; ++i) (*in_.back())[i] = rng.next();
     }
   }
 
