@@ -50,7 +50,8 @@ const char* node_type_name(CUgraphNodeType type) {
 /// One node as labbook launches it: a copy of what the program gave the graph, since the
 /// graph (and the arguments it holds) may be destroyed right after instantiation.
 struct GraphReplay::Node {
-  CUgraphNode handle = nullptr;
+  CUgraphNode handle = nullptr;          // in the graph the exec was instantiated from
+  CUgraphNode update_handle = nullptr;   // its pair in the graph of the exec's last update
   CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
   bool enabled = true;   // as the program left it; in the exec labbook keeps it disabled
   // kernel
@@ -150,9 +151,9 @@ GraphReplay::~GraphReplay() = default;
 
 bool GraphReplay::in_replay() { return t_in_replay; }
 
-std::string GraphReplay::read_nodes(CUgraph graph, Nodes& nodes) {
+std::string GraphReplay::read_nodes(const std::vector<CUgraphNode>& handles, Nodes& nodes) {
   nodes.clear();
-  for (CUgraphNode handle : graph_nodes_in_order(graph)) {
+  for (CUgraphNode handle : handles) {
     Node n;
     n.handle = handle;
     if (CUresult r = cuGraphNodeGetType(handle, &n.type); r != CUDA_SUCCESS) return failed("cuGraphNodeGetType", r);
@@ -183,7 +184,7 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
   if (cuGraphExecGetFlags(exec, &flags) == CUDA_SUCCESS && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
     return "the graph was instantiated for launches from the device";
   Nodes nodes;
-  if (std::string why = read_nodes(graph, nodes); !why.empty()) return why;
+  if (std::string why = read_nodes(graph_nodes_in_order(graph), nodes); !why.empty()) return why;
   // Disable last, and undo on failure: a half-disabled graph would compute something else.
   std::size_t disabled = 0;
   for (; disabled < nodes.size(); ++disabled) {
@@ -195,34 +196,37 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
     }
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  execs_[exec] = Exec{std::move(nodes), graph, true};
+  execs_[exec] = Exec{std::move(nodes), {graph, true}, {}};
   return "";
 }
 
 std::string GraphReplay::refresh(CUgraphExec exec, CUgraph graph) {
   InReplay own_calls;
+  const std::vector<CUgraphNode> handles = graph_nodes_in_order(graph);
   Nodes fresh;
-  std::string problem = read_nodes(graph, fresh);
+  const std::string unreadable = read_nodes(handles, fresh);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = execs_.find(exec);
   if (it == execs_.end()) return "";
   Exec& e = it->second;
-  if (problem.empty() && fresh.size() != e.nodes.size()) problem = "the updated graph has other nodes";
-  for (std::size_t i = 0; problem.empty() && i < e.nodes.size(); ++i)
-    if (fresh[i].type != e.nodes[i].type) problem = "the updated graph has other nodes";
-  if (!problem.empty()) return problem;
-  // The update's graph is alive now; the one the exec came from may not be. Its nodes name
-  // the exec's from here on, and stay disabled there (the update may have enabled them).
+  if (handles.empty()) return unreadable;
+  if (handles.size() != e.nodes.size()) return "the updated graph has other nodes";
+  // The update's graph may be destroyed at once, so the nodes keep the handles they were
+  // instantiated from; the update's name them too (also for a give-back, should it come to that).
+  for (std::size_t i = 0; i < handles.size(); ++i) e.nodes[i].update_handle = handles[i];
+  e.update = {graph, true};
+  if (!unreadable.empty()) return unreadable;
   for (std::size_t i = 0; i < e.nodes.size(); ++i) {
+    if (fresh[i].type != e.nodes[i].type) return "the updated graph has other nodes";
+    // An update changes parameters only: the exec's nodes keep their enabled states (CUDA
+    // Programming Guide, "Individual Node Enable"), so they stay disabled in the exec, and
+    // the program's own states carry over.
     fresh[i].enabled = e.nodes[i].enabled;
-    if (fresh[i].type == CU_GRAPH_NODE_TYPE_EMPTY) continue;
-    unsigned enabled = 1;
-    CUresult r = cuGraphNodeGetEnabled(exec, fresh[i].handle, &enabled);
-    if (r == CUDA_SUCCESS && enabled) r = cuGraphNodeSetEnabled(exec, fresh[i].handle, 0);
-    if (r != CUDA_SUCCESS && problem.empty()) problem = failed("keeping an updated node disabled", r);
+    fresh[i].handle = e.nodes[i].handle;
+    fresh[i].update_handle = handles[i];
   }
-  e = Exec{std::move(fresh), graph, true};
-  return problem;
+  e.nodes = std::move(fresh);
+  return "";
 }
 
 bool GraphReplay::adopted(CUgraphExec exec) const {
@@ -294,7 +298,7 @@ GraphReplay::Node* GraphReplay::find(CUgraphExec exec, CUgraphNode node) {
   auto it = execs_.find(exec);
   if (it == execs_.end()) return nullptr;
   for (Node& n : it->second.nodes)
-    if (n.handle == node) return &n;
+    if (n.handle == node || (n.update_handle && n.update_handle == node)) return &n;
   return nullptr;
 }
 
@@ -352,12 +356,19 @@ std::string GraphReplay::release(CUgraphExec exec) {
     e = std::move(it->second);
     execs_.erase(it);
   }
-  if (!e.handles_alive) return "the graph that names its nodes was destroyed";
+  // The driver names an exec's nodes by the handles of the graph it was instantiated from;
+  // after an update, the update's handles are tried too, while their graph lives.
+  const auto set_enabled = [&](const Node& n) {
+    CUresult r = CUDA_ERROR_INVALID_VALUE;
+    if (e.instantiated.alive) r = cuGraphNodeSetEnabled(exec, n.handle, 1);
+    if (r != CUDA_SUCCESS && e.update.alive && n.update_handle) r = cuGraphNodeSetEnabled(exec, n.update_handle, 1);
+    return r;
+  };
+  if (!e.instantiated.alive && !e.update.alive) return "the graphs that name its nodes were destroyed";
   std::string problem;
   for (const Node& n : e.nodes)
     if (n.enabled && n.type != CU_GRAPH_NODE_TYPE_EMPTY)
-      if (CUresult r = cuGraphNodeSetEnabled(exec, n.handle, 1); r != CUDA_SUCCESS && problem.empty())
-        problem = failed("cuGraphNodeSetEnabled", r);
+      if (CUresult r = set_enabled(n); r != CUDA_SUCCESS && problem.empty()) problem = failed("cuGraphNodeSetEnabled", r);
   return problem;
 }
 
@@ -369,7 +380,8 @@ void GraphReplay::forget(CUgraphExec exec) {
 void GraphReplay::graph_destroyed(CUgraph graph) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& [exec, e] : execs_)
-    if (e.source == graph) e.handles_alive = false;
+    for (Exec::Source* s : {&e.instantiated, &e.update})
+      if (s->graph == graph) s->alive = false;
 }
 
 }  // namespace labbook::profiler

@@ -47,15 +47,16 @@ class GraphReplay {
   std::string set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params);
   std::string set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled);
   /// cuGraphExecUpdate from `graph` (at its exit, when it succeeded): the copies take the
-  /// updated parameters and handles, node by node in order (an update keeps the topology),
-  /// and the nodes are disabled again where the update enabled them. Returns "" or what failed.
+  /// updated parameters, node by node in order (an update keeps the topology and the nodes'
+  /// enabled states), and the update's node handles as second names. Returns "" or why the
+  /// copies could not follow.
   std::string refresh(CUgraphExec exec, CUgraph graph);
   /// Whether the program left `node` of an adopted `exec` enabled: what cuGraphNodeGetEnabled
   /// must tell it, where the exec itself says disabled. None for nodes labbook has not copied.
   std::optional<bool> enabled(CUgraphExec exec, CUgraphNode node);
   /// A change labbook does not copy: `exec` is given back to the program, its nodes enabled
   /// as the program left them, and runs whole from then on. Fails (and says so) once the
-  /// graph whose handles name the nodes is destroyed. Returns "" or what failed.
+  /// graphs whose handles name the nodes are destroyed. Returns "" or what failed.
   std::string release(CUgraphExec exec);
   /// cuGraphExecDestroy.
   void forget(CUgraphExec exec);
@@ -69,14 +70,19 @@ class GraphReplay {
  private:
   struct Node;
   using Nodes = std::vector<Node>;
-  /// An adopted exec: the copies, and the graph whose node handles name them in the exec
-  /// (the driver accepts no others, and they die with that graph).
+  /// An adopted exec: the copies, and the graphs whose node handles name them in the exec
+  /// (the one it was instantiated from and the one of its last update; handles die with
+  /// their graph).
   struct Exec {
+    struct Source {
+      CUgraph graph = nullptr;
+      bool alive = false;
+    };
     Nodes nodes;
-    CUgraph source = nullptr;
-    bool handles_alive = true;
+    Source instantiated, update;
   };
-  static std::string read_nodes(CUgraph graph, Nodes& nodes);   // "" or why not replayable
+  /// Copies the nodes `handles` name (a graph's, in order); "" or why they cannot be replayed.
+  static std::string read_nodes(const std::vector<CUgraphNode>& handles, Nodes& nodes);
   Node* find(CUgraphExec exec, CUgraphNode node);
   /// Applies `change` (returning "" or a problem) to `node` of `exec`, if labbook adopted it.
   template <typename Change>
