@@ -358,7 +358,7 @@ std::string GraphReplay::release(CUgraphExec exec) {
   }
   // The driver names an exec's nodes by the handles of the graph it was instantiated from;
   // after an update, the update's handles are tried too, while their graph lives.
-  const auto set_enabled = [&](const Node& n) {
+  const auto enable = [&](const Node& n) {
     CUresult r = CUDA_ERROR_INVALID_VALUE;
     if (e.instantiated.alive) r = cuGraphNodeSetEnabled(exec, n.handle, 1);
     if (r != CUDA_SUCCESS && e.update.alive && n.update_handle) r = cuGraphNodeSetEnabled(exec, n.update_handle, 1);
@@ -368,7 +368,7 @@ std::string GraphReplay::release(CUgraphExec exec) {
   std::string problem;
   for (const Node& n : e.nodes)
     if (n.enabled && n.type != CU_GRAPH_NODE_TYPE_EMPTY)
-      if (CUresult r = set_enabled(n); r != CUDA_SUCCESS && problem.empty()) problem = failed("cuGraphNodeSetEnabled", r);
+      if (CUresult r = enable(n); r != CUDA_SUCCESS && problem.empty()) problem = failed("cuGraphNodeSetEnabled", r);
   return problem;
 }
 

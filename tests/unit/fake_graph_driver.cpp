@@ -1,0 +1,414 @@
+#include "fake_graph_driver.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <set>
+
+// cuda.h only declares these handle types; the fake driver defines them.
+struct CUfunc_st {
+  std::string name;
+  std::vector<std::size_t> parameter_sizes;
+};
+
+namespace {
+
+/// What a node does: a kernel with its own copy of the argument bytes, or a memset or memcpy.
+struct Work {
+  CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+  CUfunc_st* function = nullptr;
+  unsigned grid = 1, block = 1;   // x only: enough for the tests
+  std::vector<std::vector<unsigned char>> arguments;
+  CUDA_MEMSET_NODE_PARAMS set{};
+  CUDA_MEMCPY3D copy{};
+};
+
+}  // namespace
+
+struct CUgraphNode_st {
+  CUgraph_st* graph = nullptr;
+  Work work;
+  std::vector<CUgraphNode_st*> dependencies;
+};
+
+struct CUgraph_st {
+  std::vector<CUgraphNode_st*> nodes;   // creation order
+  bool alive = true;
+};
+
+struct CUgraphExec_st {
+  struct Node {
+    CUgraphNode_st* instantiated_from = nullptr;
+    CUgraphNode_st* updated_from = nullptr;
+    Work work;
+    bool enabled = true;
+  };
+  std::vector<Node> nodes;   // creation order, which the tests keep topological
+  cuuint64_t flags = 0;
+  bool alive = true;
+};
+
+namespace {
+
+struct Driver {
+  std::deque<CUfunc_st> functions;
+  std::deque<CUgraph_st> graphs;
+  std::deque<CUgraphNode_st> nodes;
+  std::deque<CUgraphExec_st> execs;
+  std::vector<std::string> work;
+  std::size_t work_by_graph_launches = 0;
+  std::set<CUgraphNode> failing;
+  bool accept_update_handles = false;
+};
+Driver& driver() {
+  static Driver d;
+  return d;
+}
+
+bool node_alive(CUgraphNode node) { return node && node->graph && node->graph->alive; }
+
+std::string hex(const std::vector<unsigned char>& bytes) {
+  std::string s = "0x";
+  char digits[3];
+  for (unsigned char b : bytes) {
+    std::snprintf(digits, sizeof digits, "%02x", b);
+    s += digits;
+  }
+  return s;
+}
+
+void log(const Work& w, CUstream stream) {
+  std::string line;
+  if (w.type == CU_GRAPH_NODE_TYPE_KERNEL) {
+    line = w.function->name + "<<<" + std::to_string(w.grid) + "," + std::to_string(w.block) + ">>>(";
+    for (std::size_t i = 0; i < w.arguments.size(); ++i) line += (i ? ", " : "") + hex(w.arguments[i]);
+    line += ")";
+  } else if (w.type == CU_GRAPH_NODE_TYPE_MEMSET) {
+    line = "memset" + std::to_string(8 * w.set.elementSize) + " " + std::to_string(w.set.dst) + " = " +
+           std::to_string(w.set.value) + " x " + std::to_string(w.set.width) + "x" + std::to_string(w.set.height) +
+           " pitch " + std::to_string(w.set.height > 1 ? w.set.pitch : 0);
+  } else if (w.type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+    line = "memcpy " + std::to_string(w.copy.dstDevice) + " <- " + std::to_string(w.copy.srcDevice) + " " +
+           std::to_string(w.copy.WidthInBytes) + " bytes";
+  } else {
+    return;
+  }
+  driver().work.push_back(line + " on stream " + std::to_string(reinterpret_cast<std::uintptr_t>(stream)));
+}
+
+CUresult read_kernel(const CUDA_KERNEL_NODE_PARAMS& p, Work& w) {
+  if (!p.func || p.extra || p.kern) return CUDA_ERROR_INVALID_VALUE;
+  w.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  w.function = p.func;
+  w.grid = p.gridDimX;
+  w.block = p.blockDimX;
+  w.arguments.clear();
+  for (std::size_t i = 0; i < p.func->parameter_sizes.size(); ++i) {
+    const auto* bytes = static_cast<const unsigned char*>(p.kernelParams[i]);
+    w.arguments.emplace_back(bytes, bytes + p.func->parameter_sizes[i]);
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult add_node(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count, Work w) {
+  if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
+  CUgraphNode_st& n = driver().nodes.emplace_back();
+  n.graph = graph;
+  n.work = std::move(w);
+  n.dependencies.assign(dependencies, dependencies + count);
+  graph->nodes.push_back(&n);
+  *out = &n;
+  return CUDA_SUCCESS;
+}
+
+/// The exec's node that `node` names, or null.
+CUgraphExec_st::Node* exec_node(CUgraphExec exec, CUgraphNode node) {
+  if (!exec || !exec->alive || !node_alive(node)) return nullptr;
+  for (auto& n : exec->nodes)
+    if (n.instantiated_from == node || (driver().accept_update_handles && n.updated_from == node)) return &n;
+  return nullptr;
+}
+
+bool can_disable(CUgraphNodeType type) {
+  return type == CU_GRAPH_NODE_TYPE_KERNEL || type == CU_GRAPH_NODE_TYPE_MEMSET || type == CU_GRAPH_NODE_TYPE_MEMCPY;
+}
+
+}  // namespace
+
+namespace fake_driver {
+
+void reset() { driver() = Driver{}; }
+
+CUfunction kernel(const std::string& name, std::vector<std::size_t> parameter_sizes) {
+  return &driver().functions.emplace_back(CUfunc_st{name, std::move(parameter_sizes)});
+}
+
+const std::vector<std::string>& work() { return driver().work; }
+
+std::size_t work_by_graph_launches() { return driver().work_by_graph_launches; }
+
+void accept_update_handles(bool accept) { driver().accept_update_handles = accept; }
+
+void fail_set_enabled(CUgraphNode node) { driver().failing.insert(node); }
+
+}  // namespace fake_driver
+
+namespace {
+CUresult record_memset(CUdeviceptr dst, std::size_t pitch, unsigned value, unsigned element, std::size_t width,
+                std::size_t height, CUstream stream) {
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  w.set = CUDA_MEMSET_NODE_PARAMS{dst, pitch, value, element, width, height};
+  log(w, stream);
+  return CUDA_SUCCESS;
+}
+}  // namespace
+
+extern "C" {
+
+CUresult cuGetErrorName(CUresult error, const char** name) {
+  *name = error == CUDA_SUCCESS ? "CUDA_SUCCESS" : error == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR";
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetCurrent(CUcontext* context) {
+  *context = reinterpret_cast<CUcontext>(1);
+  return CUDA_SUCCESS;
+}
+
+// Functions only: these tests use no CUkernels.
+CUresult cuKernelGetFunction(CUfunction*, CUkernel) { return CUDA_ERROR_INVALID_HANDLE; }
+CUresult cuKernelGetName(const char**, CUkernel) { return CUDA_ERROR_INVALID_HANDLE; }
+CUresult cuKernelGetParamInfo(CUkernel, std::size_t, std::size_t*, std::size_t*) { return CUDA_ERROR_INVALID_HANDLE; }
+
+CUresult cuFuncGetParamInfo(CUfunction f, std::size_t index, std::size_t* offset, std::size_t* size) {
+  if (index >= f->parameter_sizes.size()) return CUDA_ERROR_INVALID_VALUE;
+  *offset = 0;
+  for (std::size_t i = 0; i < index; ++i) *offset += f->parameter_sizes[i];
+  *size = f->parameter_sizes[index];
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetName(const char** name, CUfunction f) {
+  *name = f->name.c_str();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int* value, CUfunction_attribute, CUfunction) {
+  *value = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamIsCapturing(CUstream, CUstreamCaptureStatus* status) {
+  *status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphCreate(CUgraph* graph, unsigned int) {
+  *graph = &driver().graphs.emplace_back();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphAddKernelNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
+                              const CUDA_KERNEL_NODE_PARAMS* params) {
+  Work w;
+  if (CUresult r = read_kernel(*params, w); r != CUDA_SUCCESS) return r;
+  return add_node(out, graph, dependencies, count, std::move(w));
+}
+
+CUresult cuGraphAddMemsetNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
+                              const CUDA_MEMSET_NODE_PARAMS* params, CUcontext) {
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  w.set = *params;
+  return add_node(out, graph, dependencies, count, std::move(w));
+}
+
+CUresult cuGraphAddMemcpyNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
+                              const CUDA_MEMCPY3D* params, CUcontext) {
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  w.copy = *params;
+  return add_node(out, graph, dependencies, count, std::move(w));
+}
+
+CUresult cuGraphAddEmptyNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count) {
+  return add_node(out, graph, dependencies, count, Work{});
+}
+
+CUresult cuGraphAddHostNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
+                            const CUDA_HOST_NODE_PARAMS*) {
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_HOST;
+  return add_node(out, graph, dependencies, count, std::move(w));
+}
+
+CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, std::size_t* count) {
+  if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
+  if (nodes) std::copy_n(graph->nodes.begin(), std::min(*count, graph->nodes.size()), nodes);
+  *count = graph->nodes.size();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphGetEdges(CUgraph graph, CUgraphNode* from, CUgraphNode* to, CUgraphEdgeData*, std::size_t* count) {
+  if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
+  std::size_t edges = 0;
+  for (CUgraphNode_st* n : graph->nodes)
+    for (CUgraphNode_st* d : n->dependencies) {
+      if (from && edges < *count) from[edges] = d, to[edges] = n;
+      ++edges;
+    }
+  *count = edges;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType* type) {
+  if (!node_alive(node)) return CUDA_ERROR_INVALID_VALUE;
+  *type = node->work.type;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode, CUgraph*) { return CUDA_ERROR_INVALID_VALUE; }
+
+CUresult cuGraphKernelNodeGetParams(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS* params) {
+  if (!node_alive(node) || node->work.type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+  static thread_local std::vector<void*> pointers;   // valid until the next call, as the tests use them
+  pointers.clear();
+  for (auto& a : node->work.arguments) pointers.push_back(a.data());
+  *params = CUDA_KERNEL_NODE_PARAMS{};
+  params->func = node->work.function;
+  params->gridDimX = node->work.grid, params->gridDimY = params->gridDimZ = 1;
+  params->blockDimX = node->work.block, params->blockDimY = params->blockDimZ = 1;
+  params->kernelParams = pointers.data();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeGetAttribute(CUgraphNode node, CUkernelNodeAttrID, CUkernelNodeAttrValue* value) {
+  if (!node_alive(node)) return CUDA_ERROR_INVALID_VALUE;
+  *value = CUkernelNodeAttrValue{};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphMemcpyNodeGetParams(CUgraphNode node, CUDA_MEMCPY3D* params) {
+  if (!node_alive(node) || node->work.type != CU_GRAPH_NODE_TYPE_MEMCPY) return CUDA_ERROR_INVALID_VALUE;
+  *params = node->work.copy;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphMemsetNodeGetParams(CUgraphNode node, CUDA_MEMSET_NODE_PARAMS* params) {
+  if (!node_alive(node) || node->work.type != CU_GRAPH_NODE_TYPE_MEMSET) return CUDA_ERROR_INVALID_VALUE;
+  *params = node->work.set;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphInstantiate(CUgraphExec* out, CUgraph graph, unsigned long long flags) {
+  if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
+  CUgraphExec_st& e = driver().execs.emplace_back();
+  e.flags = flags;
+  for (CUgraphNode_st* n : graph->nodes) e.nodes.push_back({n, nullptr, n->work, true});
+  *out = &e;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecGetFlags(CUgraphExec exec, cuuint64_t* flags) {
+  *flags = exec->flags;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* params) {
+  CUgraphExec_st::Node* n = exec_node(exec, node);
+  if (!n || n->work.type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+  return read_kernel(*params, n->work);
+}
+
+CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS* params,
+                                        CUcontext) {
+  CUgraphExec_st::Node* n = exec_node(exec, node);
+  if (!n || n->work.type != CU_GRAPH_NODE_TYPE_MEMSET) return CUDA_ERROR_INVALID_VALUE;
+  n->work.set = *params;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeSetEnabled(CUgraphExec exec, CUgraphNode node, unsigned int enabled) {
+  CUgraphExec_st::Node* n = exec_node(exec, node);
+  if (!n || !can_disable(n->work.type) || driver().failing.count(node)) return CUDA_ERROR_INVALID_VALUE;
+  n->enabled = enabled != 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphNodeGetEnabled(CUgraphExec exec, CUgraphNode node, unsigned int* enabled) {
+  CUgraphExec_st::Node* n = exec_node(exec, node);
+  if (!n || !can_disable(n->work.type)) return CUDA_ERROR_INVALID_VALUE;
+  *enabled = n->enabled ? 1 : 0;
+  return CUDA_SUCCESS;
+}
+
+// Pairs nodes in creation order; parameters change, enabled states stay.
+CUresult cuGraphExecUpdate(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInfo* info) {
+  if (info) *info = CUgraphExecUpdateResultInfo{};
+  if (!exec || !exec->alive || !graph || !graph->alive || graph->nodes.size() != exec->nodes.size())
+    return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  for (std::size_t i = 0; i < exec->nodes.size(); ++i)
+    if (graph->nodes[i]->work.type != exec->nodes[i].work.type) return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+  for (std::size_t i = 0; i < exec->nodes.size(); ++i) {
+    exec->nodes[i].work = graph->nodes[i]->work;
+    exec->nodes[i].updated_from = graph->nodes[i];
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
+  if (!exec || !exec->alive) return CUDA_ERROR_INVALID_VALUE;
+  for (const auto& n : exec->nodes) {
+    if (!n.enabled || n.work.type == CU_GRAPH_NODE_TYPE_EMPTY || n.work.type == CU_GRAPH_NODE_TYPE_HOST) continue;
+    log(n.work, stream);
+    ++driver().work_by_graph_launches;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  exec->alive = false;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph graph) {
+  graph->alive = false;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** arguments, void** extra) {
+  if (extra) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_KERNEL_NODE_PARAMS p{};
+  p.func = f;
+  p.gridDimX = config->gridDimX;
+  p.blockDimX = config->blockDimX;
+  p.kernelParams = arguments;
+  Work w;
+  if (CUresult r = read_kernel(p, w); r != CUDA_SUCCESS) return r;
+  log(w, config->hStream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D* copy, CUstream stream) {
+  Work w;
+  w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  w.copy = *copy;
+  log(w, stream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, std::size_t n, CUstream s) { return record_memset(d, 0, v, 1, n, 1, s); }
+CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, std::size_t n, CUstream s) { return record_memset(d, 0, v, 2, n, 1, s); }
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, std::size_t n, CUstream s) { return record_memset(d, 0, v, 4, n, 1, s); }
+CUresult cuMemsetD2D8Async(CUdeviceptr d, std::size_t p, unsigned char v, std::size_t w, std::size_t h, CUstream s) {
+  return record_memset(d, p, v, 1, w, h, s);
+}
+CUresult cuMemsetD2D16Async(CUdeviceptr d, std::size_t p, unsigned short v, std::size_t w, std::size_t h, CUstream s) {
+  return record_memset(d, p, v, 2, w, h, s);
+}
+CUresult cuMemsetD2D32Async(CUdeviceptr d, std::size_t p, unsigned int v, std::size_t w, std::size_t h, CUstream s) {
+  return record_memset(d, p, v, 4, w, h, s);
+}
+
+}  // extern "C"

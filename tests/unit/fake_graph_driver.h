@@ -1,0 +1,43 @@
+#pragma once
+/// @file
+/// A CUDA driver without a GPU, for the graph replay tests: the part of the driver API that
+/// profiler/graph_replay.cpp and graph_kernels.cpp call, and that a program uses to build,
+/// change and launch graphs, over a model in host memory. Launching work only writes it into
+/// a log (fake_driver::work()), so a test can compare what a program sends to the GPU with
+/// labbook and without.
+///
+/// The model follows the driver's documentation where labbook depends on it: an executable
+/// graph's nodes are named by the handles of the graph it was instantiated from (not those of
+/// a graph it was updated from, unless accept_update_handles()), handles die with their
+/// graph, cuGraphExecUpdate pairs nodes in creation order and keeps their enabled states, and
+/// only kernel, memcpy and memset nodes can be disabled.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <cuda.h>
+
+namespace fake_driver {
+
+/// Forgets every graph, exec, function and logged work.
+void reset();
+
+/// A kernel named `name` whose parameters have these sizes in bytes.
+CUfunction kernel(const std::string& name, std::vector<std::size_t> parameter_sizes);
+
+/// What was sent to the GPU since reset(), one line per kernel, memset or memcpy, in order:
+/// "scale<<<4,256>>>(0x0010000000000000, 0x00040000) on stream 1" (arguments as hex
+/// bytes, lowest address first).
+const std::vector<std::string>& work();
+
+/// How many lines of work() came from cuGraphLaunch (the rest from single launches).
+std::size_t work_by_graph_launches();
+
+/// Whether cuGraphNodeSetEnabled and the exec node setters also accept the handles of the
+/// graph an exec was last updated from (the documentation names only the original graph's).
+void accept_update_handles(bool accept);
+
+/// Makes cuGraphNodeSetEnabled fail (CUDA_ERROR_INVALID_VALUE) for `node`.
+void fail_set_enabled(CUgraphNode node);
+
+}  // namespace fake_driver

@@ -1,0 +1,368 @@
+// GraphReplay on a fake driver (fake_graph_driver.h): a program builds, changes and launches
+// CUDA graphs once as it runs alone and once with what the collector does in a metrics run,
+// and the GPU must be sent the same work in the same order, none of it by the graph itself.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fake_graph_driver.h"
+#include "graph_exec_calls.h"
+#include "graph_kernels.h"
+#include "graph_replay.h"
+
+namespace {
+
+using labbook::profiler::GraphReplay;
+
+/// A program's graph calls on the fake driver. Profiled, it also does what the collector does
+/// around them in a metrics run (collector.cpp): adopt() at instantiation, launch_nodes()
+/// before each launch of an adopted graph, every change to an exec followed through
+/// follow_graph_exec_call() at the call's entry and exit, and the exec given back when the
+/// copy cannot follow.
+class Program {
+ public:
+  explicit Program(bool profiled) {
+    if (profiled) replay_ = std::make_unique<GraphReplay>();
+  }
+
+  CUgraphExec instantiate(CUgraph graph) {
+    CUgraphExec exec = nullptr;
+    EXPECT_EQ(cuGraphInstantiate(&exec, graph, 0), CUDA_SUCCESS);
+    if (replay_) not_adopted = replay_->adopt(exec, graph);
+    return exec;
+  }
+  void launch(CUgraphExec exec, CUstream stream) {
+    if (replay_ && replay_->adopted(exec)) {
+      std::size_t launched = 0;
+      if (std::string problem = replay_->launch_nodes(exec, stream, launched); !problem.empty())
+        failures.push_back(problem);
+    }
+    EXPECT_EQ(cuGraphLaunch(exec, stream), CUDA_SUCCESS);
+  }
+  CUresult set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& p) {
+    cuGraphExecKernelNodeSetParams_v2_params params{exec, node, &p};
+    return call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2, params,
+                [&] { return cuGraphExecKernelNodeSetParams(exec, node, &p); });
+  }
+  CUresult set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& p) {
+    cuGraphExecMemsetNodeSetParams_params params{exec, node, &p, nullptr};
+    return call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams, params,
+                [&] { return cuGraphExecMemsetNodeSetParams(exec, node, &p, nullptr); });
+  }
+  CUresult set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled) {
+    cuGraphNodeSetEnabled_params params{exec, node, enabled ? 1u : 0u};
+    return call(CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled, params,
+                [&] { return cuGraphNodeSetEnabled(exec, node, enabled ? 1 : 0); });
+  }
+  unsigned enabled(CUgraphExec exec, CUgraphNode node) {
+    unsigned value = 7;
+    cuGraphNodeGetEnabled_params params{exec, node, &value};
+    EXPECT_EQ(call(CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled, params,
+                   [&] { return cuGraphNodeGetEnabled(exec, node, &value); }),
+              CUDA_SUCCESS);
+    return value;
+  }
+  CUresult update(CUgraphExec exec, CUgraph graph) {
+    CUgraphExecUpdateResultInfo info{};
+    cuGraphExecUpdate_v2_params params{exec, graph, &info};
+    return call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2, params, [&] { return cuGraphExecUpdate(exec, graph, &info); });
+  }
+  void destroy(CUgraph graph) {
+    cuGraphDestroy_params params{graph};
+    call(CUPTI_DRIVER_TRACE_CBID_cuGraphDestroy, params, [&] { return cuGraphDestroy(graph); });
+  }
+  /// What the collector does when it must give `exec` back (a change it cannot copy).
+  void give_back(CUgraphExec exec) {
+    if (!replay_) return;
+    if (std::string failed = replay_->release(exec); !failed.empty()) failures.push_back(failed);
+  }
+
+  std::string not_adopted;             // adopt()'s answer
+  std::vector<std::string> given_back; // why execs were given back
+  std::vector<std::string> failures;   // replay or give-back failures: the collector's graph_replay_failed
+
+ private:
+  template <typename Params, typename Call>
+  CUresult call(CUpti_CallbackId cbid, Params& params, Call driver_call) {
+    CUresult result = CUDA_SUCCESS;
+    CUpti_CallbackData d{};
+    d.functionParams = &params;
+    d.functionReturnValue = &result;
+    d.callbackSite = CUPTI_API_ENTER;
+    follow(cbid, d);
+    result = driver_call();
+    d.callbackSite = CUPTI_API_EXIT;
+    follow(cbid, d);
+    return result;
+  }
+  void follow(CUpti_CallbackId cbid, const CUpti_CallbackData& d) {
+    if (!replay_) return;
+    const auto change = labbook::profiler::follow_graph_exec_call(*replay_, cbid, d);
+    if (change.problem.empty() || !replay_->adopted(change.exec)) return;
+    given_back.push_back(change.problem);
+    give_back(change.exec);
+  }
+
+  std::unique_ptr<GraphReplay> replay_;
+};
+
+CUstream stream(std::uintptr_t id) { return reinterpret_cast<CUstream>(id); }
+
+/// Kernel node parameters over `arguments`, which must outlive the call they are passed to.
+CUDA_KERNEL_NODE_PARAMS kernel_params(CUfunction f, std::vector<void*>& arguments, unsigned grid = 4) {
+  CUDA_KERNEL_NODE_PARAMS p{};
+  p.func = f;
+  p.gridDimX = grid, p.gridDimY = p.gridDimZ = 1;
+  p.blockDimX = 256, p.blockDimY = p.blockDimZ = 1;
+  p.kernelParams = arguments.data();
+  return p;
+}
+
+CUgraphNode add_kernel(CUgraph g, std::vector<CUgraphNode> after, const CUDA_KERNEL_NODE_PARAMS& p) {
+  CUgraphNode node = nullptr;
+  EXPECT_EQ(cuGraphAddKernelNode(&node, g, after.data(), after.size(), &p), CUDA_SUCCESS);
+  return node;
+}
+
+struct Run {
+  std::vector<std::string> work;   // what the GPU was sent
+  std::size_t by_graph_launches = 0;
+  Program program;
+};
+
+/// Runs `scenario` on a fresh fake driver, alone or profiled.
+template <typename Scenario>
+std::unique_ptr<Run> run(bool profiled, Scenario scenario, bool accept_update_handles = false) {
+  fake_driver::reset();
+  fake_driver::accept_update_handles(accept_update_handles);
+  auto r = std::unique_ptr<Run>(new Run{{}, 0, Program(profiled)});
+  scenario(r->program);
+  r->work = fake_driver::work();
+  r->by_graph_launches = fake_driver::work_by_graph_launches();
+  return r;
+}
+
+// tests/programs/graph_update.cu through the driver API: parameters changed, a node disabled
+// and enabled again, the graph destroyed, and the exec updated from a new graph destroyed at once.
+void changed_between_launches(Program& p) {
+  CUfunction scale = fake_driver::kernel("scale", {8, 4, 4});
+  CUfunction accumulate = fake_driver::kernel("accumulate", {8, 8, 4});
+  std::uint64_t x = 0x1000, y = 0x2000;
+  int n = 1024;
+  float a = 2.0f;
+  std::vector<void*> scale_args{&x, &n, &a}, add_args{&y, &x, &n};
+  CUgraph graph = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode scale_node = add_kernel(graph, {}, kernel_params(scale, scale_args));
+  CUgraphNode add_node = add_kernel(graph, {scale_node}, kernel_params(accumulate, add_args));
+  CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(1));
+  a = 3.0f;   // the graph has its own copy: nothing changes ...
+  p.launch(exec, stream(1));
+  EXPECT_EQ(p.set_kernel(exec, scale_node, kernel_params(scale, scale_args)), CUDA_SUCCESS);   // ... until now
+  p.launch(exec, stream(1));
+  EXPECT_EQ(p.set_enabled(exec, add_node, false), CUDA_SUCCESS);
+  EXPECT_EQ(p.enabled(exec, add_node), 0u);
+  p.launch(exec, stream(1));
+  EXPECT_EQ(p.set_enabled(exec, add_node, true), CUDA_SUCCESS);
+  EXPECT_EQ(p.enabled(exec, add_node), 1u);
+  p.launch(exec, stream(2));
+  p.destroy(graph);
+  a = 0.5f;
+  CUgraph next = nullptr;
+  cuGraphCreate(&next, 0);
+  CUgraphNode next_scale = add_kernel(next, {}, kernel_params(scale, scale_args));
+  add_kernel(next, {next_scale}, kernel_params(accumulate, add_args));
+  EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
+  p.destroy(next);
+  p.launch(exec, stream(1));
+}
+
+TEST(GraphReplay, AProgramChangingItsGraphSendsTheGpuTheSameWork) {
+  for (bool accept_update_handles : {false, true}) {
+    SCOPED_TRACE(accept_update_handles ? "the driver also takes an update's handles" : "original handles only");
+    const auto alone = run(false, changed_between_launches, accept_update_handles);
+    const auto profiled = run(true, changed_between_launches, accept_update_handles);
+    ASSERT_EQ(alone->work.size(), 11u);   // 2 + 2 + 2 + 1 + 2 + 2 kernels
+    EXPECT_EQ(alone->by_graph_launches, 11u);
+    EXPECT_EQ(profiled->work, alone->work);
+    EXPECT_EQ(profiled->by_graph_launches, 0u) << "the graph itself ran nodes labbook launched too";
+    EXPECT_EQ(profiled->program.not_adopted, "");
+    EXPECT_TRUE(profiled->program.given_back.empty()) << profiled->program.given_back.front();
+    EXPECT_TRUE(profiled->program.failures.empty()) << profiled->program.failures.front();
+  }
+}
+
+// After an update, the program changes a node through the updating graph's handle: a driver
+// that takes it changes the node, and the copy must follow; one that does not changes nothing.
+void changed_through_the_update_handle(Program& p) {
+  CUfunction fill = fake_driver::kernel("fill", {8, 4});
+  std::uint64_t out = 0x3000;
+  int value = 1;
+  std::vector<void*> args{&out, &value};
+  CUgraph graph = nullptr, next = nullptr;
+  cuGraphCreate(&graph, 0);
+  add_kernel(graph, {}, kernel_params(fill, args));
+  CUgraphExec exec = p.instantiate(graph);
+  value = 2;
+  cuGraphCreate(&next, 0);
+  CUgraphNode next_node = add_kernel(next, {}, kernel_params(fill, args));
+  EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
+  p.launch(exec, stream(0));
+  value = 3;
+  p.set_kernel(exec, next_node, kernel_params(fill, args, 8));
+  p.launch(exec, stream(0));
+}
+
+TEST(GraphReplay, ChangesThroughAnUpdatesHandlesAreFollowedWhereTheDriverTakesThem) {
+  for (bool accept_update_handles : {false, true}) {
+    SCOPED_TRACE(accept_update_handles ? "the driver also takes an update's handles" : "original handles only");
+    const auto alone = run(false, changed_through_the_update_handle, accept_update_handles);
+    const auto profiled = run(true, changed_through_the_update_handle, accept_update_handles);
+    ASSERT_EQ(alone->work.size(), 2u);
+    EXPECT_NE(alone->work[0] == alone->work[1], accept_update_handles);
+    EXPECT_EQ(profiled->work, alone->work);
+    EXPECT_EQ(profiled->by_graph_launches, 0u);
+  }
+}
+
+// Two branches between a memset and a memcpy, with an empty node where they join: the nodes
+// go out one by one in a topological order, ties in creation order.
+void branches(Program& p) {
+  CUfunction left = fake_driver::kernel("left", {8}), right = fake_driver::kernel("right", {8});
+  std::uint64_t buffer = 0x4000;
+  std::vector<void*> args{&buffer};
+  CUgraph graph = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode set = nullptr, join = nullptr, copy = nullptr;
+  const CUDA_MEMSET_NODE_PARAMS zero{buffer, 0, 0, 4, 1024, 1};
+  cuGraphAddMemsetNode(&set, graph, nullptr, 0, &zero, nullptr);
+  CUgraphNode l = add_kernel(graph, {set}, kernel_params(left, args));
+  CUgraphNode r = add_kernel(graph, {set}, kernel_params(right, args, 2));
+  CUgraphNode both[] = {l, r};
+  cuGraphAddEmptyNode(&join, graph, both, 2);
+  CUDA_MEMCPY3D c{};
+  c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = buffer, c.dstDevice = 0x8000, c.WidthInBytes = 4096, c.Height = c.Depth = 1;
+  cuGraphAddMemcpyNode(&copy, graph, &join, 1, &c, nullptr);
+  CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(3));
+  const CUDA_MEMSET_NODE_PARAMS rows{buffer, 512, 7, 2, 64, 16};   // a 2D memset from now on
+  EXPECT_EQ(p.set_memset(exec, set, rows), CUDA_SUCCESS);
+  p.launch(exec, stream(4));
+}
+
+TEST(GraphReplay, MemsetMemcpyEmptyNodesAndBranchesGoOutInAnOrderTheGraphAllows) {
+  const auto alone = run(false, branches);
+  const auto profiled = run(true, branches);
+  ASSERT_EQ(alone->work.size(), 8u);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->by_graph_launches, 0u);
+  EXPECT_EQ(profiled->work[4], "memset16 16384 = 7 x 64x16 pitch 512 on stream 4");
+}
+
+TEST(GraphReplay, TheTraceRunNamesKernelNodesInTheOrderTheMetricsRunLaunchesThem) {
+  fake_driver::reset();
+  CUfunction c = fake_driver::kernel("c", {}), a = fake_driver::kernel("a", {}), b = fake_driver::kernel("b", {});
+  std::vector<void*> none;
+  CUgraph graph = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode first = add_kernel(graph, {}, kernel_params(c, none));
+  CUgraphNode second = add_kernel(graph, {}, kernel_params(a, none));
+  add_kernel(graph, {first}, kernel_params(b, none));
+  CUgraphNode set = nullptr;
+  const CUDA_MEMSET_NODE_PARAMS zero{0x100, 0, 0, 1, 8, 1};
+  cuGraphAddMemsetNode(&set, graph, &second, 1, &zero, nullptr);
+  const std::vector<std::string> names = labbook::profiler::graph_kernel_names(graph);
+  EXPECT_EQ(names, (std::vector<std::string>{"c", "a", "b"}));
+  Program p(true);
+  p.launch(p.instantiate(graph), stream(0));
+  std::vector<std::string> launched;
+  for (const std::string& line : fake_driver::work())
+    if (const auto end = line.find("<<<"); end != std::string::npos) launched.push_back(line.substr(0, end));
+  EXPECT_EQ(launched, names);
+}
+
+// A host-function node: the graph runs whole, as it would without labbook.
+void with_a_host_node(Program& p) {
+  CUfunction k = fake_driver::kernel("k", {});
+  std::vector<void*> none;
+  CUgraph graph = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode kernel = add_kernel(graph, {}, kernel_params(k, none)), host = nullptr;
+  CUDA_HOST_NODE_PARAMS h{};
+  cuGraphAddHostNode(&host, graph, &kernel, 1, &h);
+  p.launch(p.instantiate(graph), stream(0));
+}
+
+TEST(GraphReplay, AGraphWithAHostNodeRunsWholeAndSaysWhy) {
+  const auto alone = run(false, with_a_host_node);
+  const auto profiled = run(true, with_a_host_node);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->by_graph_launches, 1u);
+  EXPECT_EQ(profiled->program.not_adopted, "the graph has a host-function node");
+}
+
+TEST(GraphReplay, ANodeThatCannotBeDisabledLeavesTheGraphAsItWas) {
+  const auto scenario = [](Program& p) {
+    CUfunction k = fake_driver::kernel("k", {4});
+    int i = 5;
+    std::vector<void*> args{&i};
+    CUgraph graph = nullptr;
+    cuGraphCreate(&graph, 0);
+    CUgraphNode first = add_kernel(graph, {}, kernel_params(k, args));
+    fake_driver::fail_set_enabled(add_kernel(graph, {first}, kernel_params(k, args)));
+    p.launch(p.instantiate(graph), stream(0));
+  };
+  const auto alone = run(false, scenario);
+  const auto profiled = run(true, scenario);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->by_graph_launches, 2u) << "the first node was left disabled";
+  EXPECT_EQ(profiled->program.not_adopted, "cuGraphNodeSetEnabled failed (CUDA_ERROR_INVALID_VALUE)");
+}
+
+// Given back (as after a change labbook cannot copy), the graph runs whole with the nodes the
+// program left enabled, through whichever graph's handles are still alive.
+void given_back(Program& p, bool destroy_original, bool destroy_update) {
+  CUfunction k = fake_driver::kernel("k", {4});
+  int i = 1;
+  std::vector<void*> args{&i};
+  CUgraph graph = nullptr, next = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode first = add_kernel(graph, {}, kernel_params(k, args));
+  CUgraphNode second = add_kernel(graph, {first}, kernel_params(k, args));
+  CUgraphExec exec = p.instantiate(graph);
+  EXPECT_EQ(p.set_enabled(exec, second, false), CUDA_SUCCESS);
+  cuGraphCreate(&next, 0);
+  CUgraphNode next_first = add_kernel(next, {}, kernel_params(k, args));
+  add_kernel(next, {next_first}, kernel_params(k, args));
+  EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
+  if (destroy_original) p.destroy(graph);
+  if (destroy_update) p.destroy(next);
+  p.give_back(exec);
+  p.launch(exec, stream(0));
+}
+
+TEST(GraphReplay, AGraphGivenBackRunsTheNodesTheProgramLeftEnabled) {
+  const auto keep_both = [](Program& p) { given_back(p, false, false); };
+  const auto alone = run(false, keep_both);
+  ASSERT_EQ(alone->work.size(), 1u);
+  const auto profiled = run(true, keep_both);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->by_graph_launches, 1u);
+  EXPECT_TRUE(profiled->program.failures.empty());
+
+  // The original graph destroyed: only a driver that takes the update's handles lets go.
+  const auto keep_update = [](Program& p) { given_back(p, true, false); };
+  EXPECT_EQ(run(true, keep_update, true)->work, alone->work);
+  EXPECT_EQ(run(true, keep_update, false)->program.failures,
+            std::vector<std::string>{"cuGraphNodeSetEnabled failed (CUDA_ERROR_INVALID_VALUE)"});
+  const auto keep_none = [](Program& p) { given_back(p, true, true); };
+  EXPECT_EQ(run(true, keep_none, true)->program.failures,
+            std::vector<std::string>{"the graphs that name its nodes were destroyed"});
+}
+
+}  // namespace
