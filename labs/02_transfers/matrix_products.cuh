@@ -13,6 +13,7 @@
 #include "host_memory.h"
 #include "lab_run.h"
 #include "random_data.h"
+#include "stream_set.h"
 #include "transfers.cuh"
 
 namespace labbook::lab {
@@ -75,21 +76,14 @@ inline bool product_is_right(const double* A, const double* B, const double* C, 
 
 class MatrixProducts {
  public:
-  explicit MatrixProducts(Run& run) : run_(run), n_(run.opt.mmm_n), count_(run.opt.products) {
+  explicit MatrixProducts(Run& run) : run_(run), n_(run.opt.mmm_n), count_(run.opt.products), streams_(count_) {
     const std::size_t elements = static_cast<std::size_t>(n_) * n_;
     for (unsigned i = 0; i < count_; ++i) {
       a_.push_back(std::make_unique<DeviceBuffer<double>>(elements));
       b_.push_back(std::make_unique<DeviceBuffer<double>>(elements));
       c_.push_back(std::make_unique<DeviceBuffer<double>>(elements));
     }
-    streams_.resize(count_);
-    for (auto& s : streams_) CUDA_CHECK(cudaStreamCreate(&s));
   }
-  ~MatrixProducts() {
-    for (auto s : streams_) cudaStreamDestroy(s);
-  }
-  MatrixProducts(const MatrixProducts&) = delete;
-  MatrixProducts& operator=(const MatrixProducts&) = delete;
 
   void run_all() {
     if (!run_.any_selected({"mmm/pageable", "mmm/without_transfers", "mmm/streams", "mmm/streams_pinned", "mmm/mapped"})) return;
@@ -196,7 +190,7 @@ class MatrixProducts {
   Run& run_;
   unsigned n_, count_;
   std::vector<std::unique_ptr<DeviceBuffer<double>>> a_, b_, c_;
-  std::vector<cudaStream_t> streams_;
+  Streams streams_;
 };
 
 }  // namespace labbook::lab

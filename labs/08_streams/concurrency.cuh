@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lab_run.h"
+#include "stream_set.h"
 #include "nvtx_range.h"
 #include "streams.cuh"
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lab_run.h"
+#include "stream_set.h"
 #include "nvtx_range.h"
 #include "streams.cuh"
 

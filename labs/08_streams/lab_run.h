@@ -1,6 +1,6 @@
 #pragma once
 // What every experiment of lab 8 shares: the options, the --only selection and the closing
-// table, streams owned by a scope, host clocks, and the spinning kernels' tags.
+// table, host clocks, and the spinning kernels' tags.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -47,25 +47,6 @@ class LabRun {
 
  private:
   ExperimentLog log_;
-};
-
-/// `count` streams created with `flags`, destroyed with the scope.
-class Streams {
- public:
-  explicit Streams(unsigned count, unsigned flags = cudaStreamDefault) : streams_(count) {
-    for (auto& s : streams_) CUDA_CHECK(cudaStreamCreateWithFlags(&s, flags));
-  }
-  ~Streams() {
-    for (auto s : streams_) cudaStreamDestroy(s);
-  }
-  Streams(const Streams&) = delete;
-  Streams& operator=(const Streams&) = delete;
-
-  cudaStream_t operator[](std::size_t i) const { return streams_[i]; }
-  std::size_t size() const { return streams_.size(); }
-
- private:
-  std::vector<cudaStream_t> streams_;
 };
 
 /// Wall-clock nanoseconds since an arbitrary start.

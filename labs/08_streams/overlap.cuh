@@ -24,6 +24,7 @@
 #include "host_memory.h"
 #include "kernel_timer.h"
 #include "lab_run.h"
+#include "stream_set.h"
 #include "nvtx_range.h"
 #include "parallel_check.h"
 #include "random_data.h"
