@@ -23,8 +23,8 @@
 #include "cupti_status.h"
 #include "device_facts.h"
 #include "graph_exec_calls.h"
+#include "graph_follower.h"
 #include "graph_kernels.h"
-#include "graph_replay.h"
 #include "l2_flusher.h"
 #include "issue_log.h"
 #include "labbook/model/error.h"
@@ -166,12 +166,6 @@ bool is_begin_capture(CUpti_CallbackId cbid) {
          cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz;
 }
 
-/// Every cuGraphInstantiate* variant's parameters begin with these two.
-struct InstantiateParams {
-  CUgraphExec* phGraphExec;
-  CUgraph hGraph;
-};
-
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
 class Collector {
@@ -213,7 +207,6 @@ class Collector {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan}, issues_);
       if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
-      graph_replay_ = std::make_unique<GraphReplay>();
       for (CUpti_CallbackId cbid : graph_exec_calls()) cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     }
     return true;
@@ -246,8 +239,8 @@ class Collector {
         if (creates_managed_memory(cbid)) {
           if (c->tracer_ && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
             c->tracer_->enable_unified_memory();
-        } else if (is_graph_instantiate(cbid)) c->on_graph_instantiate(static_cast<const CUpti_CallbackData*>(data));
-        else if (is_graph_exec_call(cbid)) c->on_graph_exec_change(cbid, static_cast<const CUpti_CallbackData*>(data));
+        } else if (is_graph_instantiate(cbid)) c->graphs_.on_instantiate(*static_cast<const CUpti_CallbackData*>(data));
+        else if (is_graph_exec_call(cbid)) c->graphs_.on_exec_call(cbid, *static_cast<const CUpti_CallbackData*>(data));
         else if (is_begin_capture(cbid) || runs_driver_gpu_work(cbid))
           c->stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
         else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
@@ -331,38 +324,6 @@ class Collector {
     profiler_->skip_launch(d->context);
   }
 
-  // Remembers the kernels of each instantiated graph, for its launches. In a metrics run the
-  // graph's nodes become labbook's to launch, where they can be (graph_replay.h).
-  void on_graph_instantiate(const CUpti_CallbackData* d) {
-    if (d->callbackSite != CUPTI_API_EXIT) return;
-    const auto* p = static_cast<const InstantiateParams*>(d->functionParams);
-    if (!p->phGraphExec || !api_succeeded(*d)) return;
-    std::vector<std::string> kernels = graph_kernel_names(p->hGraph);
-    std::string not_replayed = graph_replay_ ? graph_replay_->adopt(*p->phGraphExec, p->hGraph) : "";
-    std::lock_guard<std::mutex> lock(mutex_);
-    graph_kernels_[*p->phGraphExec] = std::move(kernels);
-    graph_not_replayed_[*p->phGraphExec] = std::move(not_replayed);
-  }
-
-  // The program changes, queries or destroys an executable graph (graph_exec_calls.h).
-  void on_graph_exec_change(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
-    if (!graph_replay_ || GraphReplay::in_replay()) return;
-    const GraphExecChange change = follow_graph_exec_call(*graph_replay_, cbid, *d);
-    if (!change.problem.empty()) give_back(change.exec, change.problem);
-  }
-
-  // An adopted graph whose copy cannot follow the program runs whole from now on. If even
-  // that fails (its nodes stay disabled), this run computes something else: said loudly.
-  void give_back(CUgraphExec exec, const std::string& why) {
-    if (!graph_replay_->adopted(exec)) return;
-    if (const std::string failed = graph_replay_->release(exec); !failed.empty())
-      issues_.add("graph_replay_failed", "labbook could not follow a change to a CUDA graph (" + why +
-                                             ") nor give the graph back (" + failed +
-                                             "): this metrics run's later results and metrics may be wrong");
-    std::lock_guard<std::mutex> lock(mutex_);
-    graph_not_replayed_[exec] = why;
-  }
-
   // With metrics, launches are serialized from entry to exit (and timed): CUPTI numbers its
   // ranges in the order kernels reach the GPU, and labbook must number launches that way.
   // A launch into a stream being captured runs nothing now (its kernel runs as a graph
@@ -392,12 +353,8 @@ class Collector {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       std::vector<std::string> kernels;
-      if (!graph) {
-        kernels.push_back(d->symbolName ? d->symbolName : "");
-      } else {
-        const auto* p = static_cast<const cuGraphLaunch_params*>(d->functionParams);
-        if (auto it = graph_kernels_.find(p->hGraph); it != graph_kernels_.end()) kernels = it->second;
-      }
+      if (!graph) kernels.push_back(d->symbolName ? d->symbolName : "");
+      else kernels = graphs_.kernels(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph);
       const std::uint32_t thread = this_thread();
       const std::string range = nvtx_.current_path(thread);
       for (const auto& mangled : kernels) {
@@ -414,22 +371,10 @@ class Collector {
     }
     if (!profiler_) return;
     if (graph) {
-      // A graph that GraphReplay could not take over runs whole, with the profiler stopped:
-      // CUPTI 13.0 would give all its kernels one range (graph_replay.h).
+      // A graph labbook could not take over runs whole, with the profiler stopped: CUPTI 13.0
+      // would give all its kernels one range (graph_replay.h).
       profiler_->skip_launch(d->context);
-      if (!indices.empty()) {
-        std::string why = "a graph launched into a stream being captured";
-        {
-          std::lock_guard<std::mutex> lock(mutex_);
-          const auto* p = static_cast<const cuGraphLaunch_params*>(d->functionParams);
-          if (auto it = graph_not_replayed_.find(p->hGraph); it != graph_not_replayed_.end() && !it->second.empty())
-            why = it->second;
-        }
-        issues_.add("graph_kernels_no_metrics",
-                    "kernels launched as CUDA graph nodes get times but no metrics where labbook cannot launch "
-                    "the graph's nodes one by one (" + why + "): CUPTI 13.0's range profiler cannot attribute "
-                    "counters to a graph's kernel nodes");
-      }
+      if (!indices.empty()) graphs_.ran_whole(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph);
       return;
     }
     if (!any_selected) {
@@ -445,30 +390,15 @@ class Collector {
     });
   }
 
-  // A metrics run's launch of a graph GraphReplay took over: its nodes are launched here,
-  // one by one, and each kernel comes back through on_launch as a launch of its own; the
-  // graph launch itself, all its nodes disabled, runs with the profiler stopped, so that it
-  // takes no range. Returns false where the graph must run whole. Launches of one graph into
-  // two streams stay ordered as the driver orders them: the range profiler synchronizes after
-  // every profiled kernel, and skip_launch() evaluates (and synchronizes) at every graph launch.
+  // A metrics run's launch of a graph labbook took over: its nodes are launched here, one by
+  // one, and each kernel comes back through on_launch as a launch of its own; the graph launch
+  // itself, all its nodes disabled, runs with the profiler stopped, so that it takes no range.
+  // Returns false where the graph must run whole. Launches of one graph into two streams stay
+  // ordered as the driver orders them: the range profiler synchronizes after every profiled
+  // kernel, and skip_launch() evaluates (and synchronizes) at every graph launch.
   bool replay_graph_nodes(const CUpti_CallbackData* d, CUstream stream) {
-    if (!graph_replay_ || d->callbackSite != CUPTI_API_ENTER) return false;
-    const CUgraphExec exec = static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph;
-    if (!graph_replay_->adopted(exec)) return false;
-    if (stream_is_capturing(stream)) {   // captured into another graph: it must be whole
-      give_back(exec, "the graph was launched into a stream being captured");
-      return false;
-    }
-    std::size_t launched = 0;
-    if (const std::string problem = graph_replay_->launch_nodes(exec, stream, launched); !problem.empty()) {
-      if (launched == 0) {   // nothing ran yet: the graph can still run whole, without metrics
-        give_back(exec, problem);
-        return false;
-      }
-      issues_.add("graph_replay_failed", "labbook could not launch a graph's nodes one by one (" + problem +
-                                             "), after launching " + std::to_string(launched) +
-                                             " of them: this run's later results and metrics may be wrong");
-    }
+    if (!profiler_ || d->callbackSite != CUPTI_API_ENTER) return false;
+    if (!graphs_.launch_nodes(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph, stream)) return false;
     launch_serializer_.lock();   // released at the graph launch's exit
     t_launch_serialized = true;
     t_launch_entered_ns = now_ns();
@@ -609,9 +539,7 @@ class Collector {
   std::unique_ptr<L2Flusher> flusher_;
   std::mutex mutex_;
   std::vector<Launch> launches_;
-  std::map<CUgraphExec, std::vector<std::string>> graph_kernels_;
-  std::map<CUgraphExec, std::string> graph_not_replayed_;   // why, for graphs that run whole
-  std::unique_ptr<GraphReplay> graph_replay_;               // metrics runs only
+  GraphFollower graphs_{issues_, !config_.metrics.empty()};
   std::map<std::uint32_t, std::string> range_by_correlation_;
   std::atomic<bool> finished_{false};
 };

@@ -58,6 +58,7 @@ struct Driver {
   std::vector<std::string> work;
   std::size_t work_by_graph_launches = 0;
   std::set<CUgraphNode> failing;
+  std::set<CUstream> capturing;
   bool accept_update_handles = false;
 };
 Driver& driver() {
@@ -96,17 +97,39 @@ void log(const Work& w, CUstream stream) {
   driver().work.push_back(line + " on stream " + std::to_string(reinterpret_cast<std::uintptr_t>(stream)));
 }
 
+/// The argument bytes in an `extra` array (CU_LAUNCH_PARAM_BUFFER_POINTER, its size, END),
+/// split by parameter size; false when the array says something else.
+bool read_extra(void** extra, const CUfunc_st& f, std::vector<std::vector<unsigned char>>& arguments) {
+  if (extra[0] != CU_LAUNCH_PARAM_BUFFER_POINTER || extra[2] != CU_LAUNCH_PARAM_BUFFER_SIZE ||
+      extra[4] != CU_LAUNCH_PARAM_END)
+    return false;
+  const auto* bytes = static_cast<const unsigned char*>(extra[1]);
+  const std::size_t size = *static_cast<const std::size_t*>(extra[3]);
+  std::size_t offset = 0;
+  for (std::size_t s : f.parameter_sizes) {
+    if (offset + s > size) return false;
+    arguments.emplace_back(bytes + offset, bytes + offset + s);
+    offset += s;
+  }
+  return true;
+}
+
 CUresult read_kernel(const CUDA_KERNEL_NODE_PARAMS& p, Work& w) {
-  if (!p.func || p.extra || p.kern) return CUDA_ERROR_INVALID_VALUE;
+  if (!p.func || p.kern) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<std::vector<unsigned char>> arguments;
+  if (p.extra) {
+    if (!read_extra(p.extra, *p.func, arguments)) return CUDA_ERROR_INVALID_VALUE;
+  } else {
+    for (std::size_t i = 0; i < p.func->parameter_sizes.size(); ++i) {
+      const auto* bytes = static_cast<const unsigned char*>(p.kernelParams[i]);
+      arguments.emplace_back(bytes, bytes + p.func->parameter_sizes[i]);
+    }
+  }
   w.type = CU_GRAPH_NODE_TYPE_KERNEL;
   w.function = p.func;
   w.grid = p.gridDimX;
   w.block = p.blockDimX;
-  w.arguments.clear();
-  for (std::size_t i = 0; i < p.func->parameter_sizes.size(); ++i) {
-    const auto* bytes = static_cast<const unsigned char*>(p.kernelParams[i]);
-    w.arguments.emplace_back(bytes, bytes + p.func->parameter_sizes[i]);
-  }
+  w.arguments = std::move(arguments);
   return CUDA_SUCCESS;
 }
 
@@ -150,6 +173,8 @@ std::size_t work_by_graph_launches() { return driver().work_by_graph_launches; }
 void accept_update_handles(bool accept) { driver().accept_update_handles = accept; }
 
 void fail_set_enabled(CUgraphNode node) { driver().failing.insert(node); }
+
+void capture(CUstream stream) { driver().capturing.insert(stream); }
 
 }  // namespace fake_driver
 
@@ -199,8 +224,8 @@ CUresult cuFuncGetAttribute(int* value, CUfunction_attribute, CUfunction) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamIsCapturing(CUstream, CUstreamCaptureStatus* status) {
-  *status = CU_STREAM_CAPTURE_STATUS_NONE;
+CUresult cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus* status) {
+  *status = driver().capturing.count(stream) ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
   return CUDA_SUCCESS;
 }
 
@@ -359,6 +384,7 @@ CUresult cuGraphExecUpdate(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateRes
 
 CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   if (!exec || !exec->alive) return CUDA_ERROR_INVALID_VALUE;
+  if (driver().capturing.count(stream)) return CUDA_SUCCESS;   // captured: runs later, as a child graph
   for (const auto& n : exec->nodes) {
     if (!n.enabled || n.work.type == CU_GRAPH_NODE_TYPE_EMPTY || n.work.type == CU_GRAPH_NODE_TYPE_HOST) continue;
     log(n.work, stream);

@@ -40,4 +40,8 @@ void accept_update_handles(bool accept);
 /// Makes cuGraphNodeSetEnabled fail (CUDA_ERROR_INVALID_VALUE) for `node`.
 void fail_set_enabled(CUgraphNode node);
 
+/// Puts `stream` in capture mode: cuStreamIsCapturing says so, and a graph launched into it
+/// runs nothing now.
+void capture(CUstream stream);
+
 }  // namespace fake_driver

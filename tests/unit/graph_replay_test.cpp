@@ -1,6 +1,8 @@
-// GraphReplay on a fake driver (fake_graph_driver.h): a program builds, changes and launches
-// CUDA graphs once as it runs alone and once with what the collector does in a metrics run,
-// and the GPU must be sent the same work in the same order, none of it by the graph itself.
+// The collector's graph handling (GraphFollower, GraphReplay) on a fake driver
+// (fake_graph_driver.h): a program builds, changes and launches CUDA graphs once alone and
+// once with the collector's callbacks of a metrics run, and the GPU must be sent the same work
+// in the same order, none of it by a graph labbook took over; where it cannot be, the
+// collector's issues must say so.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,37 +11,33 @@
 #include <vector>
 
 #include "fake_graph_driver.h"
-#include "graph_exec_calls.h"
+#include "graph_follower.h"
 #include "graph_kernels.h"
-#include "graph_replay.h"
 
 namespace {
 
-using labbook::profiler::GraphReplay;
+using labbook::profiler::GraphFollower;
+using labbook::profiler::IssueLog;
 
-/// A program's graph calls on the fake driver. Profiled, it also does what the collector does
-/// around them in a metrics run (collector.cpp): adopt() at instantiation, launch_nodes()
-/// before each launch of an adopted graph, every change to an exec followed through
-/// follow_graph_exec_call() at the call's entry and exit, and the exec given back when the
-/// copy cannot follow.
+/// A program's graph calls on the fake driver. Profiled, each goes through the collector's
+/// GraphFollower as CUPTI's callbacks would bring it there in a metrics run: instantiation and
+/// exec calls at their entry and exit, and a graph launch after launch_nodes() at its entry.
 class Program {
  public:
   explicit Program(bool profiled) {
-    if (profiled) replay_ = std::make_unique<GraphReplay>();
+    if (profiled) graphs_ = std::make_unique<GraphFollower>(issues_, true);
   }
 
   CUgraphExec instantiate(CUgraph graph) {
     CUgraphExec exec = nullptr;
-    EXPECT_EQ(cuGraphInstantiate(&exec, graph, 0), CUDA_SUCCESS);
-    if (replay_) not_adopted = replay_->adopt(exec, graph);
+    cuGraphInstantiateWithFlags_params params{&exec, graph, 0};
+    EXPECT_EQ(call(CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags, params,
+                   [&] { return cuGraphInstantiate(&exec, graph, 0); }),
+              CUDA_SUCCESS);
     return exec;
   }
   void launch(CUgraphExec exec, CUstream stream) {
-    if (replay_ && replay_->adopted(exec)) {
-      std::size_t launched = 0;
-      if (std::string problem = replay_->launch_nodes(exec, stream, launched); !problem.empty())
-        failures.push_back(problem);
-    }
+    if (graphs_ && !graphs_->launch_nodes(exec, stream) && !graphs_->kernels(exec).empty()) graphs_->ran_whole(exec);
     EXPECT_EQ(cuGraphLaunch(exec, stream), CUDA_SUCCESS);
   }
   CUresult set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& p) {
@@ -74,15 +72,18 @@ class Program {
     cuGraphDestroy_params params{graph};
     call(CUPTI_DRIVER_TRACE_CBID_cuGraphDestroy, params, [&] { return cuGraphDestroy(graph); });
   }
-  /// What the collector does when it must give `exec` back (a change it cannot copy).
-  void give_back(CUgraphExec exec) {
-    if (!replay_) return;
-    if (std::string failed = replay_->release(exec); !failed.empty()) failures.push_back(failed);
-  }
 
-  std::string not_adopted;             // adopt()'s answer
-  std::vector<std::string> given_back; // why execs were given back
-  std::vector<std::string> failures;   // replay or give-back failures: the collector's graph_replay_failed
+  /// The codes of the issues the collector would report, in order.
+  std::vector<std::string> issue_codes() const {
+    std::vector<std::string> codes;
+    for (const auto& i : issues_.snapshot()) codes.push_back(i.code);
+    return codes;
+  }
+  std::string issue_messages() const {
+    std::string all;
+    for (const auto& i : issues_.snapshot()) all += i.code + ": " + i.message + "\n";
+    return all;
+  }
 
  private:
   template <typename Params, typename Call>
@@ -92,21 +93,20 @@ class Program {
     d.functionParams = &params;
     d.functionReturnValue = &result;
     d.callbackSite = CUPTI_API_ENTER;
-    follow(cbid, d);
+    callback(cbid, d);
     result = driver_call();
     d.callbackSite = CUPTI_API_EXIT;
-    follow(cbid, d);
+    callback(cbid, d);
     return result;
   }
-  void follow(CUpti_CallbackId cbid, const CUpti_CallbackData& d) {
-    if (!replay_) return;
-    const auto change = labbook::profiler::follow_graph_exec_call(*replay_, cbid, d);
-    if (change.problem.empty() || !replay_->adopted(change.exec)) return;
-    given_back.push_back(change.problem);
-    give_back(change.exec);
+  void callback(CUpti_CallbackId cbid, const CUpti_CallbackData& d) {
+    if (!graphs_) return;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags) graphs_->on_instantiate(d);
+    else graphs_->on_exec_call(cbid, d);
   }
 
-  std::unique_ptr<GraphReplay> replay_;
+  IssueLog issues_;
+  std::unique_ptr<GraphFollower> graphs_;
 };
 
 CUstream stream(std::uintptr_t id) { return reinterpret_cast<CUstream>(id); }
@@ -190,9 +190,7 @@ TEST(GraphReplay, AProgramChangingItsGraphSendsTheGpuTheSameWork) {
     EXPECT_EQ(alone->by_graph_launches, 11u);
     EXPECT_EQ(profiled->work, alone->work);
     EXPECT_EQ(profiled->by_graph_launches, 0u) << "the graph itself ran nodes labbook launched too";
-    EXPECT_EQ(profiled->program.not_adopted, "");
-    EXPECT_TRUE(profiled->program.given_back.empty()) << profiled->program.given_back.front();
-    EXPECT_TRUE(profiled->program.failures.empty()) << profiled->program.failures.front();
+    EXPECT_TRUE(profiled->program.issue_codes().empty()) << profiled->program.issue_messages();
   }
 }
 
@@ -303,7 +301,9 @@ TEST(GraphReplay, AGraphWithAHostNodeRunsWholeAndSaysWhy) {
   const auto profiled = run(true, with_a_host_node);
   EXPECT_EQ(profiled->work, alone->work);
   EXPECT_EQ(profiled->by_graph_launches, 1u);
-  EXPECT_EQ(profiled->program.not_adopted, "the graph has a host-function node");
+  EXPECT_EQ(profiled->program.issue_codes(), std::vector<std::string>{"graph_kernels_no_metrics"});
+  EXPECT_NE(profiled->program.issue_messages().find("(the graph has a host-function node)"), std::string::npos)
+      << profiled->program.issue_messages();
 }
 
 TEST(GraphReplay, ANodeThatCannotBeDisabledLeavesTheGraphAsItWas) {
@@ -321,48 +321,87 @@ TEST(GraphReplay, ANodeThatCannotBeDisabledLeavesTheGraphAsItWas) {
   const auto profiled = run(true, scenario);
   EXPECT_EQ(profiled->work, alone->work);
   EXPECT_EQ(profiled->by_graph_launches, 2u) << "the first node was left disabled";
-  EXPECT_EQ(profiled->program.not_adopted, "cuGraphNodeSetEnabled failed (CUDA_ERROR_INVALID_VALUE)");
+  EXPECT_NE(profiled->program.issue_messages().find("(cuGraphNodeSetEnabled failed (CUDA_ERROR_INVALID_VALUE))"),
+            std::string::npos)
+      << profiled->program.issue_messages();
 }
 
-// Given back (as after a change labbook cannot copy), the graph runs whole with the nodes the
-// program left enabled, through whichever graph's handles are still alive.
-void given_back(Program& p, bool destroy_original, bool destroy_update) {
-  CUfunction k = fake_driver::kernel("k", {4});
-  int i = 1;
-  std::vector<void*> args{&i};
+// A change labbook cannot copy (arguments passed through `extra`) gives the graph back: it
+// runs whole from then on, with the nodes the program left enabled, named through whichever
+// graph's handles are still alive.
+void changed_through_extra(Program& p, bool destroy_original) {
+  CUfunction k = fake_driver::kernel("k", {4, 4});
+  int i = 1, j = 2;
+  std::vector<void*> args{&i, &j};
   CUgraph graph = nullptr, next = nullptr;
   cuGraphCreate(&graph, 0);
   CUgraphNode first = add_kernel(graph, {}, kernel_params(k, args));
   CUgraphNode second = add_kernel(graph, {first}, kernel_params(k, args));
   CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(0));
   EXPECT_EQ(p.set_enabled(exec, second, false), CUDA_SUCCESS);
   cuGraphCreate(&next, 0);
   CUgraphNode next_first = add_kernel(next, {}, kernel_params(k, args));
   add_kernel(next, {next_first}, kernel_params(k, args));
   EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
   if (destroy_original) p.destroy(graph);
-  if (destroy_update) p.destroy(next);
-  p.give_back(exec);
+  int packed[2] = {5, 6};
+  std::size_t size = sizeof packed;
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+  CUDA_KERNEL_NODE_PARAMS through_extra = kernel_params(k, args);
+  through_extra.kernelParams = nullptr;
+  through_extra.extra = extra;
+  EXPECT_EQ(p.set_kernel(exec, destroy_original ? next_first : first, through_extra), CUDA_SUCCESS);
   p.launch(exec, stream(0));
 }
 
-TEST(GraphReplay, AGraphGivenBackRunsTheNodesTheProgramLeftEnabled) {
-  const auto keep_both = [](Program& p) { given_back(p, false, false); };
-  const auto alone = run(false, keep_both);
-  ASSERT_EQ(alone->work.size(), 1u);
-  const auto profiled = run(true, keep_both);
+TEST(GraphReplay, AChangeLabbookCannotCopyGivesTheGraphBackToRunWhole) {
+  for (bool destroy_original : {false, true}) {
+    SCOPED_TRACE(destroy_original ? "named through the update's handles" : "named through the original handles");
+    // Only a driver that takes an update's handles lets the program name a node after the
+    // original graph is gone.
+    const auto scenario = [&](Program& p) { changed_through_extra(p, destroy_original); };
+    const auto alone = run(false, scenario, destroy_original);
+    const auto profiled = run(true, scenario, destroy_original);
+    ASSERT_EQ(alone->work.size(), 3u);
+    EXPECT_NE(alone->work[1], alone->work[2]);
+    EXPECT_EQ(profiled->work, alone->work);
+    EXPECT_EQ(profiled->by_graph_launches, 1u);
+    EXPECT_EQ(profiled->program.issue_codes(), std::vector<std::string>{"graph_kernels_no_metrics"});
+    EXPECT_NE(profiled->program.issue_messages().find("'extra'"), std::string::npos) << profiled->program.issue_messages();
+  }
+}
+
+// A graph launched into a stream being captured must be whole (it becomes a child graph):
+// given back, it runs whole from then on; where no handle that names its nodes is alive it
+// cannot be given back, and the collector says this run's results may be wrong.
+void launched_into_a_capture(Program& p, bool destroy_graph) {
+  CUfunction k = fake_driver::kernel("k", {});
+  std::vector<void*> none;
+  CUgraph graph = nullptr;
+  cuGraphCreate(&graph, 0);
+  add_kernel(graph, {}, kernel_params(k, none));
+  CUgraphExec exec = p.instantiate(graph);
+  if (destroy_graph) p.destroy(graph);
+  p.launch(exec, stream(0));
+  fake_driver::capture(stream(9));
+  p.launch(exec, stream(9));
+  p.launch(exec, stream(0));
+}
+
+TEST(GraphReplay, AGraphLaunchedIntoACaptureIsGivenBackOrSaysItCouldNotBe) {
+  const auto kept = [](Program& p) { launched_into_a_capture(p, false); };
+  const auto alone = run(false, kept);
+  ASSERT_EQ(alone->work.size(), 2u);
+  const auto profiled = run(true, kept);
   EXPECT_EQ(profiled->work, alone->work);
   EXPECT_EQ(profiled->by_graph_launches, 1u);
-  EXPECT_TRUE(profiled->program.failures.empty());
+  EXPECT_EQ(profiled->program.issue_codes(), std::vector<std::string>{"graph_kernels_no_metrics"});
 
-  // The original graph destroyed: only a driver that takes the update's handles lets go.
-  const auto keep_update = [](Program& p) { given_back(p, true, false); };
-  EXPECT_EQ(run(true, keep_update, true)->work, alone->work);
-  EXPECT_EQ(run(true, keep_update, false)->program.failures,
-            std::vector<std::string>{"cuGraphNodeSetEnabled failed (CUDA_ERROR_INVALID_VALUE)"});
-  const auto keep_none = [](Program& p) { given_back(p, true, true); };
-  EXPECT_EQ(run(true, keep_none, true)->program.failures,
-            std::vector<std::string>{"the graphs that name its nodes were destroyed"});
+  const auto destroyed = run(true, [](Program& p) { launched_into_a_capture(p, true); });
+  EXPECT_EQ(destroyed->program.issue_codes(), (std::vector<std::string>{"graph_replay_failed", "graph_kernels_no_metrics"}));
+  EXPECT_NE(destroyed->program.issue_messages().find("the graphs that name its nodes were destroyed"), std::string::npos)
+      << destroyed->program.issue_messages();
 }
 
 }  // namespace
