@@ -1,5 +1,7 @@
 #include "flush_passes.h"
 
+#include <algorithm>
+
 #include "labbook/model/error.h"
 #include "labbook/model/text.h"
 
@@ -14,7 +16,8 @@ std::vector<FlushPass> parse_flush_passes(const std::string& text) {
     else if (word == "settle") passes.push_back(FlushPass::Settle);
     else throw Error("'" + word + "': expected write, discard, read or settle");
   }
-  if (passes.empty()) throw Error("no pass: expected a list such as write,discard");
+  if (std::all_of(passes.begin(), passes.end(), [](FlushPass p) { return p == FlushPass::Settle; }))
+    throw Error("no pass over the buffer: expected a list such as write,discard");
   return passes;
 }
 

@@ -3,7 +3,8 @@
 /// The program's calls that change, query or destroy an executable graph, read from CUPTI's
 /// driver-API callback data and passed on to GraphReplay, so that in a metrics run the copies
 /// labbook launches follow the program (graph_replay.h). The collector subscribes to these
-/// calls in metrics runs and gives a graph back where the copy cannot follow.
+/// calls in every run (an exec's kernel names follow updates, graph_follower.h) and gives a
+/// graph back where the copy cannot follow.
 #include <string>
 #include <vector>
 

@@ -13,6 +13,12 @@ struct InstantiateParams {
   CUgraph hGraph;
 };
 
+/// Both cuGraphExecUpdate variants' parameters begin with these two.
+struct UpdateParams {
+  CUgraphExec hGraphExec;
+  CUgraph hGraph;
+};
+
 }  // namespace
 
 GraphFollower::GraphFollower(IssueLog& issues, bool replay_nodes)
@@ -30,9 +36,27 @@ void GraphFollower::on_instantiate(const CUpti_CallbackData& d) {
 }
 
 void GraphFollower::on_exec_call(CUpti_CallbackId cbid, const CUpti_CallbackData& d) {
-  if (!replay_ || GraphReplay::in_replay()) return;   // labbook's own calls are not the program's
+  if (GraphReplay::in_replay()) return;   // labbook's own calls are not the program's
+  remember_kernels(cbid, d);
+  if (!replay_) return;
   const GraphExecChange change = follow_graph_exec_call(*replay_, cbid, d);
   if (!change.problem.empty()) give_back(change.exec, change.problem);
+}
+
+// An exec's kernels change with cuGraphExecUpdate and are forgotten with the exec.
+void GraphFollower::remember_kernels(CUpti_CallbackId cbid, const CUpti_CallbackData& d) {
+  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy && d.callbackSite == CUPTI_API_ENTER) {
+    const CUgraphExec exec = static_cast<const cuGraphExecDestroy_params*>(d.functionParams)->hGraphExec;
+    std::lock_guard<std::mutex> lock(mutex_);
+    kernels_.erase(exec);
+    not_replayed_.erase(exec);
+  } else if ((cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2) &&
+             d.callbackSite == CUPTI_API_EXIT && api_succeeded(d)) {
+    const auto* p = static_cast<const UpdateParams*>(d.functionParams);
+    std::vector<std::string> kernels = graph_kernel_names(p->hGraph);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = kernels_.find(p->hGraphExec); it != kernels_.end()) it->second = std::move(kernels);
+  }
 }
 
 // An adopted graph whose copy cannot follow the program runs whole from now on. If even that
@@ -73,7 +97,7 @@ std::vector<std::string> GraphFollower::kernels(CUgraphExec exec) const {
 }
 
 void GraphFollower::ran_whole(CUgraphExec exec) {
-  std::string why = "labbook did not see the graph instantiated";
+  std::string why = "labbook gave the graph back";
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (const auto it = not_replayed_.find(exec); it != not_replayed_.end() && !it->second.empty()) why = it->second;

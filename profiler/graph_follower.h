@@ -27,7 +27,8 @@ class GraphFollower {
 
   /// A cuGraphInstantiate* callback (any variant; acts at the exit of a call that succeeded).
   void on_instantiate(const CUpti_CallbackData& d);
-  /// A graph_exec_calls() callback: the program changes, queries or destroys an exec.
+  /// A graph_exec_calls() callback (traced in every run): the program changes, queries or
+  /// destroys an exec.
   void on_exec_call(CUpti_CallbackId cbid, const CUpti_CallbackData& d);
   /// At a metrics run's cuGraphLaunch entry: launches `exec`'s nodes into `stream` when labbook
   /// took the graph over (the graph launch itself then runs nothing). False where the graph
@@ -40,6 +41,7 @@ class GraphFollower {
   void ran_whole(CUgraphExec exec);
 
  private:
+  void remember_kernels(CUpti_CallbackId cbid, const CUpti_CallbackData& d);
   void give_back(CUgraphExec exec, const std::string& why);
 
   IssueLog& issues_;

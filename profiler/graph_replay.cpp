@@ -1,5 +1,6 @@
 #include "graph_replay.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -53,6 +54,7 @@ struct GraphReplay::Node {
   CUgraphNode handle = nullptr;          // in the graph the exec was instantiated from
   CUgraphNode update_handle = nullptr;   // its pair in the graph of the exec's last update
   CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+  std::vector<std::size_t> dependencies;   // positions in the node list, in the graph's edge order
   bool enabled = true;   // as the program left it; in the exec labbook keeps it disabled
   // kernel
   CUfunction function = nullptr;
@@ -146,33 +148,51 @@ std::string copy_attributes(CUgraphNode node, CUfunction function, std::vector<C
 
 }  // namespace
 
+/// `n`'s dependencies as positions in `handles`, in the graph's edge order: cuGraphExecUpdate
+/// pairs nodes through them, so refresh() compares them.
+bool GraphReplay::read_dependencies(const std::vector<CUgraphNode>& handles, Node& n) {
+  std::size_t count = 0;
+  if (cuGraphNodeGetDependencies(n.handle, nullptr, nullptr, &count) != CUDA_SUCCESS) return false;
+  std::vector<CUgraphNode> dependencies(count);
+  if (count && cuGraphNodeGetDependencies(n.handle, dependencies.data(), nullptr, &count) != CUDA_SUCCESS) return false;
+  n.dependencies.clear();
+  for (CUgraphNode d : dependencies) {
+    const auto at = std::find(handles.begin(), handles.end(), d);
+    if (at == handles.end()) return false;
+    n.dependencies.push_back(static_cast<std::size_t>(at - handles.begin()));
+  }
+  return true;
+}
+
 GraphReplay::GraphReplay() = default;
 GraphReplay::~GraphReplay() = default;
 
 bool GraphReplay::in_replay() { return t_in_replay; }
 
 std::string GraphReplay::read_nodes(const std::vector<CUgraphNode>& handles, Nodes& nodes) {
-  nodes.clear();
-  for (CUgraphNode handle : handles) {
-    Node n;
-    n.handle = handle;
-    if (CUresult r = cuGraphNodeGetType(handle, &n.type); r != CUDA_SUCCESS) return failed("cuGraphNodeGetType", r);
+  nodes.assign(handles.size(), Node{});
+  for (std::size_t i = 0; i < handles.size(); ++i) {   // the shape first: refresh() pairs by it
+    nodes[i].handle = handles[i];
+    if (CUresult r = cuGraphNodeGetType(handles[i], &nodes[i].type); r != CUDA_SUCCESS)
+      return failed("cuGraphNodeGetType", r);
+    if (!read_dependencies(handles, nodes[i])) return "the graph's edges could not be read";
+  }
+  for (Node& n : nodes) {
     if (!replayable(n.type)) return std::string("the graph has ") + node_type_name(n.type);
     if (n.type == CU_GRAPH_NODE_TYPE_KERNEL) {
       CUDA_KERNEL_NODE_PARAMS p{};
-      if (CUresult r = cuGraphKernelNodeGetParams(handle, &p); r != CUDA_SUCCESS)
+      if (CUresult r = cuGraphKernelNodeGetParams(n.handle, &p); r != CUDA_SUCCESS)
         return failed("cuGraphKernelNodeGetParams", r);
       if (std::string why = copy_kernel(p, n.function, n.grid, n.block, n.shared_bytes, n.arguments); !why.empty())
         return why;
-      if (std::string why = copy_attributes(handle, n.function, n.attributes); !why.empty()) return why;
+      if (std::string why = copy_attributes(n.handle, n.function, n.attributes); !why.empty()) return why;
     } else if (n.type == CU_GRAPH_NODE_TYPE_MEMCPY) {
-      if (CUresult r = cuGraphMemcpyNodeGetParams(handle, &n.copy); r != CUDA_SUCCESS)
+      if (CUresult r = cuGraphMemcpyNodeGetParams(n.handle, &n.copy); r != CUDA_SUCCESS)
         return failed("cuGraphMemcpyNodeGetParams", r);
     } else if (n.type == CU_GRAPH_NODE_TYPE_MEMSET) {
-      if (CUresult r = cuGraphMemsetNodeGetParams(handle, &n.set); r != CUDA_SUCCESS)
+      if (CUresult r = cuGraphMemsetNodeGetParams(n.handle, &n.set); r != CUDA_SUCCESS)
         return failed("cuGraphMemsetNodeGetParams", r);
     }
-    nodes.push_back(std::move(n));
   }
   return nodes.empty() ? "the graph could not be read" : "";
 }
@@ -209,15 +229,18 @@ std::string GraphReplay::refresh(CUgraphExec exec, CUgraph graph) {
   auto it = execs_.find(exec);
   if (it == execs_.end()) return "";
   Exec& e = it->second;
-  if (handles.empty()) return unreadable;
-  if (handles.size() != e.nodes.size()) return "the updated graph has other nodes";
+  if (fresh.size() != e.nodes.size()) return unreadable.empty() ? "the updated graph has other nodes" : unreadable;
+  // The driver pairs an update's nodes through their edges, in edge order; labbook pairs them
+  // by position in its order, which must then give every node its type and dependencies.
+  for (std::size_t i = 0; i < fresh.size(); ++i)
+    if (fresh[i].type != e.nodes[i].type || fresh[i].dependencies != e.nodes[i].dependencies)
+      return "the updated graph's nodes pair with the graph's in another order than labbook's";
   // The update's graph may be destroyed at once, so the nodes keep the handles they were
   // instantiated from; the update's name them too (also for a give-back, should it come to that).
-  for (std::size_t i = 0; i < handles.size(); ++i) e.nodes[i].update_handle = handles[i];
+  for (std::size_t i = 0; i < fresh.size(); ++i) e.nodes[i].update_handle = handles[i];
   e.update = {graph, true};
   if (!unreadable.empty()) return unreadable;
-  for (std::size_t i = 0; i < e.nodes.size(); ++i) {
-    if (fresh[i].type != e.nodes[i].type) return "the updated graph has other nodes";
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
     // An update changes parameters only: the exec's nodes keep their enabled states (CUDA
     // Programming Guide, "Individual Node Enable"), so they stay disabled in the exec, and
     // the program's own states carry over.
@@ -297,8 +320,9 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
 GraphReplay::Node* GraphReplay::find(CUgraphExec exec, CUgraphNode node) {
   auto it = execs_.find(exec);
   if (it == execs_.end()) return nullptr;
-  for (Node& n : it->second.nodes)
-    if (n.handle == node || (n.update_handle && n.update_handle == node)) return &n;
+  Exec& e = it->second;
+  for (Node& n : e.nodes)
+    if ((e.instantiated.alive && n.handle == node) || (e.update.alive && n.update_handle == node)) return &n;
   return nullptr;
 }
 
@@ -358,17 +382,18 @@ std::string GraphReplay::release(CUgraphExec exec) {
   }
   // The driver names an exec's nodes by the handles of the graph it was instantiated from;
   // after an update, the update's handles are tried too, while their graph lives.
-  const auto enable = [&](const Node& n) {
+  std::string problem;
+  for (const Node& n : e.nodes) {
+    if (!n.enabled || n.type == CU_GRAPH_NODE_TYPE_EMPTY || !problem.empty()) continue;
+    if (!e.instantiated.alive && !e.update.alive) {
+      problem = "the graphs that name its nodes were destroyed";
+      break;
+    }
     CUresult r = CUDA_ERROR_INVALID_VALUE;
     if (e.instantiated.alive) r = cuGraphNodeSetEnabled(exec, n.handle, 1);
     if (r != CUDA_SUCCESS && e.update.alive && n.update_handle) r = cuGraphNodeSetEnabled(exec, n.update_handle, 1);
-    return r;
-  };
-  if (!e.instantiated.alive && !e.update.alive) return "the graphs that name its nodes were destroyed";
-  std::string problem;
-  for (const Node& n : e.nodes)
-    if (n.enabled && n.type != CU_GRAPH_NODE_TYPE_EMPTY)
-      if (CUresult r = enable(n); r != CUDA_SUCCESS && problem.empty()) problem = failed("cuGraphNodeSetEnabled", r);
+    if (r != CUDA_SUCCESS) problem = failed("cuGraphNodeSetEnabled", r);
+  }
   return problem;
 }
 

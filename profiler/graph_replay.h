@@ -82,7 +82,9 @@ class GraphReplay {
     Source instantiated, update;
   };
   /// Copies the nodes `handles` name (a graph's, in order); "" or why they cannot be replayed.
+  /// Always reads every node's type and dependencies; then the parameters, up to a problem.
   static std::string read_nodes(const std::vector<CUgraphNode>& handles, Nodes& nodes);
+  static bool read_dependencies(const std::vector<CUgraphNode>& handles, Node& n);
   Node* find(CUgraphExec exec, CUgraphNode node);
   /// Applies `change` (returning "" or a problem) to `node` of `exec`, if labbook adopted it.
   template <typename Change>

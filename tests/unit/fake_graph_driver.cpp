@@ -42,8 +42,9 @@ struct CUgraphExec_st {
     CUgraphNode_st* updated_from = nullptr;
     Work work;
     bool enabled = true;
+    std::vector<std::size_t> dependencies;   // positions in `nodes`, in edge order
   };
-  std::vector<Node> nodes;   // creation order, which the tests keep topological
+  std::vector<Node> nodes;   // creation order: a topological order
   cuuint64_t flags = 0;
   bool alive = true;
 };
@@ -59,6 +60,7 @@ struct Driver {
   std::size_t work_by_graph_launches = 0;
   std::set<CUgraphNode> failing;
   std::set<CUstream> capturing;
+  fake_driver::Callback callback;
   bool accept_update_handles = false;
 };
 Driver& driver() {
@@ -152,6 +154,29 @@ CUgraphExec_st::Node* exec_node(CUgraphExec exec, CUgraphNode node) {
   return nullptr;
 }
 
+/// Where `nodes` stand in `graph`'s creation order.
+std::vector<std::size_t> positions(CUgraph graph, const std::vector<CUgraphNode_st*>& nodes) {
+  std::vector<std::size_t> at;
+  for (CUgraphNode_st* n : nodes)
+    at.push_back(static_cast<std::size_t>(std::find(graph->nodes.begin(), graph->nodes.end(), n) - graph->nodes.begin()));
+  return at;
+}
+
+/// Runs `body` between the callbacks CUPTI would give a subscriber at the call's entry and exit.
+template <typename Params, typename Body>
+CUresult traced(CUpti_CallbackId cbid, Params params, Body body) {
+  CUresult result = CUDA_SUCCESS;
+  CUpti_CallbackData d{};
+  d.functionParams = &params;
+  d.functionReturnValue = &result;
+  d.callbackSite = CUPTI_API_ENTER;
+  if (driver().callback) driver().callback(cbid, d);
+  result = body();
+  d.callbackSite = CUPTI_API_EXIT;
+  if (driver().callback) driver().callback(cbid, d);
+  return result;
+}
+
 bool can_disable(CUgraphNodeType type) {
   return type == CU_GRAPH_NODE_TYPE_KERNEL || type == CU_GRAPH_NODE_TYPE_MEMSET || type == CU_GRAPH_NODE_TYPE_MEMCPY;
 }
@@ -175,6 +200,8 @@ void accept_update_handles(bool accept) { driver().accept_update_handles = accep
 void fail_set_enabled(CUgraphNode node) { driver().failing.insert(node); }
 
 void capture(CUstream stream) { driver().capturing.insert(stream); }
+
+void subscribe(Callback callback) { driver().callback = std::move(callback); }
 
 }  // namespace fake_driver
 
@@ -327,12 +354,15 @@ CUresult cuGraphMemsetNodeGetParams(CUgraphNode node, CUDA_MEMSET_NODE_PARAMS* p
 }
 
 CUresult cuGraphInstantiate(CUgraphExec* out, CUgraph graph, unsigned long long flags) {
-  if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
-  CUgraphExec_st& e = driver().execs.emplace_back();
-  e.flags = flags;
-  for (CUgraphNode_st* n : graph->nodes) e.nodes.push_back({n, nullptr, n->work, true});
-  *out = &e;
-  return CUDA_SUCCESS;
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags_params{out, graph, flags},
+                [&]() -> CUresult {
+    if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
+    CUgraphExec_st& e = driver().execs.emplace_back();
+    e.flags = flags;
+    for (CUgraphNode_st* n : graph->nodes) e.nodes.push_back({n, nullptr, n->work, true, positions(graph, n->dependencies)});
+    *out = &e;
+    return CUDA_SUCCESS;
+  });
 }
 
 CUresult cuGraphExecGetFlags(CUgraphExec exec, cuuint64_t* flags) {
@@ -341,65 +371,128 @@ CUresult cuGraphExecGetFlags(CUgraphExec exec, cuuint64_t* flags) {
 }
 
 CUresult cuGraphExecKernelNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS* params) {
-  CUgraphExec_st::Node* n = exec_node(exec, node);
-  if (!n || n->work.type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
-  return read_kernel(*params, n->work);
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
+                cuGraphExecKernelNodeSetParams_v2_params{exec, node, params}, [&]() -> CUresult {
+    CUgraphExec_st::Node* n = exec_node(exec, node);
+    if (!n || n->work.type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
+    return read_kernel(*params, n->work);
+  });
 }
 
+// The documented limits: a 2D memset keeps its shape, a 1D one its height.
 CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS* params,
-                                        CUcontext) {
-  CUgraphExec_st::Node* n = exec_node(exec, node);
-  if (!n || n->work.type != CU_GRAPH_NODE_TYPE_MEMSET) return CUDA_ERROR_INVALID_VALUE;
-  n->work.set = *params;
-  return CUDA_SUCCESS;
+                                        CUcontext ctx) {
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams,
+                cuGraphExecMemsetNodeSetParams_params{exec, node, params, ctx}, [&]() -> CUresult {
+    CUgraphExec_st::Node* n = exec_node(exec, node);
+    if (!n || n->work.type != CU_GRAPH_NODE_TYPE_MEMSET) return CUDA_ERROR_INVALID_VALUE;
+    const CUDA_MEMSET_NODE_PARAMS& was = n->work.set;
+    if (params->height != was.height || params->elementSize != was.elementSize) return CUDA_ERROR_INVALID_VALUE;
+    if (was.height > 1 && (params->width != was.width || params->pitch != was.pitch)) return CUDA_ERROR_INVALID_VALUE;
+    n->work.set = *params;
+    return CUDA_SUCCESS;
+  });
 }
 
 CUresult cuGraphNodeSetEnabled(CUgraphExec exec, CUgraphNode node, unsigned int enabled) {
-  CUgraphExec_st::Node* n = exec_node(exec, node);
-  if (!n || !can_disable(n->work.type) || driver().failing.count(node)) return CUDA_ERROR_INVALID_VALUE;
-  n->enabled = enabled != 0;
-  return CUDA_SUCCESS;
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled, cuGraphNodeSetEnabled_params{exec, node, enabled},
+                [&]() -> CUresult {
+    CUgraphExec_st::Node* n = exec_node(exec, node);
+    if (!n || !can_disable(n->work.type) || driver().failing.count(node)) return CUDA_ERROR_INVALID_VALUE;
+    n->enabled = enabled != 0;
+    return CUDA_SUCCESS;
+  });
 }
 
 CUresult cuGraphNodeGetEnabled(CUgraphExec exec, CUgraphNode node, unsigned int* enabled) {
-  CUgraphExec_st::Node* n = exec_node(exec, node);
-  if (!n || !can_disable(n->work.type)) return CUDA_ERROR_INVALID_VALUE;
-  *enabled = n->enabled ? 1 : 0;
-  return CUDA_SUCCESS;
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled, cuGraphNodeGetEnabled_params{exec, node, enabled},
+                [&]() -> CUresult {
+    CUgraphExec_st::Node* n = exec_node(exec, node);
+    if (!n || !can_disable(n->work.type)) return CUDA_ERROR_INVALID_VALUE;
+    *enabled = n->enabled ? 1 : 0;
+    return CUDA_SUCCESS;
+  });
 }
 
-// Pairs nodes in creation order; parameters change, enabled states stay.
+// Pairs the update's nodes with the exec's as the documentation describes: sinks in creation
+// order, then through each pair's dependencies in edge order. Parameters change, enabled
+// states stay.
 CUresult cuGraphExecUpdate(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInfo* info) {
-  if (info) *info = CUgraphExecUpdateResultInfo{};
-  if (!exec || !exec->alive || !graph || !graph->alive || graph->nodes.size() != exec->nodes.size())
-    return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
-  for (std::size_t i = 0; i < exec->nodes.size(); ++i)
-    if (graph->nodes[i]->work.type != exec->nodes[i].work.type) return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
-  for (std::size_t i = 0; i < exec->nodes.size(); ++i) {
-    exec->nodes[i].work = graph->nodes[i]->work;
-    exec->nodes[i].updated_from = graph->nodes[i];
-  }
-  return CUDA_SUCCESS;
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2, cuGraphExecUpdate_v2_params{exec, graph, info},
+                [&]() -> CUresult {
+    if (info) *info = CUgraphExecUpdateResultInfo{};
+    if (!exec || !exec->alive || !graph || !graph->alive || graph->nodes.size() != exec->nodes.size())
+      return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    std::vector<std::vector<std::size_t>> deps;
+    for (CUgraphNode_st* n : graph->nodes) deps.push_back(positions(graph, n->dependencies));
+    std::vector<std::size_t> exec_sinks, graph_sinks;
+    for (std::size_t i = 0; i < exec->nodes.size(); ++i) {
+      bool exec_sink = true, graph_sink = true;
+      for (std::size_t j = 0; j < exec->nodes.size(); ++j) {
+        const auto& e = exec->nodes[j].dependencies;
+        if (std::find(e.begin(), e.end(), i) != e.end()) exec_sink = false;
+        if (std::find(deps[j].begin(), deps[j].end(), i) != deps[j].end()) graph_sink = false;
+      }
+      if (exec_sink) exec_sinks.push_back(i);
+      if (graph_sink) graph_sinks.push_back(i);
+    }
+    if (exec_sinks.size() != graph_sinks.size()) return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::vector<std::size_t> pair(exec->nodes.size(), kNone);
+    std::vector<std::pair<std::size_t, std::size_t>> todo;
+    for (std::size_t k = 0; k < exec_sinks.size(); ++k) todo.emplace_back(exec_sinks[k], graph_sinks[k]);
+    while (!todo.empty()) {
+      const auto [o, n] = todo.back();
+      todo.pop_back();
+      if (pair[o] != kNone) {
+        if (pair[o] != n) return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+        continue;
+      }
+      pair[o] = n;
+      const auto& od = exec->nodes[o].dependencies;
+      if (od.size() != deps[n].size() || exec->nodes[o].work.type != graph->nodes[n]->work.type)
+        return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+      for (std::size_t j = 0; j < od.size(); ++j) todo.emplace_back(od[j], deps[n][j]);
+    }
+    for (std::size_t o = 0; o < exec->nodes.size(); ++o) {
+      exec->nodes[o].work = graph->nodes[pair[o]]->work;
+      exec->nodes[o].updated_from = graph->nodes[pair[o]];
+    }
+    return CUDA_SUCCESS;
+  });
 }
 
 CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
-  if (!exec || !exec->alive) return CUDA_ERROR_INVALID_VALUE;
-  if (driver().capturing.count(stream)) return CUDA_SUCCESS;   // captured: runs later, as a child graph
-  for (const auto& n : exec->nodes) {
-    if (!n.enabled || n.work.type == CU_GRAPH_NODE_TYPE_EMPTY || n.work.type == CU_GRAPH_NODE_TYPE_HOST) continue;
-    log(n.work, stream);
-    ++driver().work_by_graph_launches;
-  }
-  return CUDA_SUCCESS;
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, cuGraphLaunch_params{exec, stream}, [&]() -> CUresult {
+    if (!exec || !exec->alive) return CUDA_ERROR_INVALID_VALUE;
+    if (driver().capturing.count(stream)) return CUDA_SUCCESS;   // captured: runs later, as a child graph
+    for (const auto& n : exec->nodes) {
+      if (!n.enabled || n.work.type == CU_GRAPH_NODE_TYPE_EMPTY || n.work.type == CU_GRAPH_NODE_TYPE_HOST) continue;
+      log(n.work, stream);
+      ++driver().work_by_graph_launches;
+    }
+    return CUDA_SUCCESS;
+  });
 }
 
 CUresult cuGraphExecDestroy(CUgraphExec exec) {
-  exec->alive = false;
-  return CUDA_SUCCESS;
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy, cuGraphExecDestroy_params{exec}, [&]() -> CUresult {
+    exec->alive = false;
+    return CUDA_SUCCESS;
+  });
 }
 
 CUresult cuGraphDestroy(CUgraph graph) {
-  graph->alive = false;
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphDestroy, cuGraphDestroy_params{graph}, [&]() -> CUresult {
+    graph->alive = false;
+    return CUDA_SUCCESS;
+  });
+}
+
+CUresult cuGraphNodeGetDependencies(CUgraphNode node, CUgraphNode* dependencies, CUgraphEdgeData*, std::size_t* count) {
+  if (!node_alive(node)) return CUDA_ERROR_INVALID_VALUE;
+  if (dependencies) std::copy_n(node->dependencies.begin(), std::min(*count, node->dependencies.size()), dependencies);
+  *count = node->dependencies.size();
   return CUDA_SUCCESS;
 }
 

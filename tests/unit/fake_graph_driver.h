@@ -9,13 +9,18 @@
 /// The model follows the driver's documentation where labbook depends on it: an executable
 /// graph's nodes are named by the handles of the graph it was instantiated from (not those of
 /// a graph it was updated from, unless accept_update_handles()), handles die with their
-/// graph, cuGraphExecUpdate pairs nodes in creation order and keeps their enabled states, and
-/// only kernel, memcpy and memset nodes can be disabled.
+/// graph, cuGraphExecUpdate pairs nodes through their edges (sinks in creation order, then
+/// dependencies in edge order) and keeps their enabled states, only kernel, memcpy and memset
+/// nodes can be disabled, and a memset node keeps its shape. The calls the collector follows
+/// reach a subscriber at their entry and exit, as CUPTI's driver-API callbacks would, labbook's
+/// own calls from inside a callback included.
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <cuda.h>
+#include <cupti.h>
 
 namespace fake_driver {
 
@@ -43,5 +48,10 @@ void fail_set_enabled(CUgraphNode node);
 /// Puts `stream` in capture mode: cuStreamIsCapturing says so, and a graph launched into it
 /// runs nothing now.
 void capture(CUstream stream);
+
+/// Receives the graph calls (instantiate, launch, the exec setters, cuGraphNodeSet/GetEnabled,
+/// cuGraphExecUpdate, cuGraphDestroy, cuGraphExecDestroy) at their entry and exit.
+using Callback = std::function<void(CUpti_CallbackId, const CUpti_CallbackData&)>;
+void subscribe(Callback callback);
 
 }  // namespace fake_driver

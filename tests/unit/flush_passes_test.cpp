@@ -22,4 +22,5 @@ TEST(FlushPasses, AnUnknownWordOrNothingIsAnErrorNamingIt) {
     EXPECT_NE(std::string(e.what()).find("'invalidate'"), std::string::npos) << e.what();
   }
   EXPECT_THROW(parse_flush_passes(","), labbook::Error);
+  EXPECT_THROW(parse_flush_passes("settle"), labbook::Error);   // waits, flushes nothing
 }

@@ -19,59 +19,44 @@ namespace {
 using labbook::profiler::GraphFollower;
 using labbook::profiler::IssueLog;
 
-/// A program's graph calls on the fake driver. Profiled, each goes through the collector's
-/// GraphFollower as CUPTI's callbacks would bring it there in a metrics run: instantiation and
-/// exec calls at their entry and exit, and a graph launch after launch_nodes() at its entry.
+/// A program's graph calls on the fake driver. Profiled, the driver hands them to the
+/// collector's GraphFollower at their entry and exit, as CUPTI's callbacks do in a metrics run
+/// (collector.cpp), labbook's own driver calls from inside a callback included.
 class Program {
  public:
   explicit Program(bool profiled) {
-    if (profiled) graphs_ = std::make_unique<GraphFollower>(issues_, true);
+    if (!profiled) return;
+    graphs_ = std::make_unique<GraphFollower>(issues_, true);
+    fake_driver::subscribe([this](CUpti_CallbackId cbid, const CUpti_CallbackData& d) { callback(cbid, d); });
   }
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
 
   CUgraphExec instantiate(CUgraph graph) {
     CUgraphExec exec = nullptr;
-    cuGraphInstantiateWithFlags_params params{&exec, graph, 0};
-    EXPECT_EQ(call(CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags, params,
-                   [&] { return cuGraphInstantiate(&exec, graph, 0); }),
-              CUDA_SUCCESS);
+    EXPECT_EQ(cuGraphInstantiate(&exec, graph, 0), CUDA_SUCCESS);
     return exec;
   }
-  void launch(CUgraphExec exec, CUstream stream) {
-    if (graphs_ && !graphs_->launch_nodes(exec, stream) && !graphs_->kernels(exec).empty()) graphs_->ran_whole(exec);
-    EXPECT_EQ(cuGraphLaunch(exec, stream), CUDA_SUCCESS);
-  }
+  void launch(CUgraphExec exec, CUstream stream) { EXPECT_EQ(cuGraphLaunch(exec, stream), CUDA_SUCCESS); }
   CUresult set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& p) {
-    cuGraphExecKernelNodeSetParams_v2_params params{exec, node, &p};
-    return call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2, params,
-                [&] { return cuGraphExecKernelNodeSetParams(exec, node, &p); });
+    return cuGraphExecKernelNodeSetParams(exec, node, &p);
   }
   CUresult set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& p) {
-    cuGraphExecMemsetNodeSetParams_params params{exec, node, &p, nullptr};
-    return call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams, params,
-                [&] { return cuGraphExecMemsetNodeSetParams(exec, node, &p, nullptr); });
+    return cuGraphExecMemsetNodeSetParams(exec, node, &p, nullptr);
   }
   CUresult set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled) {
-    cuGraphNodeSetEnabled_params params{exec, node, enabled ? 1u : 0u};
-    return call(CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled, params,
-                [&] { return cuGraphNodeSetEnabled(exec, node, enabled ? 1 : 0); });
+    return cuGraphNodeSetEnabled(exec, node, enabled ? 1 : 0);
   }
   unsigned enabled(CUgraphExec exec, CUgraphNode node) {
     unsigned value = 7;
-    cuGraphNodeGetEnabled_params params{exec, node, &value};
-    EXPECT_EQ(call(CUPTI_DRIVER_TRACE_CBID_cuGraphNodeGetEnabled, params,
-                   [&] { return cuGraphNodeGetEnabled(exec, node, &value); }),
-              CUDA_SUCCESS);
+    EXPECT_EQ(cuGraphNodeGetEnabled(exec, node, &value), CUDA_SUCCESS);
     return value;
   }
   CUresult update(CUgraphExec exec, CUgraph graph) {
     CUgraphExecUpdateResultInfo info{};
-    cuGraphExecUpdate_v2_params params{exec, graph, &info};
-    return call(CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2, params, [&] { return cuGraphExecUpdate(exec, graph, &info); });
+    return cuGraphExecUpdate(exec, graph, &info);
   }
-  void destroy(CUgraph graph) {
-    cuGraphDestroy_params params{graph};
-    call(CUPTI_DRIVER_TRACE_CBID_cuGraphDestroy, params, [&] { return cuGraphDestroy(graph); });
-  }
+  void destroy(CUgraph graph) { cuGraphDestroy(graph); }
 
   /// The codes of the issues the collector would report, in order.
   std::vector<std::string> issue_codes() const {
@@ -84,25 +69,21 @@ class Program {
     for (const auto& i : issues_.snapshot()) all += i.code + ": " + i.message + "\n";
     return all;
   }
+  /// The kernel names the trace run would count for `exec`'s launches.
+  std::vector<std::string> kernels(CUgraphExec exec) const { return graphs_->kernels(exec); }
 
  private:
-  template <typename Params, typename Call>
-  CUresult call(CUpti_CallbackId cbid, Params& params, Call driver_call) {
-    CUresult result = CUDA_SUCCESS;
-    CUpti_CallbackData d{};
-    d.functionParams = &params;
-    d.functionReturnValue = &result;
-    d.callbackSite = CUPTI_API_ENTER;
-    callback(cbid, d);
-    result = driver_call();
-    d.callbackSite = CUPTI_API_EXIT;
-    callback(cbid, d);
-    return result;
-  }
   void callback(CUpti_CallbackId cbid, const CUpti_CallbackData& d) {
-    if (!graphs_) return;
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags) graphs_->on_instantiate(d);
-    else graphs_->on_exec_call(cbid, d);
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags) {
+      graphs_->on_instantiate(d);
+    } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch) {
+      if (d.callbackSite != CUPTI_API_ENTER) return;
+      const auto* p = static_cast<const cuGraphLaunch_params*>(d.functionParams);
+      if (!graphs_->launch_nodes(p->hGraph, p->hStream) && !graphs_->kernels(p->hGraph).empty())
+        graphs_->ran_whole(p->hGraph);
+    } else {
+      graphs_->on_exec_call(cbid, d);
+    }
   }
 
   IssueLog issues_;
@@ -236,7 +217,7 @@ void branches(Program& p) {
   CUgraph graph = nullptr;
   cuGraphCreate(&graph, 0);
   CUgraphNode set = nullptr, join = nullptr, copy = nullptr;
-  const CUDA_MEMSET_NODE_PARAMS zero{buffer, 0, 0, 4, 1024, 1};
+  const CUDA_MEMSET_NODE_PARAMS zero{buffer, 512, 0, 2, 64, 16};   // 2D: 16 rows of 64 halves
   cuGraphAddMemsetNode(&set, graph, nullptr, 0, &zero, nullptr);
   CUgraphNode l = add_kernel(graph, {set}, kernel_params(left, args));
   CUgraphNode r = add_kernel(graph, {set}, kernel_params(right, args, 2));
@@ -248,7 +229,7 @@ void branches(Program& p) {
   cuGraphAddMemcpyNode(&copy, graph, &join, 1, &c, nullptr);
   CUgraphExec exec = p.instantiate(graph);
   p.launch(exec, stream(3));
-  const CUDA_MEMSET_NODE_PARAMS rows{buffer, 512, 7, 2, 64, 16};   // a 2D memset from now on
+  const CUDA_MEMSET_NODE_PARAMS rows{buffer + 4096, 512, 7, 2, 64, 16};   // a 2D memset keeps its shape
   EXPECT_EQ(p.set_memset(exec, set, rows), CUDA_SUCCESS);
   p.launch(exec, stream(4));
 }
@@ -259,7 +240,7 @@ TEST(GraphReplay, MemsetMemcpyEmptyNodesAndBranchesGoOutInAnOrderTheGraphAllows)
   ASSERT_EQ(alone->work.size(), 8u);
   EXPECT_EQ(profiled->work, alone->work);
   EXPECT_EQ(profiled->by_graph_launches, 0u);
-  EXPECT_EQ(profiled->work[4], "memset16 16384 = 7 x 64x16 pitch 512 on stream 4");
+  EXPECT_EQ(profiled->work[4], "memset16 20480 = 7 x 64x16 pitch 512 on stream 4");
 }
 
 TEST(GraphReplay, TheTraceRunNamesKernelNodesInTheOrderTheMetricsRunLaunchesThem) {
@@ -373,16 +354,25 @@ TEST(GraphReplay, AChangeLabbookCannotCopyGivesTheGraphBackToRunWhole) {
 }
 
 // A graph launched into a stream being captured must be whole (it becomes a child graph):
-// given back, it runs whole from then on; where no handle that names its nodes is alive it
-// cannot be given back, and the collector says this run's results may be wrong.
-void launched_into_a_capture(Program& p, bool destroy_graph) {
+// given back, it runs whole from then on; where no handle that names its nodes is alive (the
+// graph it came from destroyed, and the one of its last update, if any, too) it cannot be
+// given back, and the collector says this run's results may be wrong.
+void launched_into_a_capture(Program& p, bool destroy_graph, bool update) {
   CUfunction k = fake_driver::kernel("k", {});
   std::vector<void*> none;
-  CUgraph graph = nullptr;
+  CUgraph graph = nullptr, next = nullptr;
   cuGraphCreate(&graph, 0);
   add_kernel(graph, {}, kernel_params(k, none));
   CUgraphExec exec = p.instantiate(graph);
-  if (destroy_graph) p.destroy(graph);
+  if (update) {
+    cuGraphCreate(&next, 0);
+    add_kernel(next, {}, kernel_params(k, none));
+    EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
+  }
+  if (destroy_graph) {
+    p.destroy(graph);
+    if (next) p.destroy(next);
+  }
   p.launch(exec, stream(0));
   fake_driver::capture(stream(9));
   p.launch(exec, stream(9));
@@ -390,18 +380,75 @@ void launched_into_a_capture(Program& p, bool destroy_graph) {
 }
 
 TEST(GraphReplay, AGraphLaunchedIntoACaptureIsGivenBackOrSaysItCouldNotBe) {
-  const auto kept = [](Program& p) { launched_into_a_capture(p, false); };
-  const auto alone = run(false, kept);
-  ASSERT_EQ(alone->work.size(), 2u);
-  const auto profiled = run(true, kept);
-  EXPECT_EQ(profiled->work, alone->work);
-  EXPECT_EQ(profiled->by_graph_launches, 1u);
-  EXPECT_EQ(profiled->program.issue_codes(), std::vector<std::string>{"graph_kernels_no_metrics"});
+  for (bool update : {false, true}) {
+    SCOPED_TRACE(update ? "updated from a second graph" : "as instantiated");
+    const auto kept = [&](Program& p) { launched_into_a_capture(p, false, update); };
+    const auto alone = run(false, kept);
+    ASSERT_EQ(alone->work.size(), 2u);
+    const auto profiled = run(true, kept);
+    EXPECT_EQ(profiled->work, alone->work);
+    EXPECT_EQ(profiled->by_graph_launches, 1u);
+    EXPECT_EQ(profiled->program.issue_codes(), std::vector<std::string>{"graph_kernels_no_metrics"});
 
-  const auto destroyed = run(true, [](Program& p) { launched_into_a_capture(p, true); });
-  EXPECT_EQ(destroyed->program.issue_codes(), (std::vector<std::string>{"graph_replay_failed", "graph_kernels_no_metrics"}));
-  EXPECT_NE(destroyed->program.issue_messages().find("the graphs that name its nodes were destroyed"), std::string::npos)
-      << destroyed->program.issue_messages();
+    const auto destroyed = run(true, [&](Program& p) { launched_into_a_capture(p, true, update); });
+    EXPECT_EQ(destroyed->program.issue_codes(), (std::vector<std::string>{"graph_replay_failed", "graph_kernels_no_metrics"}));
+    EXPECT_NE(destroyed->program.issue_messages().find("the graphs that name its nodes were destroyed"), std::string::npos)
+        << destroyed->program.issue_messages();
+  }
+}
+
+// An update graph whose parallel nodes were made in the other order: the driver pairs them
+// through the join's edges, labbook's order would not, so labbook gives the graph back.
+void update_made_in_another_order(Program& p) {
+  CUfunction left = fake_driver::kernel("left", {4}), right = fake_driver::kernel("right", {4});
+  int a = 1;
+  std::vector<void*> args{&a};
+  CUgraph graph = nullptr, next = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode l = add_kernel(graph, {}, kernel_params(left, args));
+  CUgraphNode r = add_kernel(graph, {}, kernel_params(right, args));
+  CUgraphNode join = nullptr;
+  CUgraphNode both[] = {l, r};
+  cuGraphAddEmptyNode(&join, graph, both, 2);
+  CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(0));
+  a = 2;
+  cuGraphCreate(&next, 0);
+  CUgraphNode r2 = add_kernel(next, {}, kernel_params(right, args));
+  CUgraphNode l2 = add_kernel(next, {}, kernel_params(left, args, 8));
+  CUgraphNode both2[] = {l2, r2};
+  cuGraphAddEmptyNode(&join, next, both2, 2);
+  EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
+  p.launch(exec, stream(0));
+}
+
+TEST(GraphReplay, AnUpdatePairedOtherwiseThanLabbooksOrderGivesTheGraphBack) {
+  const auto alone = run(false, update_made_in_another_order);
+  ASSERT_EQ(alone->work.size(), 4u);
+  EXPECT_EQ(alone->work[2].substr(0, 12), "left<<<8,256");   // the driver paired left with left
+  const auto profiled = run(true, update_made_in_another_order);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->by_graph_launches, 2u);
+  EXPECT_NE(profiled->program.issue_messages().find("in another order than labbook's"), std::string::npos)
+      << profiled->program.issue_messages();
+}
+
+TEST(GraphReplay, AnExecsKernelNamesFollowUpdatesAndGoWithTheExec) {
+  fake_driver::reset();
+  Program p(true);
+  CUfunction f = fake_driver::kernel("f", {}), g = fake_driver::kernel("g", {});
+  std::vector<void*> none;
+  CUgraph graph = nullptr, next = nullptr;
+  cuGraphCreate(&graph, 0);
+  add_kernel(graph, {}, kernel_params(f, none));
+  CUgraphExec exec = p.instantiate(graph);
+  EXPECT_EQ(p.kernels(exec), std::vector<std::string>{"f"});
+  cuGraphCreate(&next, 0);
+  add_kernel(next, {}, kernel_params(g, none));
+  EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
+  EXPECT_EQ(p.kernels(exec), std::vector<std::string>{"g"});
+  EXPECT_EQ(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+  EXPECT_TRUE(p.kernels(exec).empty());
 }
 
 }  // namespace
