@@ -394,6 +394,44 @@ CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec exec, CUgraphNode node, cons
   });
 }
 
+CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D* params, CUcontext ctx) {
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
+                cuGraphExecMemcpyNodeSetParams_params{exec, node, params, ctx}, [&]() -> CUresult {
+    CUgraphExec_st::Node* n = exec_node(exec, node);
+    if (!n || n->work.type != CU_GRAPH_NODE_TYPE_MEMCPY) return CUDA_ERROR_INVALID_VALUE;
+    n->work.copy = *params;
+    return CUDA_SUCCESS;
+  });
+}
+
+// The generic setter, read field by field (labbook copies the kernel parameters whole).
+CUresult cuGraphExecNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams* params) {
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams, cuGraphExecNodeSetParams_params{exec, node, params},
+                [&]() -> CUresult {
+    CUgraphExec_st::Node* n = exec_node(exec, node);
+    if (!n || n->work.type != params->type) return CUDA_ERROR_INVALID_VALUE;
+    if (params->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+      const CUDA_KERNEL_NODE_PARAMS_v3& k = params->kernel;
+      CUDA_KERNEL_NODE_PARAMS p{};
+      p.func = k.func;
+      p.gridDimX = k.gridDimX, p.blockDimX = k.blockDimX;
+      p.kernelParams = k.kernelParams, p.extra = k.extra, p.kern = k.kern;
+      return read_kernel(p, n->work);
+    }
+    if (params->type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+      n->work.copy = params->memcpy.copyParams;
+      return CUDA_SUCCESS;
+    }
+    if (params->type == CU_GRAPH_NODE_TYPE_MEMSET) {
+      const CUDA_MEMSET_NODE_PARAMS_v2& m = params->memset;
+      if (m.height != n->work.set.height || m.elementSize != n->work.set.elementSize) return CUDA_ERROR_INVALID_VALUE;
+      n->work.set = CUDA_MEMSET_NODE_PARAMS{m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
+      return CUDA_SUCCESS;
+    }
+    return CUDA_ERROR_INVALID_VALUE;
+  });
+}
+
 CUresult cuGraphNodeSetEnabled(CUgraphExec exec, CUgraphNode node, unsigned int enabled) {
   return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetEnabled, cuGraphNodeSetEnabled_params{exec, node, enabled},
                 [&]() -> CUresult {

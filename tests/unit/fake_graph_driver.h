@@ -49,7 +49,8 @@ void fail_set_enabled(CUgraphNode node);
 /// runs nothing now.
 void capture(CUstream stream);
 
-/// Receives the graph calls (instantiate, launch, the exec setters, cuGraphNodeSet/GetEnabled,
+/// Receives the graph calls (instantiate, launch, the exec setters (kernel, memcpy, memset and
+/// the generic cuGraphExecNodeSetParams), cuGraphNodeSet/GetEnabled,
 /// cuGraphExecUpdate, cuGraphDestroy, cuGraphExecDestroy) at their entry and exit.
 using Callback = std::function<void(CUpti_CallbackId, const CUpti_CallbackData&)>;
 void subscribe(Callback callback);

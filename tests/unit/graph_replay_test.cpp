@@ -243,6 +243,61 @@ TEST(GraphReplay, MemsetMemcpyEmptyNodesAndBranchesGoOutInAnOrderTheGraphAllows)
   EXPECT_EQ(profiled->work[4], "memset16 20480 = 7 x 64x16 pitch 512 on stream 4");
 }
 
+// Every node changed through the generic cudaGraphExecNodeSetParams, and the memcpy through
+// its own setter too.
+void changed_through_the_generic_setter(Program& p) {
+  CUfunction k = fake_driver::kernel("k", {8, 4});
+  std::uint64_t buffer = 0x5000;
+  int n = 64;
+  std::vector<void*> args{&buffer, &n};
+  CUgraph graph = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode set = nullptr, copy = nullptr;
+  const CUDA_MEMSET_NODE_PARAMS zero{buffer, 0, 0, 4, 64, 1};
+  cuGraphAddMemsetNode(&set, graph, nullptr, 0, &zero, nullptr);
+  CUgraphNode kernel = add_kernel(graph, {set}, kernel_params(k, args));
+  CUDA_MEMCPY3D c{};
+  c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = buffer, c.dstDevice = 0x9000, c.WidthInBytes = 256, c.Height = c.Depth = 1;
+  cuGraphAddMemcpyNode(&copy, graph, &kernel, 1, &c, nullptr);
+  CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(0));
+
+  CUgraphNodeParams node{};
+  node.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  node.memset = CUDA_MEMSET_NODE_PARAMS_v2{buffer, 0, 9, 4, 32, 1, nullptr};
+  EXPECT_EQ(cuGraphExecNodeSetParams(exec, set, &node), CUDA_SUCCESS);
+  node = CUgraphNodeParams{};
+  node.type = CU_GRAPH_NODE_TYPE_KERNEL;
+  n = 32;
+  node.kernel.func = k;
+  node.kernel.gridDimX = node.kernel.gridDimY = node.kernel.gridDimZ = 2;
+  node.kernel.blockDimX = 128, node.kernel.blockDimY = node.kernel.blockDimZ = 1;
+  node.kernel.kernelParams = args.data();
+  EXPECT_EQ(cuGraphExecNodeSetParams(exec, kernel, &node), CUDA_SUCCESS);
+  node = CUgraphNodeParams{};
+  node.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  node.memcpy.copyParams = c;
+  node.memcpy.copyParams.WidthInBytes = 128;
+  EXPECT_EQ(cuGraphExecNodeSetParams(exec, copy, &node), CUDA_SUCCESS);
+  p.launch(exec, stream(0));
+  c.dstDevice = 0xA000;
+  EXPECT_EQ(cuGraphExecMemcpyNodeSetParams(exec, copy, &c, nullptr), CUDA_SUCCESS);
+  p.launch(exec, stream(0));
+}
+
+TEST(GraphReplay, ChangesThroughTheGenericAndMemcpySettersAreFollowed) {
+  const auto alone = run(false, changed_through_the_generic_setter);
+  ASSERT_EQ(alone->work.size(), 9u);
+  EXPECT_NE(alone->work[3], alone->work[0]);
+  EXPECT_NE(alone->work[4], alone->work[1]);
+  EXPECT_NE(alone->work[8], alone->work[5]);
+  const auto profiled = run(true, changed_through_the_generic_setter);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->by_graph_launches, 0u);
+  EXPECT_TRUE(profiled->program.issue_codes().empty()) << profiled->program.issue_messages();
+}
+
 TEST(GraphReplay, TheTraceRunNamesKernelNodesInTheOrderTheMetricsRunLaunchesThem) {
   fake_driver::reset();
   CUfunction c = fake_driver::kernel("c", {}), a = fake_driver::kernel("a", {}), b = fake_driver::kernel("b", {});
