@@ -384,15 +384,13 @@ std::string GraphReplay::release(CUgraphExec exec) {
   // after an update, the update's handles are tried too, while their graph lives.
   std::string problem;
   for (const Node& n : e.nodes) {
-    if (!n.enabled || n.type == CU_GRAPH_NODE_TYPE_EMPTY || !problem.empty()) continue;
-    if (!e.instantiated.alive && !e.update.alive) {
-      problem = "the graphs that name its nodes were destroyed";
-      break;
-    }
+    if (!n.enabled || n.type == CU_GRAPH_NODE_TYPE_EMPTY) continue;
     CUresult r = CUDA_ERROR_INVALID_VALUE;
     if (e.instantiated.alive) r = cuGraphNodeSetEnabled(exec, n.handle, 1);
     if (r != CUDA_SUCCESS && e.update.alive && n.update_handle) r = cuGraphNodeSetEnabled(exec, n.update_handle, 1);
-    if (r != CUDA_SUCCESS) problem = failed("cuGraphNodeSetEnabled", r);
+    if (r == CUDA_SUCCESS || !problem.empty()) continue;   // the first problem says it; the others are tried
+    problem = e.instantiated.alive || e.update.alive ? failed("cuGraphNodeSetEnabled", r)
+                                                     : "the graphs that name its nodes were destroyed";
   }
   return problem;
 }
