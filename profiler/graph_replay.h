@@ -49,7 +49,8 @@ class GraphReplay {
   /// cuGraphExecUpdate from `graph` (at its exit, when it succeeded): the copies take the
   /// updated parameters, node by node in order (an update keeps the topology and the nodes'
   /// enabled states), and the update's node handles as second names. Returns "" or why the
-  /// copies could not follow.
+  /// copies could not follow: among others, an update whose nodes the driver pairs (through
+  /// their edges) otherwise than labbook's order does.
   std::string refresh(CUgraphExec exec, CUgraph graph);
   /// Whether the program left `node` of an adopted `exec` enabled: what cuGraphNodeGetEnabled
   /// must tell it, where the exec itself says disabled. None for nodes labbook has not copied.
