@@ -151,10 +151,16 @@ std::string copy_attributes(CUgraphNode node, CUfunction function, std::vector<C
 /// `n`'s dependencies as positions in `handles`, in the graph's edge order: cuGraphExecUpdate
 /// pairs nodes through them, so refresh() compares them.
 bool GraphReplay::read_dependencies(const std::vector<CUgraphNode>& handles, Node& n) {
+  // Edge data is asked for too: without it, a graph with programmatic (non-default) edges
+  // answers CUDA_ERROR_LOSSY_QUERY.
   std::size_t count = 0;
-  if (cuGraphNodeGetDependencies(n.handle, nullptr, nullptr, &count) != CUDA_SUCCESS) return false;
+  const CUresult counted = cuGraphNodeGetDependencies(n.handle, nullptr, nullptr, &count);
+  if (counted != CUDA_SUCCESS && counted != CUDA_ERROR_LOSSY_QUERY) return false;
   std::vector<CUgraphNode> dependencies(count);
-  if (count && cuGraphNodeGetDependencies(n.handle, dependencies.data(), nullptr, &count) != CUDA_SUCCESS) return false;
+  std::vector<CUgraphEdgeData> edges(count);
+  if (count && cuGraphNodeGetDependencies(n.handle, dependencies.data(), edges.data(), &count) != CUDA_SUCCESS)
+    return false;
+  dependencies.resize(count);
   n.dependencies.clear();
   for (CUgraphNode d : dependencies) {
     const auto at = std::find(handles.begin(), handles.end(), d);
