@@ -1,6 +1,7 @@
 #include "fake_graph_driver.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <set>
