@@ -1,7 +1,5 @@
 #include "flush_passes.h"
 
-#include <algorithm>
-
 #include "labbook/model/error.h"
 #include "labbook/model/text.h"
 
@@ -13,11 +11,9 @@ std::vector<FlushPass> parse_flush_passes(const std::string& text) {
     if (word == "write") passes.push_back(FlushPass::Write);
     else if (word == "discard") passes.push_back(FlushPass::Discard);
     else if (word == "read") passes.push_back(FlushPass::Read);
-    else if (word == "settle") passes.push_back(FlushPass::Settle);
-    else throw Error("'" + word + "': expected write, discard, read or settle");
+    else throw Error("'" + word + "': expected write, discard or read");
   }
-  if (std::all_of(passes.begin(), passes.end(), [](FlushPass p) { return p == FlushPass::Settle; }))
-    throw Error("no pass over the buffer: expected a list such as write,discard");
+  if (passes.empty()) throw Error("no pass: expected a list such as write,discard");
   return passes;
 }
 

@@ -3,15 +3,13 @@
 /// The passes of the L2 flush (l2_flusher.h) over its buffer, twice the L2. The default, write
 /// then discard, leaves L2 without the program's data, as `ncu --cache-control all` does; the
 /// others exist to study what L2's counters see after each (LABBOOK_L2_FLUSH,
-/// tools/probe-l2-hit-rate.sh). `settle` is no pass over the buffer: the host waits for the
-/// passes before it and 1 ms more, in case L2 still works through their requests (discards
-/// may not be waited for like stores) when the kernel's counting starts. No CUDA here.
+/// tools/probe-l2-hit-rate.sh). No CUDA here.
 #include <string>
 #include <vector>
 
 namespace labbook::profiler {
 
-enum class FlushPass { Write, Discard, Read, Settle };
+enum class FlushPass { Write, Discard, Read };
 
 /// "write,discard" and the like, in order. Throws labbook::Error naming the unknown word.
 std::vector<FlushPass> parse_flush_passes(const std::string& text);

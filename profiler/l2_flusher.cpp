@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <thread>
 
 namespace labbook::profiler {
 
@@ -164,16 +163,10 @@ std::string L2Flusher::flush(int device) {
   CurrentContext current(d.ctx);
   CUresult r = CUDA_SUCCESS;
   for (FlushPass pass : passes_) {
-    if (r != CUDA_SUCCESS) break;
-    if (pass == FlushPass::Settle) {
-      r = cuCtxSynchronize();
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      continue;
-    }
     unsigned mode = pass == FlushPass::Write ? 0 : pass == FlushPass::Discard ? 1 : 2;
     std::uint64_t units = pass == FlushPass::Discard ? d.lines : d.vectors;
     void* args[] = {&d.buffer, &units, &mode};
-    r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+    if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
   }
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   t_in_flush = false;

@@ -1,18 +1,14 @@
 #!/bin/bash
-# On the lent GPU machine, after tools/device-build.sh: why labbook's L2 hit rate (L2 flushed,
-# --cache-control all) disagrees with ncu's on L2-resident kernels (89 % against 42 % on the
-# 2^20-float misaligned read) while their DRAM bytes agree. Collects L2's raw counters, split
-# by operation and by source unit, in both tools, kernel by kernel, and prints
-# compare_with_ncu's table for each case. Usage: tools/probe-l2-hit-rate.sh OUT
-# Reading the tables: if the difference is in the write lookups, the program's output lines
-# outlive labbook's flush; if it is in the fabric (ltcfabric) lookups, the flush leaves the
-# other L2 partition's copies; if reads differ while DRAM bytes agree, the counting window does.
-# Then the same with other flushes (LABBOOK_L2_FLUSH), to see which leaves L2 as ncu's does.
-# The leading suspect: with DRAM bytes equal, the misses are too, so 89 % against 42 % means
-# about 2.5 M sector lookups against ncu's 0.46 M (the kernel's own: 5 read sectors per 4
-# for the misaligned warps, and its writes), all extra ones hits and none reaching DRAM: like
-# the discard pass's lookups, if L2 is still working through them when counting starts
-# ('settle' waits 1 ms after the passes).
+# On the lent GPU machine, after tools/device-build.sh: L2's raw counters, split by operation
+# and by source unit, in labbook and ncu, kernel by kernel, for the 2^20-float misaligned read
+# and the 1024^2 transposes, with cache control all and none, and then with other flushes
+# (LABBOOK_L2_FLUSH); prints compare_with_ncu's table for each case. Usage:
+# tools/probe-l2-hit-rate.sh OUT
+# What it showed (2026-11-23, H100): every raw lts counter agrees with ncu's within 4 % with
+# L2 flushed, whichever flush, while lts__t_sector_hit_rate.pct reads 89 % against 42 %. That
+# ratio needs two passes by itself on GH100 (its hit and miss counters share no pass), so its
+# run falls back to kernel replay, whose second pass starts with L2 warm from CUPTI's memory
+# restore (the measurement's kernel_replay_fallback issue says so).
 set -uo pipefail
 out=$1
 build=build
@@ -33,6 +29,6 @@ for cmd in "misaligned_read 11" "transpose 1024"; do
   probe "$name" none write,discard "$build/tests/programs/$name" ${cmd#* }
 done
 # Which flush leaves L2 as ncu's does? (LABBOOK_L2_FLUSH: passes over a buffer twice the L2.)
-for flush in write write,read write,discard,read write,discard,settle; do
+for flush in write write,read write,discard,read; do
   probe misaligned_read all "$flush" "$build/tests/programs/misaligned_read" 11
 done

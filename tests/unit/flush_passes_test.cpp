@@ -10,8 +10,6 @@ TEST(FlushPasses, ReadsAListOfPassesInOrder) {
   EXPECT_EQ(parse_flush_passes("write,discard,read"),
             (std::vector<FlushPass>{FlushPass::Write, FlushPass::Discard, FlushPass::Read}));
   EXPECT_EQ(parse_flush_passes("read"), std::vector<FlushPass>{FlushPass::Read});
-  EXPECT_EQ(parse_flush_passes("write,discard,settle"),
-            (std::vector<FlushPass>{FlushPass::Write, FlushPass::Discard, FlushPass::Settle}));
 }
 
 TEST(FlushPasses, AnUnknownWordOrNothingIsAnErrorNamingIt) {
@@ -22,5 +20,4 @@ TEST(FlushPasses, AnUnknownWordOrNothingIsAnErrorNamingIt) {
     EXPECT_NE(std::string(e.what()).find("'invalidate'"), std::string::npos) << e.what();
   }
   EXPECT_THROW(parse_flush_passes(","), labbook::Error);
-  EXPECT_THROW(parse_flush_passes("settle"), labbook::Error);   // waits, flushes nothing
 }
