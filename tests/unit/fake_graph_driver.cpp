@@ -24,6 +24,12 @@ struct Work {
   CUDA_MEMCPY3D copy{};
 };
 
+Work of_type(CUgraphNodeType type) {
+  Work w;
+  w.type = type;
+  return w;
+}
+
 }  // namespace
 
 struct CUgraphNode_st {
@@ -209,8 +215,7 @@ void subscribe(Callback callback) { driver().callback = std::move(callback); }
 namespace {
 CUresult record_memset(CUdeviceptr dst, std::size_t pitch, unsigned value, unsigned element, std::size_t width,
                 std::size_t height, CUstream stream) {
-  Work w;
-  w.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  Work w = of_type(CU_GRAPH_NODE_TYPE_MEMSET);
   w.set = CUDA_MEMSET_NODE_PARAMS{dst, pitch, value, element, width, height};
   log(w, stream);
   return CUDA_SUCCESS;
@@ -271,16 +276,14 @@ CUresult cuGraphAddKernelNode(CUgraphNode* out, CUgraph graph, const CUgraphNode
 
 CUresult cuGraphAddMemsetNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
                               const CUDA_MEMSET_NODE_PARAMS* params, CUcontext) {
-  Work w;
-  w.type = CU_GRAPH_NODE_TYPE_MEMSET;
+  Work w = of_type(CU_GRAPH_NODE_TYPE_MEMSET);
   w.set = *params;
   return add_node(out, graph, dependencies, count, std::move(w));
 }
 
 CUresult cuGraphAddMemcpyNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
                               const CUDA_MEMCPY3D* params, CUcontext) {
-  Work w;
-  w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  Work w = of_type(CU_GRAPH_NODE_TYPE_MEMCPY);
   w.copy = *params;
   return add_node(out, graph, dependencies, count, std::move(w));
 }
@@ -291,9 +294,7 @@ CUresult cuGraphAddEmptyNode(CUgraphNode* out, CUgraph graph, const CUgraphNode*
 
 CUresult cuGraphAddHostNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
                             const CUDA_HOST_NODE_PARAMS*) {
-  Work w;
-  w.type = CU_GRAPH_NODE_TYPE_HOST;
-  return add_node(out, graph, dependencies, count, std::move(w));
+  return add_node(out, graph, dependencies, count, of_type(CU_GRAPH_NODE_TYPE_HOST));
 }
 
 CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, std::size_t* count) {
@@ -549,8 +550,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** arg
 }
 
 CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D* copy, CUstream stream) {
-  Work w;
-  w.type = CU_GRAPH_NODE_TYPE_MEMCPY;
+  Work w = of_type(CU_GRAPH_NODE_TYPE_MEMCPY);
   w.copy = *copy;
   log(w, stream);
   return CUDA_SUCCESS;
