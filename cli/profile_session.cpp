@@ -20,7 +20,7 @@ namespace {
 struct RunSpec {
   std::string mode;     ///< "trace" or "metrics"
   std::string output;   ///< measurement file the collector writes
-  int pass = 0;         ///< application replay: which pass group this run collects
+  int pass = 0;         ///< application replay: which run of the pass plan this is
   bool first = false;   ///< the program's own run: its stdout is the user's
 };
 
@@ -67,7 +67,7 @@ std::string nothing_written(const std::string& mode, const std::string& path, in
          ": the program may not use CUDA, or the collector could not start (is another CUPTI tool attached?)";
 }
 
-/// The metrics runs: one with kernel replay, or one per pass group with application
+/// The metrics runs: one with kernel replay, or one per pass of the plan with application
 /// replay, each merged into `into` kernel by kernel. `first_exit` is the program's own exit
 /// code (set here when there is no trace run). Returns false if the first left nothing.
 bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have_base, int& first_exit) {
@@ -115,7 +115,7 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
       return true;
     }
     if (pass == 0 && request.replay == "application")
-      passes = static_cast<int>(profiler::read_plan(plan).groups.size());
+      passes = profiler::read_plan(plan).runs();
   }
   return true;
 }

@@ -10,11 +10,33 @@
 
 namespace labbook::profiler {
 
+int PassPlan::runs() const {
+  int runs = 0;
+  for (const auto& g : groups) runs += g.passes;
+  return runs;
+}
+
+std::optional<RunPass> PassPlan::run(int run) const {
+  if (run < 0) return std::nullopt;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (run < groups[g].passes) return RunPass{g, run, groups[g].passes};
+    run -= groups[g].passes;
+  }
+  return std::nullopt;
+}
+
 PassPlan read_plan(const std::string& path) {
   PassPlan plan;
   std::ifstream in(path);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) plan.groups.push_back(split(line, ','));
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const std::size_t space = line.find(' ');
+    const std::string count = line.substr(0, space);
+    if (space == std::string::npos || count.empty() || count.size() > 2 ||
+        !std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; }) || std::stoi(count) < 1)
+      return {};
+    plan.groups.push_back({split(line.substr(space + 1), ','), std::stoi(count)});
+  }
   return plan;
 }
 
@@ -23,7 +45,7 @@ void write_plan(const std::string& path, const PassPlan& plan) {
   // runs may share the cache.
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   std::ofstream out(temporary);
-  for (const auto& g : plan.groups) out << join(g, ",") << "\n";
+  for (const auto& g : plan.groups) out << g.passes << " " << join(g.metrics, ",") << "\n";
   out.close();
   if (out) std::rename(temporary.c_str(), path.c_str());
   else std::remove(temporary.c_str());
@@ -31,7 +53,7 @@ void write_plan(const std::string& path, const PassPlan& plan) {
 
 bool plan_covers(const PassPlan& plan, const std::vector<std::string>& metrics) {
   std::vector<std::string> planned;
-  for (const auto& g : plan.groups) planned.insert(planned.end(), g.begin(), g.end());
+  for (const auto& g : plan.groups) planned.insert(planned.end(), g.metrics.begin(), g.metrics.end());
   std::vector<std::string> wanted = metrics;
   std::sort(planned.begin(), planned.end());
   std::sort(wanted.begin(), wanted.end());

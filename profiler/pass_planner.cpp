@@ -62,16 +62,20 @@ PassPlan plan_single_passes(const std::string& chip, const std::vector<std::uint
   for (const auto& metric : metrics) {
     bool placed = false;
     for (auto& group : plan.groups) {
-      auto trial = group;
+      if (group.passes > 1) continue;   // a multi-pass metric keeps its runs to itself
+      auto trial = group.metrics;
       trial.push_back(metric);
       if (passes_needed(chip, availability, trial, plan.problem) == 1) {
-        group = std::move(trial);
+        group.metrics = std::move(trial);
         placed = true;
         break;
       }
       if (!plan.problem.empty()) return plan;
     }
-    if (!placed) plan.groups.push_back({metric});
+    if (placed) continue;
+    const int alone = passes_needed(chip, availability, {metric}, plan.problem);
+    if (!plan.problem.empty()) return plan;
+    plan.groups.push_back({{metric}, alone});
   }
   return plan;
 }

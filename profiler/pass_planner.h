@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Pass planning for application replay: the metric set split into groups that each need
-/// a single pass of the counters, so that every run of the program collects one group with
+/// a single pass of the counters, so that every run of the program collects one pass with
 /// no replay at all. Uses the Profiler Host API only (no GPU work).
 #include <cstdint>
 #include <string>
@@ -13,7 +13,7 @@ namespace labbook::profiler {
 
 /// Groups `metrics` first-fit into sets whose config needs one pass on `chip` (with the
 /// counter availability image of the device). A metric that needs several passes alone
-/// gets a group of its own; that run then replays per kernel.
+/// gets a group of its own, with as many runs as it needs passes.
 PassPlan plan_single_passes(const std::string& chip, const std::vector<std::uint8_t>& availability,
                             const std::vector<std::string>& metrics);
 

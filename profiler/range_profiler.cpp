@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -41,6 +44,8 @@ struct RangeProfiler::HostConfig {
 
 struct RangeProfiler::Context {
   CUcontext ctx = nullptr;
+  std::size_t ordinal = 0;              // contexts in the order they first profiled, the same in every run
+  int batch = -1;                       // batches configured so far - 1, the same in every run
   CUpti_RangeProfiler_Object* object = nullptr;
   std::vector<std::uint8_t> counter_data;
   std::vector<std::uint64_t> pending;   // launch indices in this batch, in launch order
@@ -168,12 +173,13 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
   passes.pConfigImage = host_->config_image.data();
   if (cuptiProfilerHostGetNumOfPasses(&passes) == CUPTI_SUCCESS) passes_ = static_cast<int>(passes.numOfPasses);
   user_replay_ = replay_.application && passes_ == 1;
-  capacity_ = user_replay_ ? kSinglePassRanges : kKernelReplayRanges;
-  if (replay_.application && passes_ > 1)
-    issues_.add("kernel_replay_fallback",
-                join(metrics_, ", ") + " need " + std::to_string(passes_) +
-                    " passes even alone: their run replayed each kernel, and with cache control only the first "
-                    "pass started with L2 flushed");
+  carried_ = replay_.application && passes_ > 1;
+  capacity_ = replay_.application ? kSinglePassRanges : kKernelReplayRanges;
+  if (replay_.application && passes_ != run_.passes) {
+    disable("metrics_lost", join(metrics_, ", ") + " need " + std::to_string(passes_) + " passes, where the plan in " +
+                                replay_.plan_path + " gives them " + std::to_string(run_.passes) + " runs");
+    return false;
+  }
   return true;
 }
 
@@ -193,13 +199,15 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
     }
     write_plan(replay_.plan_path, plan);
   }
-  planned_runs_ = static_cast<int>(plan.groups.size());
-  if (replay_.pass < 0 || replay_.pass >= planned_runs_) {
-    disable("metrics_lost", "pass " + std::to_string(replay_.pass + 1) + " asked for, but the plan in " +
+  planned_runs_ = plan.runs();
+  const std::optional<RunPass> run = plan.run(replay_.pass);
+  if (!run) {
+    disable("metrics_lost", "run " + std::to_string(replay_.pass + 1) + " asked for, but the plan in " +
                                 replay_.plan_path + " has " + std::to_string(planned_runs_));
     return false;
   }
-  use_metrics(plan.groups[static_cast<std::size_t>(replay_.pass)]);
+  run_ = *run;
+  use_metrics(plan.groups[run_.group].metrics);
   return true;
 }
 
@@ -223,6 +231,7 @@ bool RangeProfiler::start(CUcontext ctx) {
 
   auto c = std::make_unique<Context>();
   c->ctx = ctx;
+  c->ordinal = contexts_started_++;
   auto enable = LABBOOK_PARAMS(CUpti_RangeProfiler_Enable_Params);
   enable.ctx = ctx;
   if (CUptiResult s = cuptiRangeProfilerEnable(&enable); s != CUPTI_SUCCESS) {
@@ -248,13 +257,18 @@ bool RangeProfiler::start(CUcontext ctx) {
 }
 
 bool RangeProfiler::configure(Context& c) {
-  auto init = LABBOOK_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-  init.pRangeProfilerObject = c.object;
-  init.counterDataSize = c.counter_data.size();
-  init.pCounterData = c.counter_data.data();
-  if (CUptiResult s = cuptiRangeProfilerCounterDataImageInitialize(&init); s != CUPTI_SUCCESS) {
-    disable("metrics_unsupported", describe_call("cuptiRangeProfilerCounterDataImageInitialize", s));
-    return false;
+  ++c.batch;
+  if (carried_ && run_.pass > 0) {
+    if (!load_carried_data(c)) return false;
+  } else {
+    auto init = LABBOOK_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    init.pRangeProfilerObject = c.object;
+    init.counterDataSize = c.counter_data.size();
+    init.pCounterData = c.counter_data.data();
+    if (CUptiResult s = cuptiRangeProfilerCounterDataImageInitialize(&init); s != CUPTI_SUCCESS) {
+      disable("metrics_unsupported", describe_call("cuptiRangeProfilerCounterDataImageInitialize", s));
+      return false;
+    }
   }
   auto config = LABBOOK_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
   config.pRangeProfilerObject = c.object;
@@ -263,12 +277,13 @@ bool RangeProfiler::configure(Context& c) {
   config.counterDataImageSize = c.counter_data.size();
   config.pCounterDataImage = c.counter_data.data();
   config.range = CUPTI_AutoRange;   // one range per kernel launch
-  // User replay with a single pass: we start and stop, nothing is replayed.
-  config.replayMode = user_replay_ ? CUPTI_UserReplay : CUPTI_KernelReplay;
+  // User replay with a single pass: we start and stop, nothing is replayed. Application
+  // replay: this run is one pass of several, each a run of the program.
+  config.replayMode = user_replay_ ? CUPTI_UserReplay : carried_ ? CUPTI_ApplicationReplay : CUPTI_KernelReplay;
   config.maxRangesPerPass = capacity_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
-  config.passIndex = 0;
+  config.passIndex = carried_ ? static_cast<std::size_t>(run_.pass) : 0;
   config.targetNestingLevel = 1;
   if (CUptiResult s = cuptiRangeProfilerSetConfig(&config); s != CUPTI_SUCCESS) {
     disable("metrics_unsupported", describe_call("cuptiRangeProfilerSetConfig", s));
@@ -311,6 +326,15 @@ void RangeProfiler::evaluate_batch(Context& c) {
   if (CUptiResult s = cuptiRangeProfilerDecodeData(&decode); s != CUPTI_SUCCESS) {
     return lost("cuptiRangeProfilerDecodeData", s);
   }
+  if (carried_ && !run_.last()) {   // the next run collects the next pass into this image
+    save_carried_data(c);
+    c.pending.clear();
+    return;
+  }
+  if (carried_) std::remove(carried_data_path(c).c_str());
+  if (carried_ && !stop.isAllPassSubmitted)
+    issues_.add("metrics_lost", "CUPTI expected more than the " + std::to_string(run_.passes) + " passes of " +
+                                    join(metrics_, ", ") + "; their values may be partial");
   if (decode.numOfRangeDropped > 0)
     issues_.add("ranges_dropped", std::to_string(decode.numOfRangeDropped) +
                                       " kernel ranges did not fit the counter data image");
@@ -349,6 +373,36 @@ void RangeProfiler::evaluate_batch(Context& c) {
     }
   }
   c.pending.clear();
+}
+
+std::string RangeProfiler::carried_data_path(const Context& c) const {
+  return replay_.plan_path + ".counters." + std::to_string(c.ordinal) + "." + std::to_string(c.batch);
+}
+
+bool RangeProfiler::load_carried_data(Context& c) {
+  const std::string path = carried_data_path(c);
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (data.size() != c.counter_data.size()) {
+    disable("metrics_lost", "pass " + std::to_string(run_.pass + 1) + " of " + join(metrics_, ", ") +
+                                " found no counter data of the run before at " + path +
+                                " (a program that launches differently from run to run?)");
+    return false;
+  }
+  c.counter_data = std::move(data);
+  return true;
+}
+
+void RangeProfiler::save_carried_data(const Context& c) {
+  const std::string path = carried_data_path(c);
+  const std::string temporary = path + ".tmp";
+  std::ofstream out(temporary, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(c.counter_data.data()), static_cast<std::streamsize>(c.counter_data.size()));
+  out.close();
+  if (out && std::rename(temporary.c_str(), path.c_str()) == 0) return;
+  std::remove(temporary.c_str());
+  issues_.add("metrics_lost", "could not keep the counter data of " + join(metrics_, ", ") + " for the next pass in " +
+                                  path);
 }
 
 void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std::function<void()>& just_before) {

@@ -5,10 +5,11 @@
 /// pass of the counters:
 /// - kernel replay: CUPTI replays each kernel inside its launch call, one counter-data
 ///   image per kernel;
-/// - application replay: the program runs once per pass group (pass_planner.h); this run
-///   collects one group that needs a single pass, so nothing is replayed and hundreds of
-///   kernels share one counter-data image. A group that needs several passes by itself
-///   falls back to kernel replay for its run.
+/// - application replay: the program runs once per pass (pass_planner.h); this run collects
+///   one pass, so nothing is replayed and hundreds of kernels share one counter-data image.
+///   A group that needs several passes by itself (its counters share no pass) takes one run
+///   per pass: CUPTI's application replay, with the pass index and the counter data carried
+///   from run to run in files next to the plan, so that every pass starts as a run does.
 /// Ranges come back in launch order and are matched to launch indices.
 #include <cstdint>
 #include <functional>
@@ -21,13 +22,14 @@
 #include <cuda.h>
 
 #include "issue_log.h"
+#include "pass_plan.h"
 
 namespace labbook::profiler {
 
 /// Which replay, and for application replay which pass of which plan.
 struct ReplayOptions {
   bool application = false;
-  int pass = 0;                ///< the pass group this run collects
+  int pass = 0;                ///< the run of the plan this is (PassPlan::run)
   std::string plan_path;       ///< where the first run writes the plan and later runs read it
 };
 
@@ -71,6 +73,9 @@ class RangeProfiler {
   bool start(CUcontext ctx);                // false: metrics disabled (issue recorded)
   bool configure(Context& c);               // counter data image + SetConfig + Start
   void evaluate_batch(Context& c);          // Stop, Decode, evaluate into results_; c stops
+  std::string carried_data_path(const Context& c) const;   // a batch's counter data between runs
+  bool load_carried_data(Context& c);       // the previous run's counter data for this batch
+  void save_carried_data(const Context& c); // for the next run
   bool prepare_host(CUcontext ctx, std::uint32_t device);  // chip, availability, config image
   void disable(const std::string& code, const std::string& message);
 
@@ -83,12 +88,15 @@ class RangeProfiler {
   IssueLog& issues_;
   std::size_t capacity_ = 1;     // ranges per counter-data image
   bool user_replay_ = false;     // one pass, no replay: CUPTI_UserReplay with auto ranges
+  bool carried_ = false;         // one pass of several, a run each: CUPTI_ApplicationReplay
+  RunPass run_;                  // with application replay: the pass this run collects
   int planned_runs_ = 0;
   mutable std::mutex mutex_;
   bool profiler_initialized_ = false;
   bool disabled_ = false;
   std::unique_ptr<HostConfig> host_;
   std::map<CUcontext, std::unique_ptr<Context>> contexts_;
+  std::size_t contexts_started_ = 0;
   std::map<std::uint64_t, std::map<std::string, double>> results_;
   int passes_ = 0;
   double evaluation_seconds_ = 0;

@@ -8,12 +8,19 @@
 
 using namespace labbook::profiler;
 
-TEST(PassPlan, RoundTripsThroughItsFileAndCoversExactlyItsMetrics) {
+namespace {
+std::string temporary_plan() {
   const auto path = (std::filesystem::temp_directory_path() / "labbook-pass-plan-test.txt").string();
   std::remove(path.c_str());
+  return path;
+}
+}  // namespace
+
+TEST(PassPlan, RoundTripsThroughItsFileAndCoversExactlyItsMetrics) {
+  const auto path = temporary_plan();
   EXPECT_TRUE(read_plan(path).groups.empty()) << "no file, no plan";
   PassPlan plan;
-  plan.groups = {{"dram__bytes_read.sum", "gpu__time_duration.sum"}, {"lts__t_sector_hit_rate.pct"}};
+  plan.groups = {{{"dram__bytes_read.sum", "gpu__time_duration.sum"}, 1}, {{"lts__t_sector_hit_rate.pct"}, 2}};
   write_plan(path, plan);
   const PassPlan back = read_plan(path);
   EXPECT_EQ(back.groups, plan.groups);
@@ -22,7 +29,36 @@ TEST(PassPlan, RoundTripsThroughItsFileAndCoversExactlyItsMetrics) {
   EXPECT_FALSE(plan_covers(back, {"dram__bytes_read.sum", "gpu__time_duration.sum", "lts__t_sector_hit_rate.pct",
                                   "dram__bytes_write.sum"}))
       << "one metric missing";
-  std::ofstream(path) << "dram__bytes_read.sum\ndram__bytes_read.sum\n";
+  std::ofstream(path) << "1 dram__bytes_read.sum\n1 dram__bytes_read.sum\n";
   EXPECT_FALSE(plan_covers(read_plan(path), {"dram__bytes_read.sum"})) << "a damaged plan collects a metric twice";
   std::remove(path.c_str());
+}
+
+TEST(PassPlan, APlanWithoutPassCountsIsNoPlan) {
+  // An older labbook's plan (no counts) or a damaged line must make the collector plan again,
+  // not run a multi-pass metric in one run.
+  const auto path = temporary_plan();
+  for (const char* text : {"dram__bytes_read.sum\n", "0 dram__bytes_read.sum\n", "x dram__bytes_read.sum\n",
+                           "1 dram__bytes_read.sum\nlts__t_sector_hit_rate.pct\n"}) {
+    std::ofstream(path) << text;
+    EXPECT_TRUE(read_plan(path).groups.empty()) << text;
+  }
+  std::remove(path.c_str());
+}
+
+TEST(PassPlan, NumbersItsRunsPassByPass) {
+  PassPlan plan;
+  plan.groups = {{{"a.sum", "b.sum"}, 1}, {{"c.pct"}, 3}, {{"d.sum"}, 1}};
+  EXPECT_EQ(plan.runs(), 5);
+  const int expected[][3] = {{0, 0, 1}, {1, 0, 3}, {1, 1, 3}, {1, 2, 3}, {2, 0, 1}};   // group, pass, passes
+  for (int run = 0; run < 5; ++run) {
+    const auto r = plan.run(run);
+    ASSERT_TRUE(r) << run;
+    EXPECT_EQ(static_cast<int>(r->group), expected[run][0]) << run;
+    EXPECT_EQ(r->pass, expected[run][1]) << run;
+    EXPECT_EQ(r->passes, expected[run][2]) << run;
+    EXPECT_EQ(r->last(), expected[run][1] + 1 == expected[run][2]) << run;
+  }
+  EXPECT_FALSE(plan.run(5));
+  EXPECT_FALSE(plan.run(-1));
 }

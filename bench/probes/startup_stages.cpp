@@ -1,0 +1,42 @@
+// An injection library (CUDA_INJECTION64_PATH) that does a prefix of what labbook's collector
+// does at start-up, to price each step: bench/trace_startup.sh loads it at each stage.
+//   LABBOOK_PROBE_STAGE=0  libcupti loaded, nothing called
+//                      1  + cuptiSubscribe, the runtime API domain and the driver's launch calls
+//                      2  + activity records (kernels, copies, memsets, runtime calls), flushed at exit
+#include <cstdint>
+#include <cstdlib>
+#include <initializer_list>
+
+#include <cupti.h>
+
+namespace {
+void CUPTIAPI on_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, 4u << 20));
+  *size = 4u << 20;
+  *max_records = 0;
+}
+void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t) {
+  std::free(buffer);
+}
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  const char* stage_text = std::getenv("LABBOOK_PROBE_STAGE");
+  const int stage = stage_text ? std::atoi(stage_text) : 0;
+  std::uint32_t version = 0;
+  cuptiGetVersion(&version);   // keeps libcupti a real dependency at stage 0
+  if (stage < 1) return 1;
+  CUpti_SubscriberHandle subscriber = nullptr;
+  if (cuptiSubscribe(&subscriber, on_callback, nullptr) != CUPTI_SUCCESS) return 0;
+  cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+  cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+  cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx);
+  if (stage < 2) return 1;
+  cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+  for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                  CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_RUNTIME})
+    cuptiActivityEnable(kind);
+  std::atexit([] { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
+  return 1;
+}

@@ -1,0 +1,25 @@
+// The pass planner against CUPTI's Profiler Host API, which needs the chip's name but no GPU.
+#include <gtest/gtest.h>
+
+#include "pass_planner.h"
+
+using namespace labbook::profiler;
+
+TEST(PassPlanner, GivesAMetricWhoseCountersShareNoPassARunPerPass) {
+  // On GH100 the L2 hit rate's hit and miss counters share no pass (checked with the host
+  // API); DRAM bytes and the duration share one.
+  const PassPlan plan =
+      plan_single_passes("GH100", {}, {"dram__bytes_read.sum", "lts__t_sector_hit_rate.pct", "gpu__time_duration.sum"});
+  ASSERT_EQ(plan.problem, "");
+  ASSERT_EQ(plan.groups.size(), 2u);
+  EXPECT_EQ(plan.groups[0], (PassGroup{{"dram__bytes_read.sum", "gpu__time_duration.sum"}, 1}));
+  EXPECT_EQ(plan.groups[1], (PassGroup{{"lts__t_sector_hit_rate.pct"}, 2}));
+  EXPECT_EQ(plan.runs(), 3);
+  std::string problem;
+  EXPECT_EQ(passes_needed("GH100", {}, plan.groups[1].metrics, problem), 2);
+}
+
+TEST(PassPlanner, NamesWhatTheHostApiRejects) {
+  const PassPlan plan = plan_single_passes("GH100", {}, {"no_such__metric.sum"});
+  EXPECT_NE(plan.problem.find("no_such__metric.sum"), std::string::npos) << plan.problem;
+}
