@@ -1,8 +1,9 @@
 #!/bin/bash
 # Benchmark: where the trace-only run's fixed cost goes. Times the program alone, then with
 # injection libraries that do a growing prefix of the collector's start-up
-# (bench/probes/startup_stages.cpp), then the collector itself, then `labbook profile`, each
-# the median of 5 runs side by side, and prints each as a ratio to the program alone.
+# (bench/probes/startup_stages.cpp), then the collector itself, then `labbook profile`, in
+# interleaved rounds (LABBOOK_BENCH_ROUNDS, default 9), and prints each one's median as a
+# ratio to the program alone's.
 #   bench/trace_startup.sh BUILD [PROGRAM ARGS...]   (default: tests/programs/many_launches)
 # Needs a GPU, and a C++ compiler to build the probes.
 set -euo pipefail
@@ -26,27 +27,38 @@ seconds() {   # seconds COMMAND...: wall time of one run, output discarded
   end=$(date +%s.%N)
   awk "BEGIN { print $end - $start }"
 }
-median5() {   # median5 COMMAND...
-  local times=()
-  for _ in 1 2 3 4 5; do times+=("$(seconds "$@")"); done
-  printf '%s\n' "${times[@]}" | sort -g | sed -n 3p
+collector_env=(LD_LIBRARY_PATH="$(dirname "$cupti_library")" CUDA_INJECTION64_PATH="$build/lib/libcupti-collector.so"
+               NVTX_INJECTION64_PATH="$cupti_library" LABBOOK_MODE=trace LABBOOK_OUTPUT="$work/m.json")
+names=("program alone" "injection that does nothing" "libcupti loaded"
+       "+ subscribed to runtime calls and launches" "+ activity records, flushed at exit"
+       "labbook's collector, trace only, no report" "labbook profile (collector and report)")
+variant() {   # variant N PROGRAM ARGS...: wall time of one run of variant N
+  local n=$1; shift
+  case $n in
+    0) seconds "$@" ;;
+    1) seconds env CUDA_INJECTION64_PATH="$work/null.so" "$@" ;;
+    2|3|4) seconds env LABBOOK_PROBE_STAGE=$((n - 2)) CUDA_INJECTION64_PATH="$work/stages.so" "$@" ;;
+    5) seconds env "${collector_env[@]}" "$@" ;;
+    6) seconds "$build/labbook" profile --out "$work/out" -- "$@" ;;
+  esac
 }
-row() { printf '| %s | %.3f | %.3f |\n' "$1" "$2" "$(awk "BEGIN { print $2 / $alone }")"; }
-
+rounds=${LABBOOK_BENCH_ROUNDS:-9}
+declare -A times
+# Rounds run every variant once, so that drift in the machine's state falls on all alike.
+for ((round = 0; round < rounds; ++round)); do
+  for v in 0 1 2 3 4 5 6; do
+    times[$v]+="$(variant "$v" "$@") "
+  done
+done
+median() { printf '%s\n' $1 | sort -g | sed -n "$(( (rounds + 1) / 2 ))p"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | sed 's/^/GPU: /'
 echo "program: $*"
-printf '| run (median of 5) | wall time (s) | / program alone |\n|---|---|---|\n'
-alone=$(median5 "$@")
-row "program alone" "$alone"
-row "injection that does nothing" "$(CUDA_INJECTION64_PATH=$work/null.so median5 "$@")"
-for stage in 0 1 2; do
-  what=("libcupti loaded" "+ subscribed to runtime calls and launches" "+ activity records, flushed at exit")
-  row "${what[$stage]}" "$(LABBOOK_PROBE_STAGE=$stage CUDA_INJECTION64_PATH=$work/stages.so median5 "$@")"
+printf '| run (median of %d, interleaved) | wall time (s) | / program alone |\n|---|---|---|\n' "$rounds"
+alone=$(median "${times[0]}")
+for v in 0 1 2 3 4 5 6; do
+  t=$(median "${times[$v]}")
+  printf '| %s | %.3f | %.3f |\n' "${names[$v]}" "$t" "$(awk "BEGIN { print $t / $alone }")"
 done
-collector=$(LD_LIBRARY_PATH=$(dirname "$cupti_library") CUDA_INJECTION64_PATH=$build/lib/libcupti-collector.so \
-  NVTX_INJECTION64_PATH=$cupti_library LABBOOK_MODE=trace LABBOOK_OUTPUT=$work/m.json median5 "$@")
-row "labbook's collector, trace only, no report" "$collector"
-row "labbook profile (collector and report)" "$(median5 "$build/labbook" profile --out "$work/out" -- "$@")"
-LABBOOK_VERBOSE=1 LD_LIBRARY_PATH=$(dirname "$cupti_library") CUDA_INJECTION64_PATH=$build/lib/libcupti-collector.so \
-  NVTX_INJECTION64_PATH=$cupti_library LABBOOK_MODE=trace LABBOOK_OUTPUT=$work/m.json "$@" 2>&1 >/dev/null | grep "labbook collector" || true
+env "${collector_env[@]}" LABBOOK_VERBOSE=1 "$@" 2>&1 >/dev/null | grep "labbook collector" || true
 echo "measurement: $(wc -c <"$work/m.json") bytes"
+LABBOOK_VERBOSE=1 "$build/labbook" profile --out "$work/out" -- "$@" 2>&1 >/dev/null | grep "run:.*exit code\|in all" || true

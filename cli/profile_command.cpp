@@ -1,6 +1,8 @@
 // `labbook profile -- PROGRAM ARGS`: any CUDA program, no code changes.
 // `labbook summary MEASUREMENT`: the same summary files from a measurement file.
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 
@@ -99,6 +101,7 @@ int write_profile_outputs(Measurement m, const std::string& out) {
 }
 
 int profile(const ProfileOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
   const ProfileRequest checked = checked_request(options);
   std::string why;
   if (!gpu_available(why)) {
@@ -114,12 +117,19 @@ int profile(const ProfileOptions& options) {
     return profile_exit_code(outcome.exit_code, false);
   }
   const Measurement& m = outcome.measurement;
+  const auto reporting = std::chrono::steady_clock::now();
   int written = 0;
   try {
     std::filesystem::create_directories(out);
     written = write_profile_outputs(m, out);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "labbook: could not write to %s: %s\n", out.c_str(), e.what());
+  }
+  if (const char* verbose = std::getenv("LABBOOK_VERBOSE"); verbose && std::string(verbose) == "1") {
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report\n",
+                 std::chrono::duration<double>(now - started).count(),
+                 std::chrono::duration<double>(now - reporting).count());
   }
   print_gpu_activities(m);
   for (const auto& issue : m.issues) std::fprintf(stderr, "labbook: note: %s: %s\n", issue.code.c_str(), issue.message.c_str());

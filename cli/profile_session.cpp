@@ -57,7 +57,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const std::string stdout_path = run.first ? "" : run.output + ".stdout";
   const int exit_code = request.runner ? request.runner(request.command, env, stdout_path)
                                        : run_program(request.command, env, stdout_path);
-  std::fprintf(stderr, "labbook: %s run: %.2f s, exit code %d\n", what.c_str(),
+  std::fprintf(stderr, "labbook: %s run: %.3f s, exit code %d\n", what.c_str(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), exit_code);
   return exit_code;
 }

@@ -5,7 +5,8 @@
 # launch within 5 % (compare_with_ncu.cpp says which and why).
 #   ncu_agreement.sh BUILD NAME CACHE REPLAY PROGRAM ARGS...
 # CACHE: all|none (both tools); REPLAY: application|kernel (labbook's).
-# LABBOOK_AGREEMENT_METRICS overrides the metric set (default: the whole catalog).
+# LABBOOK_AGREEMENT_METRICS overrides the metric set (default: the whole catalog);
+# LABBOOK_AGREEMENT_EXTRA adds metrics to it.
 # Skips (77) without a GPU or without ncu.
 set -euo pipefail
 build=$1; name=$2; cache=$3; replay=$4; shift 4
@@ -13,7 +14,7 @@ nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
 command -v ncu >/dev/null 2>&1 || { echo "ncu not found: skipped"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-metrics=${LABBOOK_AGREEMENT_METRICS:-$("$build/labbook" metrics --cupti-all)}
+metrics=${LABBOOK_AGREEMENT_METRICS:-$("$build/labbook" metrics --cupti-all)}${LABBOOK_AGREEMENT_EXTRA:+,$LABBOOK_AGREEMENT_EXTRA}
 # The program's exit code is passed on; a program may exit non-zero on purpose.
 "$build/labbook" profile --metrics "$metrics" --cache-control "$cache" --replay "$replay" --out "$out/labbook" \
     -- "$@" >/dev/null 2>"$out/labbook.log" || true
