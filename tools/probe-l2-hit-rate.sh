@@ -4,11 +4,14 @@
 # and the 1024^2 transposes, with cache control all and none, and then with other flushes
 # (LABBOOK_L2_FLUSH); prints compare_with_ncu's table for each case. Usage:
 # tools/probe-l2-hit-rate.sh OUT
-# What it showed (2026-11-23, H100): every raw lts counter agrees with ncu's within 4 % with
-# L2 flushed, whichever flush, while lts__t_sector_hit_rate.pct reads 89 % against 42 %. That
-# ratio needs two passes by itself on GH100 (its hit and miss counters share no pass), so its
-# run falls back to kernel replay, whose second pass starts with L2 warm from CUPTI's memory
-# restore (the measurement's kernel_replay_fallback issue says so).
+# What it showed on the H100:
+# - 2026-11-23, before a multi-pass metric got a run per pass: every raw lts counter agreed
+#   with ncu's within 4 %, while lts__t_sector_hit_rate.pct read 89 % against 42 %: its two
+#   passes ran in one run with kernel replay, the second with L2 warm from CUPTI's restore.
+# - after: the SMs' own lookups (srcunit_tex, hits and misses) are identical in both tools;
+#   the hit rates differ by 0.3 to 2.3 points, all of it in lookups from the other L2
+#   partition (srcunit_ltcfabric), which ncu's hit-counting passes see more of than its
+#   sector-counting pass (docs/metrics.md, "Where the remaining points come from").
 set -uo pipefail
 out=$1
 build=build
@@ -16,6 +19,7 @@ metrics=lts__t_sector_hit_rate.pct,lts__t_sectors.sum,lts__t_sectors_lookup_hit.
 metrics+=,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sector_op_read_hit_rate.pct
 metrics+=,lts__t_sector_op_write_hit_rate.pct,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_ltcfabric.sum
 metrics+=,lts__t_sectors_srcunit_tex_lookup_hit.sum,lts__t_sectors_srcunit_tex_lookup_miss.sum
+metrics+=,lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric_lookup_miss.sum
 metrics+=,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 probe() {   # probe NAME CACHE FLUSH PROGRAM ARGS...
   local name=$1 cache=$2 flush=$3; shift 3
