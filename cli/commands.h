@@ -64,7 +64,8 @@ int profile(const ProfileOptions&);
 
 /// Writes summary.{md,html,json}, timeline.svg, trace.json and measurements.json for `m`,
 /// each on its own: one that fails is said on stderr and as an issue in the measurement
-/// (written last). Returns how many files were written.
+/// (written again when another failed). The four are written side by side. Returns how
+/// many files were written.
 int write_profile_outputs(Measurement m, const std::string& out_dir);
 /// write_profile_outputs() for a measurement file.
 int summarize(const std::string& measurement, const std::string& out_dir);

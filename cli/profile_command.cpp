@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <functional>
+#include <future>
+#include <vector>
 
 #include "activity_summary.h"
 #include "commands.h"
@@ -82,21 +85,45 @@ ProfileRequest checked_request(const ProfileOptions& options) {
 }  // namespace
 
 int write_profile_outputs(Measurement m, const std::string& out) {
-  int written = 0;
-  const auto attempt = [&](const char* what, const auto& write) {
+  // The writers only read the measurement, so they run side by side: after the program
+  // ends, a user waits for the slowest of them (trace.json), not for all four.
+  struct Output {
+    const char* what;
+    std::function<void()> write;
+    std::string failure;
+  };
+  std::vector<Output> outputs = {
+      {"trace.json", [&] { report::write_chrome_trace(m, out + "/trace.json"); }, ""},
+      {"timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(m)); }, ""},
+      {"summary.md/html/json",
+       [&] { report::write_sheet(report::build_profile_summary(m, "timeline.svg"), out, "summary"); }, ""},
+      {"measurements.json", [&] { write_measurement(m, out + "/measurements.json"); }, ""},
+  };
+  const auto attempt = [](Output& o) {
     try {
-      write();
-      ++written;
+      o.write();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "labbook: could not write %s: %s\n", what, e.what());
-      m.issues.push_back({"report_failed", std::string("could not write ") + what + ": " + e.what()});
+      o.failure = e.what();
     }
   };
-  attempt("trace.json", [&] { report::write_chrome_trace(m, out + "/trace.json"); });
-  attempt("timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(m)); });
-  attempt("summary.md/html/json",
-          [&] { report::write_sheet(report::build_profile_summary(m, "timeline.svg"), out, "summary"); });
-  attempt("measurements.json", [&] { write_measurement(m, out + "/measurements.json"); });
+  std::vector<std::future<void>> running;
+  for (auto& o : outputs) running.push_back(std::async(std::launch::async, attempt, std::ref(o)));
+  for (auto& r : running) r.get();
+  int written = 0;
+  for (const auto& o : outputs) {
+    if (o.failure.empty()) {
+      ++written;
+      continue;
+    }
+    std::fprintf(stderr, "labbook: could not write %s: %s\n", o.what, o.failure.c_str());
+    m.issues.push_back({"report_failed", std::string("could not write ") + o.what + ": " + o.failure});
+  }
+  // The measurement says what could not be written: written again when something failed.
+  Output& measurement = outputs.back();
+  if (written < static_cast<int>(outputs.size()) && measurement.failure.empty()) {
+    attempt(measurement);
+    if (!measurement.failure.empty()) --written;
+  }
   return written;
 }
 
