@@ -7,6 +7,7 @@
 #   bench/trace_startup.sh BUILD [PROGRAM ARGS...]   (default: tests/programs/many_launches)
 # Needs a GPU, and a C++ compiler to build the probes.
 set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: bench/trace_startup.sh BUILD [PROGRAM ARGS...]" >&2; exit 2; }
 build=$1; shift
 if [ $# -eq 0 ]; then set -- "$build/tests/programs/many_launches"; fi
 cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
@@ -27,7 +28,7 @@ seconds() {   # seconds COMMAND...: wall time of one run, output discarded
   end=$(date +%s.%N)
   awk "BEGIN { print $end - $start }"
 }
-collector_env=(LD_LIBRARY_PATH="$(dirname "$cupti_library")" CUDA_INJECTION64_PATH="$build/lib/libcupti-collector.so"
+collector_env=(LD_LIBRARY_PATH="$(dirname "$cupti_library")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDA_INJECTION64_PATH="$build/lib/libcupti-collector.so"
                NVTX_INJECTION64_PATH="$cupti_library" LABBOOK_MODE=trace LABBOOK_OUTPUT="$work/m.json")
 names=("program alone" "injection that does nothing" "libcupti loaded"
        "+ subscribed to runtime calls and launches" "+ activity records, flushed at exit"
@@ -43,6 +44,7 @@ variant() {   # variant N PROGRAM ARGS...: wall time of one run of variant N
   esac
 }
 rounds=${LABBOOK_BENCH_ROUNDS:-9}
+[ "$rounds" -ge 1 ] || { echo "LABBOOK_BENCH_ROUNDS must be 1 or more" >&2; exit 2; }
 declare -A times
 # Rounds run every variant once, so that drift in the machine's state falls on all alike.
 for ((round = 0; round < rounds; ++round)); do

@@ -110,20 +110,27 @@ int write_profile_outputs(Measurement m, const std::string& out) {
   for (auto& o : outputs) running.push_back(std::async(std::launch::async, attempt, std::ref(o)));
   for (auto& r : running) r.get();
   int written = 0;
-  for (const auto& o : outputs) {
-    if (o.failure.empty()) {
-      ++written;
-      continue;
-    }
+  const auto record_failure = [&](const Output& o) {
     std::fprintf(stderr, "labbook: could not write %s: %s\n", o.what, o.failure.c_str());
     m.issues.push_back({"report_failed", std::string("could not write ") + o.what + ": " + o.failure});
+  };
+  for (const auto& o : outputs) {
+    if (o.failure.empty()) ++written;
+    else record_failure(o);
   }
-  // The measurement says what could not be written: written again when something failed.
-  Output& measurement = outputs.back();
-  if (written < static_cast<int>(outputs.size()) && measurement.failure.empty()) {
-    attempt(measurement);
-    if (!measurement.failure.empty()) --written;
-  }
+  // The summary and the measurement say what could not be written: written again when
+  // something failed, now that the measurement holds the failure.
+  Output& summary = outputs[2];
+  Output& measurement = outputs[3];
+  if (written < static_cast<int>(outputs.size()))
+    for (Output* o : {&summary, &measurement}) {
+      if (!o->failure.empty()) continue;
+      attempt(*o);
+      if (!o->failure.empty()) {
+        --written;
+        record_failure(*o);
+      }
+    }
   return written;
 }
 

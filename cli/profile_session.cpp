@@ -49,7 +49,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const char* old = std::getenv("LD_LIBRARY_PATH");
   env["LD_LIBRARY_PATH"] = std::string(LABBOOK_CUPTI_LIBRARY_DIR) + (old && *old ? ":" + std::string(old) : "");
   std::filesystem::remove(run.output);
-  const std::string what = metrics && request.replay == "application" ? "metrics pass " + std::to_string(run.pass + 1) : run.mode;
+  const std::string what = metrics && request.replay == "application" ? "metrics run " + std::to_string(run.pass + 1) : run.mode;
   std::fprintf(stderr, "labbook: %s run: %s\n", what.c_str(), join(request.command, " ").c_str());
   const auto started = std::chrono::steady_clock::now();
   // The program's stdout is the first run's alone: what later runs print goes to a file, so
@@ -73,6 +73,11 @@ std::string nothing_written(const std::string& mode, const std::string& path, in
 bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have_base, int& first_exit) {
   const std::string plan = plan_path(request);
   std::filesystem::remove(plan);
+  profiler::remove_carried_counters(plan);
+  struct Cleanup {   // on every return path
+    const std::string& plan;
+    ~Cleanup() { profiler::remove_carried_counters(plan); }
+  } cleanup{plan};
   int passes = 1;
   for (int pass = 0; pass < passes; ++pass) {
     const RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass,
@@ -108,10 +113,10 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     // A program behaves the same in every run, exit code included; one that does not is
     // not deterministic, and later passes would measure something else.
     if (exit_code != first_exit) {
-      into.issues.push_back({"metrics_run_failed", "metrics pass " + std::to_string(pass + 1) + " exited with code " +
+      into.issues.push_back({"metrics_run_failed", "metrics run " + std::to_string(pass + 1) + " exited with code " +
                                                        std::to_string(exit_code) + " where the program's own run gave " +
                                                        std::to_string(first_exit) + "; its metrics may describe "
-                                                       "other work, and no later pass was run"});
+                                                       "other work, and no later run was made"});
       return true;
     }
     if (pass == 0 && request.replay == "application")

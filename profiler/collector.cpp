@@ -382,7 +382,7 @@ class Collector {
       return;
     }
     // The flush comes last: CUPTI's set-up before the first kernel touched L2 again.
-    profiler_->before_launch(d->context, indices.front(), [&] {
+    profiler_->before_launch(d->context, indices.front(), d->symbolName ? d->symbolName : "", [&] {
       if (!flusher_) return;
       if (const std::string problem = flusher_->flush(static_cast<int>(device)); !problem.empty())
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +

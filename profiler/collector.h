@@ -7,7 +7,7 @@
 /// environment. At process exit the collector writes one measurement file
 /// (labbook/model/measurement.h). `labbook run` / `labbook profile` set the environment
 /// and run the program to trace, then to collect metrics (once with kernel replay, once per
-/// pass group with application replay), because profiling serializes kernels and would
+/// pass of the plan with application replay), because profiling serializes kernels and would
 /// distort the timeline.
 #include <memory>
 #include <string>
@@ -28,7 +28,7 @@ struct CollectorConfig {
   LaunchFilterSpec filter;
   bool verbose = false;               ///< LABBOOK_VERBOSE=1: where the collector's time went, on stderr
   bool application_replay = false;    ///< LABBOOK_REPLAY=application (else kernel)
-  int pass = 0;                       ///< LABBOOK_PASS: application replay's pass group for this run
+  int pass = 0;                       ///< LABBOOK_PASS: which run of application replay's plan this is
   std::string pass_plan;              ///< LABBOOK_PASS_PLAN: the plan file shared by the runs
   bool flush_l2 = false;              ///< LABBOOK_CACHE_CONTROL=all (else none)
   /// LABBOOK_L2_FLUSH: the flush's passes (l2_flusher.h), for studying L2's counters;

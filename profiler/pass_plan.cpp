@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "labbook/model/text.h"
@@ -49,6 +50,18 @@ void write_plan(const std::string& path, const PassPlan& plan) {
   out.close();
   if (out) std::rename(temporary.c_str(), path.c_str());
   else std::remove(temporary.c_str());
+}
+
+std::string carried_counters_prefix(const std::string& plan_path) { return plan_path + ".counters."; }
+
+void remove_carried_counters(const std::string& plan_path) {
+  namespace fs = std::filesystem;
+  const fs::path plan(plan_path);
+  const std::string prefix = fs::path(carried_counters_prefix(plan_path)).filename().string();
+  std::error_code error;
+  const fs::path folder = plan.has_parent_path() ? plan.parent_path() : fs::path(".");
+  for (const auto& entry : fs::directory_iterator(folder, error))
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) fs::remove(entry.path(), error);
 }
 
 bool plan_covers(const PassPlan& plan, const std::vector<std::string>& metrics) {

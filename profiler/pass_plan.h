@@ -42,6 +42,13 @@ struct PassPlan {
 PassPlan read_plan(const std::string& path);
 /// Writes atomically (temporary file, then rename); on failure writes nothing.
 void write_plan(const std::string& path, const PassPlan& plan);
+/// Where a run that collects one pass of several leaves its counter data for the next run:
+/// files whose paths start with this, next to the plan.
+std::string carried_counters_prefix(const std::string& plan_path);
+/// Removes them all: before a profile's first run, so that nothing of an earlier profile is
+/// read, and after its last.
+void remove_carried_counters(const std::string& plan_path);
+
 /// True when `plan` collects exactly `metrics`, each once (a plan file of another metric set,
 /// or a damaged one, does not).
 bool plan_covers(const PassPlan& plan, const std::vector<std::string>& metrics);

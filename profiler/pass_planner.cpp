@@ -56,7 +56,7 @@ int passes_needed(const std::string& chip, const std::vector<std::uint8_t>& avai
   return s == CUPTI_SUCCESS ? passes : 0;
 }
 
-PassPlan plan_single_passes(const std::string& chip, const std::vector<std::uint8_t>& availability,
+PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_t>& availability,
                             const std::vector<std::string>& metrics) {
   PassPlan plan;
   for (const auto& metric : metrics) {

@@ -14,7 +14,7 @@ namespace labbook::profiler {
 /// Groups `metrics` first-fit into sets whose config needs one pass on `chip` (with the
 /// counter availability image of the device). A metric that needs several passes alone
 /// gets a group of its own, with as many runs as it needs passes.
-PassPlan plan_single_passes(const std::string& chip, const std::vector<std::uint8_t>& availability,
+PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_t>& availability,
                             const std::vector<std::string>& metrics);
 
 /// Passes `metrics` need together on `chip`; 0 and `problem` set when the host API fails.

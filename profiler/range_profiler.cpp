@@ -43,12 +43,17 @@ struct RangeProfiler::HostConfig {
 };
 
 struct RangeProfiler::Context {
+  struct Launch {
+    std::uint64_t index;
+    std::string kernel;                 // mangled name
+  };
   CUcontext ctx = nullptr;
-  std::size_t ordinal = 0;              // contexts in the order they first profiled, the same in every run
+  std::string name;                     // device, then the n-th context profiled on it: the same in every run
   int batch = -1;                       // batches configured so far - 1, the same in every run
   CUpti_RangeProfiler_Object* object = nullptr;
   std::vector<std::uint8_t> counter_data;
-  std::vector<std::uint64_t> pending;   // launch indices in this batch, in launch order
+  std::vector<Launch> pending;          // this batch's launches, in launch order
+  std::vector<std::string> carried_kernels;   // the batch's kernels in the run that collected the passes before
   bool running = false;                 // between Start and Stop; then pending is not empty
 };
 
@@ -171,7 +176,11 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
   auto passes = LABBOOK_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
   passes.configImageSize = host_->config_image.size();
   passes.pConfigImage = host_->config_image.data();
-  if (cuptiProfilerHostGetNumOfPasses(&passes) == CUPTI_SUCCESS) passes_ = static_cast<int>(passes.numOfPasses);
+  if (s = cuptiProfilerHostGetNumOfPasses(&passes); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiProfilerHostGetNumOfPasses", s));
+    return false;
+  }
+  passes_ = static_cast<int>(passes.numOfPasses);
   user_replay_ = replay_.application && passes_ == 1;
   carried_ = replay_.application && passes_ > 1;
   capacity_ = replay_.application ? kSinglePassRanges : kKernelReplayRanges;
@@ -190,7 +199,7 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
     const std::string cached = cached_plan_path(host_->chip, metrics_);
     if (!cached.empty()) plan = read_plan(cached);
     if (!plan_covers(plan, metrics_)) {
-      plan = plan_single_passes(host_->chip, availability, metrics_);
+      plan = plan_pass_groups(host_->chip, availability, metrics_);
       if (!plan.problem.empty()) {
         disable("metrics_unsupported", plan.problem);
         return false;
@@ -231,7 +240,7 @@ bool RangeProfiler::start(CUcontext ctx) {
 
   auto c = std::make_unique<Context>();
   c->ctx = ctx;
-  c->ordinal = contexts_started_++;
+  c->name = std::to_string(device) + "." + std::to_string(contexts_on_device_[device]++);
   auto enable = LABBOOK_PARAMS(CUpti_RangeProfiler_Enable_Params);
   enable.ctx = ctx;
   if (CUptiResult s = cuptiRangeProfilerEnable(&enable); s != CUPTI_SUCCESS) {
@@ -306,6 +315,7 @@ void RangeProfiler::evaluate_batch(Context& c) {
   auto lost = [&](const char* call, CUptiResult s) {
     issues_.add("metrics_lost", describe_call(call, s));
     c.pending.clear();
+    if (carried_) std::remove(carried_data_path(c).c_str());   // the next run must not read the pass before
   };
   struct Accounting {   // runs on every return path
     RangeProfiler& p;
@@ -326,12 +336,22 @@ void RangeProfiler::evaluate_batch(Context& c) {
   if (CUptiResult s = cuptiRangeProfilerDecodeData(&decode); s != CUPTI_SUCCESS) {
     return lost("cuptiRangeProfilerDecodeData", s);
   }
+  if (carried_ && run_.pass > 0) {
+    std::vector<std::string> kernels;
+    for (const auto& l : c.pending) kernels.push_back(l.kernel);
+    std::remove(carried_data_path(c).c_str());
+    if (kernels != c.carried_kernels) {   // CUPTI would add one kernel's passes to another's
+      issues_.add("launch_mismatch", join(metrics_, ", ") + ": batch " + std::to_string(c.batch + 1) +
+                                         " launched other kernels than in the run before; its values are left out");
+      c.pending.clear();
+      return;
+    }
+  }
   if (carried_ && !run_.last()) {   // the next run collects the next pass into this image
     save_carried_data(c);
     c.pending.clear();
     return;
   }
-  if (carried_) std::remove(carried_data_path(c).c_str());
   if (carried_ && !stop.isAllPassSubmitted)
     issues_.add("metrics_lost", "CUPTI expected more than the " + std::to_string(run_.passes) + " passes of " +
                                     join(metrics_, ", ") + "; their values may be partial");
@@ -366,7 +386,7 @@ void RangeProfiler::evaluate_batch(Context& c) {
       issues_.add("metrics_lost", describe_call("cuptiProfilerHostEvaluateToGpuValues", s));
       continue;
     }
-    auto& out = results_[c.pending[r]];
+    auto& out = results_[c.pending[r].index];
     for (std::size_t m = 0; m < metrics_.size(); ++m) {
       // A ratio over nothing (no requests of that kind) evaluates to NaN: no value, not a number.
       if (std::isfinite(values[m])) out[metrics_[m]] = values[m];
@@ -376,14 +396,23 @@ void RangeProfiler::evaluate_batch(Context& c) {
 }
 
 std::string RangeProfiler::carried_data_path(const Context& c) const {
-  return replay_.plan_path + ".counters." + std::to_string(c.ordinal) + "." + std::to_string(c.batch);
+  return carried_counters_prefix(replay_.plan_path) + c.name + "." + std::to_string(c.batch);
 }
 
+// A carried file: a line "labbook-counters N", the batch's N kernels a line each, then the
+// counter data image as CUPTI left it.
 bool RangeProfiler::load_carried_data(Context& c) {
   const std::string path = carried_data_path(c);
   std::ifstream in(path, std::ios::binary);
+  std::string magic;
+  std::size_t count = 0;
+  in >> magic >> count;
+  in.ignore(1);
+  c.carried_kernels.clear();
+  for (std::string kernel; in && c.carried_kernels.size() < count && std::getline(in, kernel);)
+    c.carried_kernels.push_back(kernel);
   std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (data.size() != c.counter_data.size()) {
+  if (magic != "labbook-counters" || c.carried_kernels.size() != count || data.size() != c.counter_data.size()) {
     disable("metrics_lost", "pass " + std::to_string(run_.pass + 1) + " of " + join(metrics_, ", ") +
                                 " found no counter data of the run before at " + path +
                                 " (a program that launches differently from run to run?)");
@@ -397,6 +426,8 @@ void RangeProfiler::save_carried_data(const Context& c) {
   const std::string path = carried_data_path(c);
   const std::string temporary = path + ".tmp";
   std::ofstream out(temporary, std::ios::binary);
+  out << "labbook-counters " << c.pending.size() << "\n";
+  for (const auto& l : c.pending) out << l.kernel << "\n";
   out.write(reinterpret_cast<const char*>(c.counter_data.data()), static_cast<std::streamsize>(c.counter_data.size()));
   out.close();
   if (out && std::rename(temporary.c_str(), path.c_str()) == 0) return;
@@ -405,7 +436,8 @@ void RangeProfiler::save_carried_data(const Context& c) {
                                   path);
 }
 
-void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std::function<void()>& just_before) {
+void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std::string& kernel,
+                                  const std::function<void()>& just_before) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (disabled_) return;
   auto it = contexts_.find(ctx);
@@ -419,7 +451,7 @@ void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std
   Context& c = *it->second;
   if (c.running && c.pending.size() == capacity_) evaluate_batch(c);
   if (!c.running && !configure(c)) return;
-  c.pending.push_back(launch);
+  c.pending.push_back({launch, kernel});
   if (just_before) just_before();
 }
 

@@ -46,7 +46,10 @@ class RangeProfiler {
   /// batch before starting the next. `just_before` runs last, after any CUPTI work this call
   /// did (set-up, a new batch), so that it can leave the GPU as the kernel must find it (the
   /// L2 flush).
-  void before_launch(CUcontext ctx, std::uint64_t launch, const std::function<void()>& just_before = {});
+  /// `kernel` (its mangled name) lets a metric collected over several runs check that each
+  /// run launched the same kernels.
+  void before_launch(CUcontext ctx, std::uint64_t launch, const std::string& kernel,
+                     const std::function<void()>& just_before = {});
   /// Call instead of before_launch() for a launch that gets no metrics: stops profiling
   /// `ctx` (evaluating what it holds) so that the launch is not counted as a range.
   void skip_launch(CUcontext ctx);
@@ -96,7 +99,7 @@ class RangeProfiler {
   bool disabled_ = false;
   std::unique_ptr<HostConfig> host_;
   std::map<CUcontext, std::unique_ptr<Context>> contexts_;
-  std::size_t contexts_started_ = 0;
+  std::map<std::uint32_t, int> contexts_on_device_;   // contexts profiled so far, by device
   std::map<std::uint64_t, std::map<std::string, double>> results_;
   int passes_ = 0;
   double evaluation_seconds_ = 0;

@@ -3,6 +3,7 @@
 //   LABBOOK_PROBE_STAGE=0  libcupti loaded, nothing called
 //                      1  + cuptiSubscribe, the runtime API domain and the driver's launch calls
 //                      2  + activity records (kernels, copies, memsets, runtime calls), flushed at exit
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <initializer_list>

@@ -62,3 +62,19 @@ TEST(PassPlan, NumbersItsRunsPassByPass) {
   EXPECT_FALSE(plan.run(5));
   EXPECT_FALSE(plan.run(-1));
 }
+
+TEST(PassPlan, RemovesTheCountersCarriedBetweenRunsAndNothingElse) {
+  const auto folder = std::filesystem::temp_directory_path() / "labbook-carried-test";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const std::string plan = (folder / "pass-plan.txt").string();
+  const std::string carried = carried_counters_prefix(plan) + "0.0.0";
+  for (const std::string& path : {plan, carried, carried_counters_prefix(plan) + "1.0.3", (folder / "metrics-run-1.json").string()})
+    std::ofstream(path) << "x";
+  remove_carried_counters(plan);
+  EXPECT_FALSE(std::filesystem::exists(carried));
+  EXPECT_FALSE(std::filesystem::exists(carried_counters_prefix(plan) + "1.0.3"));
+  EXPECT_TRUE(std::filesystem::exists(plan)) << "the plan is the CLI's to remove";
+  EXPECT_TRUE(std::filesystem::exists(folder / "metrics-run-1.json"));
+  std::filesystem::remove_all(folder);
+}

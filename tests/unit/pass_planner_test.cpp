@@ -9,7 +9,7 @@ TEST(PassPlanner, GivesAMetricWhoseCountersShareNoPassARunPerPass) {
   // On GH100 the L2 hit rate's hit and miss counters share no pass (checked with the host
   // API); DRAM bytes and the duration share one.
   const PassPlan plan =
-      plan_single_passes("GH100", {}, {"dram__bytes_read.sum", "lts__t_sector_hit_rate.pct", "gpu__time_duration.sum"});
+      plan_pass_groups("GH100", {}, {"dram__bytes_read.sum", "lts__t_sector_hit_rate.pct", "gpu__time_duration.sum"});
   ASSERT_EQ(plan.problem, "");
   ASSERT_EQ(plan.groups.size(), 2u);
   EXPECT_EQ(plan.groups[0], (PassGroup{{"dram__bytes_read.sum", "gpu__time_duration.sum"}, 1}));
@@ -20,6 +20,6 @@ TEST(PassPlanner, GivesAMetricWhoseCountersShareNoPassARunPerPass) {
 }
 
 TEST(PassPlanner, NamesWhatTheHostApiRejects) {
-  const PassPlan plan = plan_single_passes("GH100", {}, {"no_such__metric.sum"});
+  const PassPlan plan = plan_pass_groups("GH100", {}, {"no_such__metric.sum"});
   EXPECT_NE(plan.problem.find("no_such__metric.sum"), std::string::npos) << plan.problem;
 }

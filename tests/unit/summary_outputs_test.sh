@@ -2,7 +2,7 @@
 # CPU test: `labbook summary` writes its four outputs side by side, each on its own: all of
 # them from a recording, and when one cannot be written (a folder stands where trace.json
 # goes) the others still are, the failure is named on stderr, the exit code is non-zero and
-# measurements.json records the failure as a report_failed issue.
+# the summary and measurements.json record the failure as a report_failed issue.
 #   summary_outputs_test.sh LABBOOK RECORDING
 set -uo pipefail
 lb=$1; recording=$2
@@ -26,5 +26,6 @@ for f in timeline.svg summary.md measurements.json; do
   test -s "$work/one/$f" || fail "$f not written when only trace.json failed"
 done
 grep -q '"report_failed"' "$work/one/measurements.json" || fail "measurements.json does not record the failure"
+grep -q "report_failed" "$work/one/summary.md" || fail "summary.md does not list the failure"
 [ "$failures" = 0 ] && echo "all outputs written side by side; a failed one is reported"
 exit $((failures > 0))
