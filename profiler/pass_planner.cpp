@@ -57,7 +57,7 @@ int passes_needed(const std::string& chip, const std::vector<std::uint8_t>& avai
 }
 
 PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_t>& availability,
-                            const std::vector<std::string>& metrics) {
+                          const std::vector<std::string>& metrics) {
   PassPlan plan;
   for (const auto& metric : metrics) {
     bool placed = false;

@@ -15,7 +15,7 @@ namespace labbook::profiler {
 /// counter availability image of the device). A metric that needs several passes alone
 /// gets a group of its own, with as many runs as it needs passes.
 PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_t>& availability,
-                            const std::vector<std::string>& metrics);
+                          const std::vector<std::string>& metrics);
 
 /// Passes `metrics` need together on `chip`; 0 and `problem` set when the host API fails.
 int passes_needed(const std::string& chip, const std::vector<std::uint8_t>& availability,

@@ -261,9 +261,12 @@ int main(int argc, char** argv) {
     }
     std::printf("cache control: %s\n", m.cache_control.empty() ? "none" : m.cache_control.c_str());
     std::printf("| metric | kernels | worst difference | at launch | labbook | ncu | limit |\n|---|---|---|---|---|---|---|\n");
-    for (const auto& [metric, w] : worst)
-      std::printf("| %s | %zu | %.3f %% | %zu | %.6g | %.6g | %s |\n", metric.c_str(), w.n, 100 * w.rel, w.launch,
-                  w.ours, w.theirs, limit_for(metric, tolerance, cold_l2, counters_only).describe().c_str());
+    for (const auto& [metric, w] : worst) {
+      const Limit limit = limit_for(metric, tolerance, cold_l2, counters_only);
+      const std::string explained = limit.rule == Limit::Rule::Points ? " + what the kernel's counters explain" : "";
+      std::printf("| %s | %zu | %.3f %% | %zu | %.6g | %.6g | %s%s |\n", metric.c_str(), w.n, 100 * w.rel, w.launch,
+                  w.ours, w.theirs, limit.describe().c_str(), explained.c_str());
+    }
     std::printf("%d values outside their limit\n", failures);
     return failures == 0 ? 0 : 1;
   } catch (const std::exception& e) {
