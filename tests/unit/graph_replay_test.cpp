@@ -126,6 +126,17 @@ std::unique_ptr<Run> run(bool profiled, Scenario scenario, bool accept_update_ha
   return r;
 }
 
+/// Runs `scenario` alone and profiled under both driver models (one that takes an update's
+/// node handles, one that takes the original graph's only) and gives each pair to `check`.
+template <typename Scenario, typename Check>
+void under_both_driver_models(Scenario scenario, Check check) {
+  for (bool accept_update_handles : {false, true}) {
+    SCOPED_TRACE(accept_update_handles ? "the driver also takes an update's handles" : "original handles only");
+    check(*run(false, scenario, accept_update_handles), *run(true, scenario, accept_update_handles),
+          accept_update_handles);
+  }
+}
+
 // tests/programs/graph_update.cu through the driver API: parameters changed, a node disabled
 // and enabled again, the graph destroyed, and the exec updated from a new graph destroyed at once.
 void changed_between_launches(Program& p) {
@@ -163,16 +174,13 @@ void changed_between_launches(Program& p) {
 }
 
 TEST(GraphReplay, AProgramChangingItsGraphSendsTheGpuTheSameWork) {
-  for (bool accept_update_handles : {false, true}) {
-    SCOPED_TRACE(accept_update_handles ? "the driver also takes an update's handles" : "original handles only");
-    const auto alone = run(false, changed_between_launches, accept_update_handles);
-    const auto profiled = run(true, changed_between_launches, accept_update_handles);
-    ASSERT_EQ(alone->work.size(), 11u);   // 2 + 2 + 2 + 1 + 2 + 2 kernels
-    EXPECT_EQ(alone->by_graph_launches, 11u);
-    EXPECT_EQ(profiled->work, alone->work);
-    EXPECT_EQ(profiled->by_graph_launches, 0u) << "the graph itself ran nodes labbook launched too";
-    EXPECT_TRUE(profiled->program.issue_codes().empty()) << profiled->program.issue_messages();
-  }
+  under_both_driver_models(changed_between_launches, [](const auto& alone, const auto& profiled, bool) {
+    ASSERT_EQ(alone.work.size(), 11u);   // 2 + 2 + 2 + 1 + 2 + 2 kernels
+    EXPECT_EQ(alone.by_graph_launches, 11u);
+    EXPECT_EQ(profiled.work, alone.work);
+    EXPECT_EQ(profiled.by_graph_launches, 0u) << "the graph itself ran nodes labbook launched too";
+    EXPECT_TRUE(profiled.program.issue_codes().empty()) << profiled.program.issue_messages();
+  });
 }
 
 // After an update, the program changes a node through the updating graph's handle: a driver
@@ -197,15 +205,13 @@ void changed_through_the_update_handle(Program& p) {
 }
 
 TEST(GraphReplay, ChangesThroughAnUpdatesHandlesAreFollowedWhereTheDriverTakesThem) {
-  for (bool accept_update_handles : {false, true}) {
-    SCOPED_TRACE(accept_update_handles ? "the driver also takes an update's handles" : "original handles only");
-    const auto alone = run(false, changed_through_the_update_handle, accept_update_handles);
-    const auto profiled = run(true, changed_through_the_update_handle, accept_update_handles);
-    ASSERT_EQ(alone->work.size(), 2u);
-    EXPECT_NE(alone->work[0] == alone->work[1], accept_update_handles);
-    EXPECT_EQ(profiled->work, alone->work);
-    EXPECT_EQ(profiled->by_graph_launches, 0u);
-  }
+  under_both_driver_models(changed_through_the_update_handle,
+                           [](const auto& alone, const auto& profiled, bool accept_update_handles) {
+                             ASSERT_EQ(alone.work.size(), 2u);
+                             EXPECT_NE(alone.work[0] == alone.work[1], accept_update_handles);
+                             EXPECT_EQ(profiled.work, alone.work);
+                             EXPECT_EQ(profiled.by_graph_launches, 0u);
+                           });
 }
 
 // Two branches between a memset and a memcpy, with an empty node where they join: the nodes
