@@ -6,7 +6,8 @@
 #   ncu_agreement.sh BUILD NAME CACHE REPLAY PROGRAM ARGS...
 # CACHE: all|none (both tools); REPLAY: application|kernel (labbook's).
 # LABBOOK_AGREEMENT_METRICS overrides the metric set (default: the whole catalog);
-# LABBOOK_AGREEMENT_EXTRA adds metrics to it.
+# LABBOOK_AGREEMENT_EXTRA adds metrics to it; LABBOOK_NCU_REPLAY sets ncu's --replay-mode
+# (default: ncu's own, kernel).
 # Skips (77) without a GPU or without ncu.
 set -euo pipefail
 build=$1; name=$2; cache=$3; replay=$4; shift 4
@@ -19,7 +20,7 @@ metrics=${LABBOOK_AGREEMENT_METRICS:-$("$build/labbook" metrics --cupti-all)}${L
 "$build/labbook" profile --metrics "$metrics" --cache-control "$cache" --replay "$replay" --out "$out/labbook" \
     -- "$@" >/dev/null 2>"$out/labbook.log" || true
 test -s "$out/labbook/measurements.json" || { cat "$out/labbook.log"; exit 1; }
-ncu --metrics "$metrics" --cache-control "$cache" --clock-control none --csv --page raw --print-units base \
+ncu --metrics "$metrics" --cache-control "$cache" --clock-control none ${LABBOOK_NCU_REPLAY:+--replay-mode "$LABBOOK_NCU_REPLAY"} --csv --page raw --print-units base \
     --print-kernel-base mangled \
     "$@" >"$out/ncu.csv" 2>"$out/ncu.log" || true
 "$build/tests/compare_with_ncu" "$out/labbook/measurements.json" "$out/ncu.csv" \

@@ -1,0 +1,130 @@
+// A study program for tools/probe-l2-flush-state.sh: one 1024² naive transpose (4-byte stores
+// 4 KB apart, so every sector is written partially by 8 warps), set up the way the caller asks,
+// after an optional flush of L2 done by the program itself with the passes labbook's flusher
+// uses (profiler/l2_flusher.cpp). Profiled with `--cache-control none`, its DRAM counters say
+// whether that flush leaves L2 as `ncu --cache-control all` does; profiled with labbook or ncu
+// and cache control all, whether the state before the flush matters.
+//   l2_flush_state [alloc-first] [copies] [copy-kernel] [read-back] [flush=PASSES]
+//   alloc-first  the matrices are the context's first allocations (as in tests/programs/transpose),
+//                not placed after a buffer three times the L2
+//   copies       the matrices get their data from cudaMemcpy and cudaMemset, not from kernels
+//   copy-kernel  a coalesced copy of the input into the output runs before the transpose
+//   read-back    the output is copied to the host before the flush
+//   flush=P      the program flushes L2 itself before the transpose: P is write, discard, read
+//                passes over a buffer twice the L2, comma-separated, in order
+// Exit 0, or 1 with the CUDA error on stderr. Not a lab and not a test: it checks nothing.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+constexpr int kN = 1024, kTile = 32, kRows = 8;
+constexpr unsigned kBlocks = 1056, kThreads = 256;
+
+__global__ void fill(float* p, size_t n, float value) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = value;
+}
+
+__global__ void copy_rows(float* out, const float* in, int n) {
+  const int x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kTile + threadIdx.y;
+  for (int j = 0; j < kTile; j += kRows) out[(y + j) * n + x] = in[(y + j) * n + x];
+}
+
+__global__ void transpose_naive(float* out, const float* in, int n) {
+  const int x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kTile + threadIdx.y;
+  for (int j = 0; j < kTile; j += kRows) out[x * n + (y + j)] = in[(y + j) * n + x];
+}
+
+__global__ void flush_write(uint4* buffer, size_t units) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < units; i += gridDim.x * blockDim.x)
+    buffer[i] = make_uint4(0, 0, 0, 0);
+}
+
+__global__ void flush_read(const uint4* buffer, size_t units, unsigned* sink) {
+  unsigned x = 0;
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < units; i += gridDim.x * blockDim.x) {
+    const uint4 v = __ldcg(buffer + i);
+    x ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (x == 0x9E3779B9u) *sink = x;   // never true for zeros: keeps the loads
+}
+
+__global__ void flush_discard(char* buffer, size_t lines) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < lines; i += gridDim.x * blockDim.x)
+    asm volatile("discard.global.L2 [%0], 128;" ::"l"(buffer + i * 128) : "memory");
+}
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "l2_flush_state: %s: %s\n", what, cudaGetErrorString(e));
+  std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool alloc_first = false, copies = false, copy_kernel = false, read_back = false;
+  std::vector<std::string> passes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "alloc-first") alloc_first = true;
+    else if (a == "copies") copies = true;
+    else if (a == "copy-kernel") copy_kernel = true;
+    else if (a == "read-back") read_back = true;
+    else if (a.rfind("flush=", 0) == 0) {
+      std::stringstream list(a.substr(6));
+      for (std::string p; std::getline(list, p, ',');) passes.push_back(p);
+    } else {
+      std::fprintf(stderr, "l2_flush_state: unknown argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  int l2 = 0;
+  check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), "L2 size");
+  const size_t count = size_t{kN} * kN, bytes = count * sizeof(float), flush_bytes = 2 * size_t(l2);
+  float *in = nullptr, *out = nullptr;
+  char *before = nullptr, *flush = nullptr;
+  unsigned* sink = nullptr;
+  if (alloc_first) {
+    check(cudaMalloc(&in, bytes), "cudaMalloc");
+    check(cudaMalloc(&out, bytes), "cudaMalloc");
+  }
+  check(cudaMalloc(&before, 3 * size_t(l2)), "cudaMalloc");
+  check(cudaMalloc(&flush, flush_bytes), "cudaMalloc");
+  check(cudaMalloc(&sink, sizeof(unsigned)), "cudaMalloc");
+  if (!alloc_first) {
+    check(cudaMalloc(&in, bytes), "cudaMalloc");
+    check(cudaMalloc(&out, bytes), "cudaMalloc");
+  }
+  std::vector<float> host(count, 1.f);
+  if (copies) {
+    check(cudaMemcpy(in, host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemset(out, 0, bytes), "cudaMemset");
+  } else {
+    fill<<<kBlocks, kThreads>>>(in, count, 1.f);
+    fill<<<kBlocks, kThreads>>>(out, count, 0.f);
+  }
+  const dim3 grid(kN / kTile, kN / kTile), block(kTile, kRows);
+  if (copy_kernel) copy_rows<<<grid, block>>>(out, in, kN);
+  if (read_back) check(cudaMemcpy(host.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  for (const std::string& p : passes) {
+    if (p == "write") flush_write<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 16);
+    else if (p == "read") flush_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(flush), flush_bytes / 16, sink);
+    else if (p == "discard") flush_discard<<<kBlocks, kThreads>>>(flush, flush_bytes / 128);
+    else {
+      std::fprintf(stderr, "l2_flush_state: unknown flush pass '%s'\n", p.c_str());
+      return 2;
+    }
+  }
+  check(cudaDeviceSynchronize(), "flush");
+  transpose_naive<<<grid, block>>>(out, in, kN);
+  check(cudaDeviceSynchronize(), "transpose_naive");
+  check(cudaMemcpy(host.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  return 0;
+}
