@@ -56,5 +56,10 @@ for setup in "alloc-first copies copy-kernel read-back" "copies copy-kernel read
   # shellcheck disable=SC2086
   echo "| ${setup:-kernels} | the program (write,discard) | $(ncu_row transpose_naive none "$probe" $setup flush=write,discard) |"
 done
+# Other flushes by the program itself, on the test program's layout.
+for flush in "write,discard flush-size=4" "write,read,discard" "write,write,discard" "discard"; do
+  # shellcheck disable=SC2086
+  echo "| alloc-first copies copy-kernel read-back | the program ($flush) | $(ncu_row transpose_naive none "$probe" alloc-first copies copy-kernel read-back flush=$flush) |"
+done
 echo "| tests/programs/transpose 1024 | ncu | $(ncu_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
 echo "| tests/programs/transpose 1024 | labbook | $(labbook_row transposeNaive "$build/tests/programs/transpose" 1024) |"

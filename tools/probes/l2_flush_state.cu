@@ -11,7 +11,8 @@
 //   copy-kernel  a coalesced copy of the input into the output runs before the transpose
 //   read-back    the output is copied to the host before the flush
 //   flush=P      the program flushes L2 itself before the transpose: P is write, discard, read
-//                passes over a buffer twice the L2, comma-separated, in order
+//                passes over its flush buffer, comma-separated, in order
+//   flush-size=K the flush buffer is K times the L2 (default 2, as labbook's)
 // Exit 0, or 1 with the CUDA error on stderr. Not a lab and not a test: it checks nothing.
 #include <cstdio>
 #include <cstdlib>
@@ -71,12 +72,14 @@ void check(cudaError_t e, const char* what) {
 int main(int argc, char** argv) {
   bool alloc_first = false, copies = false, copy_kernel = false, read_back = false;
   std::vector<std::string> passes;
+  int flush_size = 2;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "alloc-first") alloc_first = true;
     else if (a == "copies") copies = true;
     else if (a == "copy-kernel") copy_kernel = true;
     else if (a == "read-back") read_back = true;
+    else if (a.rfind("flush-size=", 0) == 0) flush_size = std::atoi(a.c_str() + 11);
     else if (a.rfind("flush=", 0) == 0) {
       std::stringstream list(a.substr(6));
       for (std::string p; std::getline(list, p, ',');) passes.push_back(p);
@@ -85,9 +88,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (flush_size < 1) {
+    std::fprintf(stderr, "l2_flush_state: flush-size must be a positive number\n");
+    return 2;
+  }
   int l2 = 0;
   check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), "L2 size");
-  const size_t count = size_t{kN} * kN, bytes = count * sizeof(float), flush_bytes = 2 * size_t(l2);
+  const size_t count = size_t{kN} * kN, bytes = count * sizeof(float), flush_bytes = size_t(flush_size) * size_t(l2);
   float *in = nullptr, *out = nullptr;
   char *before = nullptr, *flush = nullptr;
   unsigned* sink = nullptr;
