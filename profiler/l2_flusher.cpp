@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
 
 namespace labbook::profiler {
 
@@ -98,14 +99,18 @@ struct L2Flusher::Device {
   CUdeviceptr buffer = 0;
   std::uint64_t vectors = 0, lines = 0;
   unsigned blocks = 0;
-  std::string problem;   // set once preparing failed: the flusher stays off for the device
+  std::string problem;   // what failed, preparing or flushing: the flusher stays off for the device
+  bool problem_said = false;   // flush() returns the problem once
+  std::future<void> prepared;   // prepare_soon's preparation, until a flush or settle() waits for it
 };
 
 L2Flusher::L2Flusher(std::vector<FlushPass> passes) : passes_(std::move(passes)) {}
 
 L2Flusher::~L2Flusher() {
   // The program is exiting: the driver reclaims everything. Destroying contexts during
-  // exit can race the runtime's own teardown, so leave them.
+  // exit can race the runtime's own teardown, so leave them; only a preparation still
+  // running is waited for.
+  settle();
 }
 
 bool L2Flusher::in_flush() { return t_in_flush; }
@@ -134,8 +139,45 @@ std::string L2Flusher::prepare(int device, Device& d) {
 }
 
 L2Flusher::Stats L2Flusher::stats() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(stats_mutex_);
   return stats_;
+}
+
+// Prepares and times it, with the flusher's own driver calls marked so that the collector
+// ignores their callbacks (the context it creates, the launches). A failure leaves no context.
+void L2Flusher::prepare_timed(int device, Device& d) {
+  const auto started = std::chrono::steady_clock::now();
+  const bool was_in_flush = t_in_flush;
+  t_in_flush = true;
+  d.problem = prepare(device, d);
+  t_in_flush = was_in_flush;
+  if (!d.problem.empty() && d.ctx) {
+    cuCtxDestroy(d.ctx);   // takes its module and buffer with it
+    d.ctx = nullptr;
+  }
+  std::lock_guard<std::mutex> lock(stats_mutex_);
+  stats_.prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+void L2Flusher::prepare_soon(int device) {
+  if (t_in_flush) return;   // the flusher's own context appearing
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = devices_[device];
+  if (slot) return;
+  try {
+    auto d = std::make_unique<Device>();
+    Device* preparing = d.get();
+    d->prepared = std::async(std::launch::async, [this, device, preparing] { prepare_timed(device, *preparing); });
+    slot = std::move(d);
+  } catch (const std::exception&) {
+    // No thread to be had: the first flush prepares the device itself.
+  }
+}
+
+void L2Flusher::settle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [device, d] : devices_)
+    if (d->prepared.valid()) d->prepared.get();
 }
 
 std::string L2Flusher::flush(int device) {
@@ -143,21 +185,23 @@ std::string L2Flusher::flush(int device) {
   const auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   std::lock_guard<std::mutex> lock(mutex_);
   auto& slot = devices_[device];
-  if (!slot) {
-    slot = std::make_unique<Device>();
-    const auto started = Clock::now();
-    t_in_flush = true;
-    slot->problem = prepare(device, *slot);
-    t_in_flush = false;
-    stats_.prepare_seconds += seconds_since(started);
-    if (!slot->problem.empty()) {
-      if (slot->ctx) cuCtxDestroy(slot->ctx);   // takes its module and buffer with it
-      slot->ctx = nullptr;
-      return slot->problem;
+  if (!slot || slot->prepared.valid()) {   // not prepared, or still preparing: the launch waits
+    const auto waiting = Clock::now();
+    if (!slot) {
+      slot = std::make_unique<Device>();
+      prepare_timed(device, *slot);
+    } else {
+      slot->prepared.get();
     }
+    std::lock_guard<std::mutex> stats_lock(stats_mutex_);
+    stats_.waited_seconds += seconds_since(waiting);
   }
   Device& d = *slot;
-  if (!d.problem.empty()) return "";   // said once already
+  if (!d.problem.empty()) {
+    if (d.problem_said) return "";
+    d.problem_said = true;
+    return d.problem;
+  }
   const auto started = Clock::now();
   t_in_flush = true;
   CurrentContext current(d.ctx);
@@ -170,10 +214,12 @@ std::string L2Flusher::flush(int device) {
   }
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   t_in_flush = false;
+  std::lock_guard<std::mutex> stats_lock(stats_mutex_);
   ++stats_.flushes;
   stats_.flush_seconds += seconds_since(started);
   if (r != CUDA_SUCCESS) {
     d.problem = failed("flushing L2", r);
+    d.problem_said = true;
     return d.problem;
   }
   return "";
