@@ -11,7 +11,8 @@ std::vector<FlushPass> parse_flush_passes(const std::string& text) {
     if (word == "write") passes.push_back(FlushPass::Write);
     else if (word == "discard") passes.push_back(FlushPass::Discard);
     else if (word == "read") passes.push_back(FlushPass::Read);
-    else throw Error("'" + word + "': expected write, discard or read");
+    else if (word == "write-lines") passes.push_back(FlushPass::WriteLines);
+    else throw Error("'" + word + "': expected write, write-lines, discard or read");
   }
   if (passes.empty()) throw Error("no pass: expected a list such as write,discard");
   return passes;

@@ -9,7 +9,9 @@
 
 namespace labbook::profiler {
 
-enum class FlushPass { Write, Discard, Read };
+/// Write stores 16 bytes a thread, so a 128-byte line is written by 8 threads; WriteLines
+/// stores whole lines, each from the thread that Discard gives the same line.
+enum class FlushPass { Write, Discard, Read, WriteLines };
 
 /// "write,discard" and the like, in order. Throws labbook::Error naming the unknown word.
 std::vector<FlushPass> parse_flush_passes(const std::string& text);

@@ -17,8 +17,9 @@ thread_local bool t_in_flush = false;
 // units) with discard.global.L2, which drops them without writing them back, so that the
 // kernel finds no dirty line to evict: what `ncu --cache-control all` leaves, an L2 without
 // the program's data. Mode 2 reads the buffer through L2 (ld.global.cg), leaving clean lines;
-// a store that never happens keeps the reads. PTX, so that the driver builds it for the GPU
-// at hand (discard needs compute capability 8.0).
+// a store that never happens keeps the reads. Mode 3 writes whole 128-byte lines, each from
+// the thread that mode 1 gives it, for studies of L2's two partitions (flush_passes.h). PTX,
+// so that the driver builds it for the GPU at hand (discard needs compute capability 8.0).
 constexpr const char* kFlushPtx = R"(
 .version 7.4
 .target sm_80
@@ -26,7 +27,7 @@ constexpr const char* kFlushPtx = R"(
 
 .visible .entry labbook_l2_flush(.param .u64 buffer, .param .u64 units, .param .u32 mode)
 {
-  .reg .pred %p<5>;
+  .reg .pred %p<6>;
   .reg .b32 %r<12>;
   .reg .b64 %rd<9>;
   ld.param.u64 %rd1, [buffer];
@@ -34,6 +35,7 @@ constexpr const char* kFlushPtx = R"(
   ld.param.u32 %r6, [mode];
   setp.eq.u32 %p2, %r6, 1;
   setp.eq.u32 %p3, %r6, 2;
+  setp.eq.u32 %p5, %r6, 3;
   mov.u32 %r1, %ctaid.x;
   mov.u32 %r2, %ntid.x;
   mov.u32 %r3, %tid.x;
@@ -49,6 +51,7 @@ LOOP:
   @%p1 bra DONE;
   @%p2 bra DISCARD;
   @%p3 bra READ;
+  @%p5 bra LINE;
   shl.b64 %rd6, %rd3, 4;
   add.u64 %rd7, %rd1, %rd6;
   st.global.v4.u32 [%rd7], {%r5, %r5, %r5, %r5};
@@ -61,6 +64,18 @@ READ:
   xor.b32 %r7, %r7, %r9;
   xor.b32 %r7, %r7, %r10;
   xor.b32 %r7, %r7, %r11;
+  bra NEXT;
+LINE:
+  shl.b64 %rd6, %rd3, 7;
+  add.u64 %rd7, %rd1, %rd6;
+  st.global.v4.u32 [%rd7], {%r5, %r5, %r5, %r5};
+  st.global.v4.u32 [%rd7+16], {%r5, %r5, %r5, %r5};
+  st.global.v4.u32 [%rd7+32], {%r5, %r5, %r5, %r5};
+  st.global.v4.u32 [%rd7+48], {%r5, %r5, %r5, %r5};
+  st.global.v4.u32 [%rd7+64], {%r5, %r5, %r5, %r5};
+  st.global.v4.u32 [%rd7+80], {%r5, %r5, %r5, %r5};
+  st.global.v4.u32 [%rd7+96], {%r5, %r5, %r5, %r5};
+  st.global.v4.u32 [%rd7+112], {%r5, %r5, %r5, %r5};
   bra NEXT;
 DISCARD:
   shl.b64 %rd6, %rd3, 7;
@@ -207,8 +222,9 @@ std::string L2Flusher::flush(int device) {
   CurrentContext current(d.ctx);
   CUresult r = CUDA_SUCCESS;
   for (FlushPass pass : passes_) {
-    unsigned mode = pass == FlushPass::Write ? 0 : pass == FlushPass::Discard ? 1 : 2;
-    std::uint64_t units = pass == FlushPass::Discard ? d.lines : d.vectors;
+    unsigned mode = pass == FlushPass::Write ? 0 : pass == FlushPass::Discard ? 1 : pass == FlushPass::Read ? 2 : 3;
+    const bool by_line = pass == FlushPass::Discard || pass == FlushPass::WriteLines;
+    std::uint64_t units = by_line ? d.lines : d.vectors;
     void* args[] = {&d.buffer, &units, &mode};
     if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
   }

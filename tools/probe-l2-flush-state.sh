@@ -12,8 +12,11 @@
 # - in tests/programs/transpose, labbook's transposeNaive read 5.04-5.13 MB and wrote
 #   0.86-0.95 MB against ncu's 4.20 MB and 256 B, with every kernel profiled or only it, with
 #   or without the trace, with kernel replay, and with the flush done twice. The probe then
-#   placed its matrices after 300 MB of other buffers; `alloc-first` asks whether the matrices'
-#   place (the context's first allocations) is what differs.
+#   placed its matrices after 300 MB of other buffers and left the GPU no idle time before the
+#   flush; `alloc-first` asks whether the matrices' place (the context's first allocations)
+#   is what differs, `pause` whether the test program's 20 ms of checking on the host is, and
+#   `write-lines` whether a line written from one L2 partition and discarded from the other
+#   survives the flush (labbook's write pass stores 16 bytes a thread, its discard 128).
 set -uo pipefail
 build=build
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
@@ -48,7 +51,8 @@ print(" | ".join(" / ".join("%.0f" % k["metrics"].get(m, -1) for k in kernels) f
 
 echo "| set-up | flushed by | DRAM read (B) | DRAM written (B) | duration (ns) |"
 echo "|---|---|---|---|---|"
-for setup in "alloc-first copies copy-kernel read-back" "copies copy-kernel read-back" "alloc-first" ""; do
+for setup in "alloc-first copies copy-kernel read-back" "alloc-first copies copy-kernel read-back pause" \
+             "copies copy-kernel read-back" "alloc-first" ""; do
   # shellcheck disable=SC2086  # the set-up is a list of words
   echo "| ${setup:-kernels} | ncu | $(ncu_row transpose_naive all "$probe" $setup) |"
   # shellcheck disable=SC2086
@@ -57,9 +61,12 @@ for setup in "alloc-first copies copy-kernel read-back" "copies copy-kernel read
   echo "| ${setup:-kernels} | the program (write,discard) | $(ncu_row transpose_naive none "$probe" $setup flush=write,discard) |"
 done
 # Other flushes by the program itself, on the test program's layout.
-for flush in "write,discard flush-size=4" "write,read,discard" "write,write,discard" "discard"; do
+for flush in "write-lines,discard" "write,discard flush-size=4" "write,read,discard" "write,write,discard" "discard"; do
   # shellcheck disable=SC2086
-  echo "| alloc-first copies copy-kernel read-back | the program ($flush) | $(ncu_row transpose_naive none "$probe" alloc-first copies copy-kernel read-back flush=$flush) |"
+  echo "| alloc-first copies copy-kernel read-back pause | the program ($flush) | $(ncu_row transpose_naive none "$probe" alloc-first copies copy-kernel read-back pause flush=$flush) |"
 done
 echo "| tests/programs/transpose 1024 | ncu | $(ncu_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
 echo "| tests/programs/transpose 1024 | labbook | $(labbook_row transposeNaive "$build/tests/programs/transpose" 1024) |"
+for flush in write-lines,discard write,discard,write-lines,discard; do
+  echo "| tests/programs/transpose 1024 | labbook ($flush) | $(LABBOOK_L2_FLUSH=$flush labbook_row transposeNaive "$build/tests/programs/transpose" 1024) |"
+done

@@ -10,6 +10,8 @@ TEST(FlushPasses, ReadsAListOfPassesInOrder) {
   EXPECT_EQ(parse_flush_passes("write,discard,read"),
             (std::vector<FlushPass>{FlushPass::Write, FlushPass::Discard, FlushPass::Read}));
   EXPECT_EQ(parse_flush_passes("read"), std::vector<FlushPass>{FlushPass::Read});
+  EXPECT_EQ(parse_flush_passes("write-lines,discard"),
+            (std::vector<FlushPass>{FlushPass::WriteLines, FlushPass::Discard}));
 }
 
 TEST(FlushPasses, AnUnknownWordOrNothingIsAnErrorNamingIt) {

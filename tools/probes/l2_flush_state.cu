@@ -4,21 +4,27 @@
 // uses (profiler/l2_flusher.cpp). Profiled with `--cache-control none`, its DRAM counters say
 // whether that flush leaves L2 as `ncu --cache-control all` does; profiled with labbook or ncu
 // and cache control all, whether the state before the flush matters.
-//   l2_flush_state [alloc-first] [copies] [copy-kernel] [read-back] [flush=PASSES]
+//   l2_flush_state [alloc-first] [copies] [copy-kernel] [read-back] [pause] [flush=PASSES] [flush-size=K]
 //   alloc-first  the matrices are the context's first allocations (as in tests/programs/transpose),
 //                not placed after a buffer three times the L2
 //   copies       the matrices get their data from cudaMemcpy and cudaMemset, not from kernels
 //   copy-kernel  a coalesced copy of the input into the output runs before the transpose
 //   read-back    the output is copied to the host before the flush
+//   pause        the host then waits 20 ms, the GPU idle, as while the test program checks
+//                its copy
 //   flush=P      the program flushes L2 itself before the transpose: P is write, discard, read
-//                passes over its flush buffer, comma-separated, in order
+//                or write-lines passes over its flush buffer, comma-separated, in order;
+//                write-lines writes each 128-byte line from the thread that discard gives it
+//                (write spreads a line over 8 threads, which may sit by the other L2 partition)
 //   flush-size=K the flush buffer is K times the L2 (default 2, as labbook's)
 // Exit 0, or 1 with the CUDA error on stderr. Not a lab and not a test: it checks nothing.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -43,6 +49,11 @@ __global__ void transpose_naive(float* out, const float* in, int n) {
 __global__ void flush_write(uint4* buffer, size_t units) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < units; i += gridDim.x * blockDim.x)
     buffer[i] = make_uint4(0, 0, 0, 0);
+}
+
+__global__ void flush_write_lines(uint4* buffer, size_t lines) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < lines; i += gridDim.x * blockDim.x)
+    for (int k = 0; k < 8; ++k) buffer[i * 8 + k] = make_uint4(0, 0, 0, 0);
 }
 
 __global__ void flush_read(const uint4* buffer, size_t units, unsigned* sink) {
@@ -70,7 +81,7 @@ void check(cudaError_t e, const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool alloc_first = false, copies = false, copy_kernel = false, read_back = false;
+  bool alloc_first = false, copies = false, copy_kernel = false, read_back = false, pause = false;
   std::vector<std::string> passes;
   int flush_size = 2;
   for (int i = 1; i < argc; ++i) {
@@ -79,6 +90,7 @@ int main(int argc, char** argv) {
     else if (a == "copies") copies = true;
     else if (a == "copy-kernel") copy_kernel = true;
     else if (a == "read-back") read_back = true;
+    else if (a == "pause") pause = true;
     else if (a.rfind("flush-size=", 0) == 0) flush_size = std::atoi(a.c_str() + 11);
     else if (a.rfind("flush=", 0) == 0) {
       std::stringstream list(a.substr(6));
@@ -120,8 +132,10 @@ int main(int argc, char** argv) {
   const dim3 grid(kN / kTile, kN / kTile), block(kTile, kRows);
   if (copy_kernel) copy_rows<<<grid, block>>>(out, in, kN);
   if (read_back) check(cudaMemcpy(host.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  if (pause) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   for (const std::string& p : passes) {
     if (p == "write") flush_write<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 16);
+    else if (p == "write-lines") flush_write_lines<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 128);
     else if (p == "read") flush_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(flush), flush_bytes / 16, sink);
     else if (p == "discard") flush_discard<<<kBlocks, kThreads>>>(flush, flush_bytes / 128);
     else {
