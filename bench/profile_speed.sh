@@ -1,8 +1,9 @@
 #!/bin/bash
 # Benchmark: how long `labbook profile` takes next to the program alone and next to
 # `ncu --metrics` with the same metric set, measured side by side on this GPU, with both
-# of labbook's replay modes. Prints each wall time as it is measured, then the ratios and
-# the metric collection's cost per kernel launch that docs/performance.md records.
+# of labbook's replay modes and without the trace run (ncu records no timeline). Prints each
+# wall time as it is measured, then the ratios and the metric collection's cost per kernel
+# launch that docs/performance.md records.
 #   bench/profile_speed.sh BUILD [PROGRAM ARGS...]     (default: lab 4, --repeat 0)
 # Needs a GPU; the ncu rows need ncu on PATH.
 set -euo pipefail
@@ -39,6 +40,8 @@ row "labbook profile, trace only (median of 3)" "$trace" "$(ratio "$trace" "$alo
 app=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --out "$work/a" -- "$@")
 cp "$work/last.log" "$work/application.log"
 row "labbook profile --metrics (application replay, L2 flushed: the default)" "$app" "$(ratio "$app" "$alone") x program"
+metrics_only=$(seconds "$build/labbook" profile --metrics "$metrics" --no-trace --out "$work/m" -- "$@")
+row "labbook profile --metrics --no-trace (no timeline: what ncu --metrics gives)" "$metrics_only" "$(ratio "$metrics_only" "$alone") x program"
 kernel=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --replay kernel --cache-control none --out "$work/k" -- "$@")
 cp "$work/last.log" "$work/kernel.log"
 row "labbook profile --metrics --replay kernel --cache-control none" "$kernel" "$(ratio "$kernel" "$alone") x program"
@@ -50,7 +53,7 @@ if command -v ncu >/dev/null 2>&1; then
   echo
   printf '| run | wall time (s) | ratio |\n|---|---|---|\n'
   row "ncu --metrics (defaults: caches flushed, clocks locked)" "$ncu_default" \
-      "application / ncu = $(ratio "$app" "$ncu_default"); kernel replay / ncu = $(ratio "$kernel" "$ncu_default")"
+      "application / ncu = $(ratio "$app" "$ncu_default"); --no-trace / ncu = $(ratio "$metrics_only" "$ncu_default"); kernel replay / ncu = $(ratio "$kernel" "$ncu_default")"
   echo "ncu per launch: $(per_launch_ms "$ncu_default" "$alone" "$launches")"
 fi
 echo
