@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <future>
 
 namespace labbook::profiler {
 
@@ -116,7 +117,7 @@ struct L2Flusher::Device {
   unsigned blocks = 0;
   std::string problem;   // what failed, preparing or flushing: the flusher stays off for the device
   bool problem_said = false;   // flush() returns the problem once
-  std::future<void> prepared;   // prepare_soon's preparation, until a flush or settle() waits for it
+  std::shared_future<void> prepared;   // prepare_soon's preparation on a thread of its own
 };
 
 L2Flusher::L2Flusher(std::vector<FlushPass> passes) : passes_(std::move(passes)) {}
@@ -176,13 +177,13 @@ void L2Flusher::prepare_timed(int device, Device& d) {
 
 void L2Flusher::prepare_soon(int device) {
   if (t_in_flush) return;   // the flusher's own context appearing
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(devices_mutex_);
   auto& slot = devices_[device];
   if (slot) return;
   try {
     auto d = std::make_unique<Device>();
     Device* preparing = d.get();
-    d->prepared = std::async(std::launch::async, [this, device, preparing] { prepare_timed(device, *preparing); });
+    d->prepared = std::async(std::launch::async, [this, device, preparing] { prepare_timed(device, *preparing); }).share();
     slot = std::move(d);
   } catch (const std::exception&) {
     // No thread to be had: the first flush prepares the device itself.
@@ -190,24 +191,34 @@ void L2Flusher::prepare_soon(int device) {
 }
 
 void L2Flusher::settle() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& [device, d] : devices_)
-    if (d->prepared.valid()) d->prepared.get();
+  std::vector<std::shared_future<void>> preparing;
+  {
+    std::lock_guard<std::mutex> lock(devices_mutex_);
+    for (const auto& [device, d] : devices_)
+      if (d->prepared.valid()) preparing.push_back(d->prepared);
+  }
+  for (const auto& p : preparing) p.wait();
 }
 
 std::string L2Flusher::flush(int device) {
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto& slot = devices_[device];
-  if (!slot || slot->prepared.valid()) {   // not prepared, or still preparing: the launch waits
+  std::lock_guard<std::mutex> lock(flush_mutex_);
+  Device* slot = nullptr;
+  bool unprepared = false;
+  {
+    std::lock_guard<std::mutex> devices_lock(devices_mutex_);
+    auto& d = devices_[device];
+    unprepared = !d;
+    if (unprepared) d = std::make_unique<Device>();
+    slot = d.get();
+  }
+  const bool preparing =
+      slot->prepared.valid() && slot->prepared.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
+  if (unprepared || preparing) {   // the launch waits for the preparation
     const auto waiting = Clock::now();
-    if (!slot) {
-      slot = std::make_unique<Device>();
-      prepare_timed(device, *slot);
-    } else {
-      slot->prepared.get();
-    }
+    if (unprepared) prepare_timed(device, *slot);
+    else slot->prepared.wait();
     std::lock_guard<std::mutex> stats_lock(stats_mutex_);
     stats_.waited_seconds += seconds_since(waiting);
   }

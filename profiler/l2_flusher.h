@@ -10,7 +10,6 @@
 /// discard.global.L2: invalidated, never written back). Its kernels run in a context of their own, so that
 /// CUPTI's range profiler on the program's context never counts them.
 #include <cstddef>
-#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,7 +42,8 @@ class L2Flusher {
   /// an issue). Call from the launch callback, before the launch.
   std::string flush(int device);
 
-  /// True while the calling thread is inside flush(): the collector ignores its own launch.
+  /// True while the calling thread is inside flush() or preparing a device: the collector
+  /// ignores the flusher's own launches and context.
   static bool in_flush();
 
   /// For the collector's overhead report: flushes so far, seconds spent in them, in preparing
@@ -62,7 +62,10 @@ class L2Flusher {
   void prepare_timed(int device, Device& d);
 
   std::vector<FlushPass> passes_;
-  std::mutex mutex_;   // flushes one at a time; a preparation thread never takes it
+  // flush_mutex_ keeps flushes one at a time, across their CUDA calls; devices_mutex_ guards
+  // the map only, briefly, so that prepare_soon (from a CUPTI callback inside the driver) and
+  // settle (at exit, perhaps from a signal handler) never wait for a flush.
+  std::mutex flush_mutex_, devices_mutex_;
   std::map<int, std::unique_ptr<Device>> devices_;
   mutable std::mutex stats_mutex_;
   Stats stats_;
