@@ -7,7 +7,9 @@
 # CACHE: all|none (both tools); REPLAY: application|kernel (labbook's).
 # LABBOOK_AGREEMENT_METRICS overrides the metric set (default: the whole catalog);
 # LABBOOK_AGREEMENT_EXTRA adds metrics to it; LABBOOK_NCU_REPLAY sets ncu's --replay-mode
-# (default: ncu's own, kernel).
+# (default: ncu's own, kernel); LABBOOK_AGREEMENT_MEASUREMENT names a measurements.json that
+# `labbook profile` already wrote for this command, metric set, CACHE and REPLAY, instead of
+# profiling it again.
 # Skips (77) without a GPU or without ncu.
 set -euo pipefail
 build=$1; name=$2; cache=$3; replay=$4; shift 4
@@ -16,12 +18,15 @@ command -v ncu >/dev/null 2>&1 || { echo "ncu not found: skipped"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 metrics=${LABBOOK_AGREEMENT_METRICS:-$("$build/labbook" metrics --cupti-all)}${LABBOOK_AGREEMENT_EXTRA:+,$LABBOOK_AGREEMENT_EXTRA}
-# The program's exit code is passed on; a program may exit non-zero on purpose.
-"$build/labbook" profile --metrics "$metrics" --cache-control "$cache" --replay "$replay" --out "$out/labbook" \
-    -- "$@" >/dev/null 2>"$out/labbook.log" || true
-test -s "$out/labbook/measurements.json" || { cat "$out/labbook.log"; exit 1; }
+measurement=${LABBOOK_AGREEMENT_MEASUREMENT:-$out/labbook/measurements.json}
+if [ -z "${LABBOOK_AGREEMENT_MEASUREMENT:-}" ]; then
+  # The program's exit code is passed on; a program may exit non-zero on purpose.
+  "$build/labbook" profile --metrics "$metrics" --cache-control "$cache" --replay "$replay" --out "$out/labbook" \
+      -- "$@" >/dev/null 2>"$out/labbook.log" || true
+fi
+test -s "$measurement" || { echo "no measurement: $measurement"; cat "$out/labbook.log" 2>/dev/null; exit 1; }
 ncu --metrics "$metrics" --cache-control "$cache" --clock-control none ${LABBOOK_NCU_REPLAY:+--replay-mode "$LABBOOK_NCU_REPLAY"} --csv --page raw --print-units base \
     --print-kernel-base mangled \
     "$@" >"$out/ncu.csv" 2>"$out/ncu.log" || true
-"$build/tests/compare_with_ncu" "$out/labbook/measurements.json" "$out/ncu.csv" \
+"$build/tests/compare_with_ncu" "$measurement" "$out/ncu.csv" \
   | tee "${LABBOOK_KEEP_RESULTS:-$out}/ncu_agreement_$name.md"

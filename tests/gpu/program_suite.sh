@@ -61,8 +61,9 @@ check() {
   fi
   local only=""
   [ "$counters" = counters ] && only=1
-  if ! LABBOOK_COUNTERS_ONLY=$only LABBOOK_AGREEMENT_METRICS=$metrics bash "$here/ncu_agreement.sh" "$build" "suite_$name" all application "$@" \
-        >"$out/$name.ncu.md" 2>&1; then
+  # The profile above (defaults: L2 flushed, application replay) is the one compared.
+  if ! LABBOOK_COUNTERS_ONLY=$only LABBOOK_AGREEMENT_METRICS=$metrics LABBOOK_AGREEMENT_MEASUREMENT=$out/$name/measurements.json \
+        bash "$here/ncu_agreement.sh" "$build" "suite_$name" all application "$@" >"$out/$name.ncu.md" 2>&1; then
     echo "FAIL $name: counters differ from ncu's"
     grep -v "^| .* | 0.000 % |" "$out/$name.ncu.md" | tail -15
     failures=$((failures + 1))
