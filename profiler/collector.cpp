@@ -220,6 +220,7 @@ class Collector {
     const std::uint64_t started = now_ns();
     if (flusher_) flusher_->settle();
     if (profiler_) profiler_->finish_all();
+    const std::uint64_t profiler_finished = now_ns();
     if (tracer_) tracer_->flush();
     try {
       Measurement m = build();
@@ -228,7 +229,7 @@ class Collector {
     } catch (const Error& e) {
       std::fprintf(stderr, "labbook collector: %s\n", e.what());
     }
-    if (config_.verbose) report_overhead(now_ns() - started);
+    if (config_.verbose) report_overhead(now_ns() - started, profiler_finished - started);
   }
 
  private:
@@ -419,7 +420,9 @@ class Collector {
     return true;
   }
 
-  void report_overhead(std::uint64_t finish_ns) const {
+  // finish_ns: the whole of finish(); profiler_ns: its part up to the profiler's last batch
+  // evaluated and CUPTI's profiler torn down (the rest: trace records and the measurement).
+  void report_overhead(std::uint64_t finish_ns, std::uint64_t profiler_ns) const {
     if (!profiler_) {
       std::fprintf(stderr, "labbook collector: %zu launches, %.3f s finishing, %.3f s since the collector started\n",
                    launches_.size(), seconds(finish_ns), seconds(now_ns() - started_ns_));
@@ -430,10 +433,11 @@ class Collector {
                  "labbook collector: %zu launches, %.3f s inside launch calls (replay, setup and L2 flushes "
                  "included), %d passes, %.3f s setting up the profiler, %.3f s evaluating counters, "
                  "%d L2 flushes in %.3f s after %.3f s preparing them (%.3f s of it waited for), "
-                 "%.3f s finishing, %.3f s since the collector started\n",
+                 "%.3f s finishing (%.3f s of it the profiler's last batch and teardown), "
+                 "%.3f s since the collector started\n",
                  launches_.size(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
                  profiler_->evaluation_seconds(), flushes.flushes, flushes.flush_seconds, flushes.prepare_seconds,
-                 flushes.waited_seconds, seconds(finish_ns), seconds(now_ns() - started_ns_));
+                 flushes.waited_seconds, seconds(finish_ns), seconds(profiler_ns), seconds(now_ns() - started_ns_));
   }
 
   Measurement build() {
