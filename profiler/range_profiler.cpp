@@ -236,7 +236,12 @@ bool RangeProfiler::start(CUcontext ctx) {
     return false;
   }
   // One config image serves every context: labbook profiles one GPU model per run.
-  if (!host_ && !prepare_host(ctx, device)) return false;
+  if (!host_) {
+    const auto started = std::chrono::steady_clock::now();
+    const bool prepared = prepare_host(ctx, device);
+    host_setup_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!prepared) return false;
+  }
 
   auto c = std::make_unique<Context>();
   c->ctx = ctx;
@@ -507,6 +512,11 @@ int RangeProfiler::passes() const {
 double RangeProfiler::setup_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return setup_seconds_;
+}
+
+double RangeProfiler::host_setup_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return host_setup_seconds_;
 }
 
 

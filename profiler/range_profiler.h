@@ -68,6 +68,9 @@ class RangeProfiler {
   double evaluation_seconds() const;
   /// Seconds spent setting up: CUPTI's profiler, the host config, the pass plan.
   double setup_seconds() const;
+  /// The part of setup_seconds() spent on the host config and the pass plan (CUPTI's Profiler
+  /// Host API and the counter availability), the rest being CUPTI's set-up on the GPU.
+  double host_setup_seconds() const;
 
  private:
   struct Context;
@@ -103,7 +106,7 @@ class RangeProfiler {
   std::map<std::uint64_t, std::map<std::string, double>> results_;
   int passes_ = 0;
   double evaluation_seconds_ = 0;
-  double setup_seconds_ = 0;
+  double setup_seconds_ = 0, host_setup_seconds_ = 0;
 };
 
 }  // namespace labbook::profiler
