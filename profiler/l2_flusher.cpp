@@ -5,6 +5,8 @@
 #include <exception>
 #include <future>
 
+#include "stopwatch.h"
+
 namespace labbook::profiler {
 
 namespace {
@@ -172,7 +174,7 @@ void L2Flusher::prepare_timed(int device, Device& d) {
     d.ctx = nullptr;
   }
   std::lock_guard<std::mutex> lock(stats_mutex_);
-  stats_.prepare_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  stats_.prepare_seconds += seconds_since(started);
 }
 
 void L2Flusher::prepare_soon(int device) {
@@ -202,7 +204,6 @@ void L2Flusher::settle() {
 
 std::string L2Flusher::flush(int device) {
   using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   std::lock_guard<std::mutex> lock(flush_mutex_);
   Device* slot = nullptr;
   bool unprepared = false;

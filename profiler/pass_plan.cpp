@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -32,11 +33,11 @@ PassPlan read_plan(const std::string& path) {
   for (std::string line; std::getline(in, line);) {
     if (line.empty()) continue;
     const std::size_t space = line.find(' ');
-    const std::string count = line.substr(0, space);
-    if (space == std::string::npos || count.empty() || count.size() > 2 ||
-        !std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; }) || std::stoi(count) < 1)
-      return {};
-    plan.groups.push_back({split(line.substr(space + 1), ','), std::stoi(count)});
+    int passes = 0;
+    const char* count_end = line.data() + std::min(space, line.size());
+    const auto [end, error] = std::from_chars(line.data(), count_end, passes);
+    if (space == std::string::npos || error != std::errc() || end != count_end || passes < 1) return {};
+    plan.groups.push_back({split(line.substr(space + 1), ','), passes});
   }
   return plan;
 }

@@ -14,6 +14,7 @@
 
 #include "cupti_status.h"
 #include "pass_planner.h"
+#include "stopwatch.h"
 #include "labbook/model/text.h"
 
 namespace labbook::profiler {
@@ -239,7 +240,7 @@ bool RangeProfiler::start(CUcontext ctx) {
   if (!host_) {
     const auto started = std::chrono::steady_clock::now();
     const bool prepared = prepare_host(ctx, device);
-    host_setup_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    host_setup_seconds_ += seconds_since(started);
     if (!prepared) return false;
   }
 
@@ -328,7 +329,7 @@ void RangeProfiler::evaluate_batch(Context& c) {
     std::chrono::steady_clock::time_point started;
     ~Accounting() {
       c.running = false;
-      p.evaluation_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      p.evaluation_seconds_ += seconds_since(started);
     }
   } accounting{*this, c, started};
   auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
@@ -449,7 +450,7 @@ void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std
   if (it == contexts_.end()) {
     const auto started = std::chrono::steady_clock::now();
     const bool ok = start(ctx);
-    setup_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    setup_seconds_ += seconds_since(started);
     if (!ok) return;
     it = contexts_.find(ctx);
   }
@@ -518,7 +519,6 @@ double RangeProfiler::host_setup_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return host_setup_seconds_;
 }
-
 
 double RangeProfiler::evaluation_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
