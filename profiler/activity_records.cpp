@@ -1,11 +1,8 @@
 #include "activity_records.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
-#include <memory>
-
 #include <cupti_callbacks.h>
+
+#include "labbook/model/text.h"
 
 namespace labbook::profiler {
 
@@ -74,14 +71,6 @@ std::vector<CUpti_ActivityUnifiedMemoryCounterKind> unified_memory_counter_kinds
   return out;
 }
 
-std::string demangle(const char* mangled) {
-  if (!mangled) return {};
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(mangled, nullptr, nullptr, &status),
-                                             std::free);
-  return status == 0 && out ? std::string(out.get()) : std::string(mangled);
-}
-
 void convert_record(const CUpti_Activity& record, ActivityBatch& batch) {
   switch (record.kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
@@ -89,7 +78,7 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch) {
       const auto& r = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
       Kernel k;
       k.mangled = r.name ? r.name : "";
-      k.name = demangle(r.name);
+      k.name = r.name ? demangled(r.name) : std::string();
       k.device = static_cast<int>(r.deviceId);
       k.stream = r.streamId;
       k.correlation = r.correlationId;

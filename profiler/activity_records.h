@@ -23,7 +23,4 @@ std::vector<CUpti_ActivityUnifiedMemoryCounterKind> unified_memory_counter_kinds
 /// Converts one record into `batch`.
 void convert_record(const CUpti_Activity& record, ActivityBatch& batch);
 
-/// Demangled C++ name, or the input when it is not a mangled name.
-std::string demangle(const char* mangled);
-
 }  // namespace labbook::profiler

@@ -377,7 +377,7 @@ class Collector {
         // A graph that runs whole gets no metrics (below), so its kernels take no place in
         // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
         // launches node by node come here one by one and do.
-        l.selected = !graph && filter_.select(l.range, demangle(l.mangled.c_str()));
+        l.selected = !graph && filter_.select(l.range, demangled(l.mangled));
         any_selected = any_selected || l.selected;
         indices.push_back(l.index);
         launches_.push_back(std::move(l));
@@ -531,7 +531,7 @@ class Collector {
         Kernel k;
         k.launch = l.index;
         k.mangled = l.mangled;
-        k.name = demangle(l.mangled.c_str());
+        k.name = demangled(l.mangled);
         k.range = l.range;
         k.thread = l.thread;
         k.device = l.device;
