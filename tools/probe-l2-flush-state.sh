@@ -1,29 +1,27 @@
 #!/bin/bash
-# On the lent GPU machine, after tools/device-build.sh: does labbook's L2 flush leave L2 as
-# `ncu --cache-control all` does, for a naive 1024² transpose (partial-sector stores) set up in
-# several ways (tools/probes/l2_flush_state.cu)? Prints, per set-up, the transpose's DRAM bytes
-# and duration under ncu's flush, under labbook's (--cache-control all), and under the same
-# passes done by the program itself with ncu --cache-control none; then the same for
-# tests/programs/transpose's transposeNaive. Usage: tools/probe-l2-flush-state.sh
-# What it showed on the H100 (2026-11-23, an earlier form of the probe):
-# - the program's own write,discard flush, and labbook's, left the probe's transpose reading
-#   4.20 MB and writing 0-5 KB, ncu's 4.20 MB and 0-1 KB, whatever the set-up (kernels or
-#   copies, a copy kernel and a read-back before): the flush leaves L2 as ncu's does;
-# - in tests/programs/transpose, labbook's transposeNaive read 5.04-5.13 MB and wrote
-#   0.86-0.95 MB against ncu's 4.20 MB and 256 B, with every kernel profiled or only it, with
-#   or without the trace, with kernel replay, and with the flush done twice. The probe then
-#   placed its matrices after 300 MB of other buffers and left the GPU no idle time before the
-#   flush; `alloc-first` asks whether the matrices' place (the context's first allocations)
-#   is what differs, `pause` whether the test program's 20 ms of checking on the host is, and
-#   `write-lines` whether a line written from one L2 partition and discarded from the other
-#   survives the flush (labbook's write pass stores 16 bytes a thread, its discard 128).
+# On the lent GPU machine, after tools/device-build.sh: why does labbook's L2 flush not leave L2
+# as `ncu --cache-control all` does before a naive 1024² transpose (partial-sector stores), when
+# the program's own flush with the same passes does? tools/probes/l2_flush_state.cu sets the
+# transpose up and flushes in the ways asked; each row gives its DRAM bytes and duration.
+#   tools/probe-l2-flush-state.sh           what differs between the two flushes (about 2 min)
+#   tools/probe-l2-flush-state.sh --sweep   the set-ups and other passes studied before (2 min)
+# What it showed on the H100 (2026-11-23, --sweep, one run a row): the program's own
+# write,discard flush (under ncu --cache-control none) left the transpose reading 4.20 MB and
+# writing 0-2 KB, as ncu's flush, in every set-up. labbook's flush did so only in one
+# set-up ("copies copy-kernel read-back", matrices after 250 MB of other buffers); in the four
+# others, and in tests/programs/transpose, it read 5.14-5.20 MB and wrote 0.96-1.02 MB, the
+# extra writes growing with write-lines (1.60 MB): lines the flush wrote survive its discard.
+# What remains different: labbook flushes from a context of its own (flush-context=other),
+# with its own kernel built from PTX by the driver (flush-kernel=labbook), with CUPTI's range
+# profiler on the program (the labbook rows with --cache-control none), and with its buffer
+# allocated early (flush-first). The default rows take these one at a time, twice each.
 set -uo pipefail
 build=build
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
 probe=$(mktemp -d)/l2_flush_state
 trap 'rm -rf "$(dirname "$probe")"' EXIT
-nvcc -O3 -arch="sm_$arch" -o "$probe" tools/probes/l2_flush_state.cu || exit 1
+nvcc -O3 -arch="sm_$arch" -o "$probe" tools/probes/l2_flush_state.cu -lcuda || exit 1
 
 ncu_row() {   # ncu_row KERNEL CACHE PROGRAM ARGS...: DRAM read, written, duration of KERNEL's launches
   local kernel=$1 cache=$2; shift 2
@@ -35,11 +33,11 @@ if len(rows) < 3: print("(no ncu rows)"); sys.exit()
 cols = [rows[0].index(m) for m in sys.argv[1].split(",")]
 print(" | ".join(" / ".join(r[c].replace(",", "") for r in rows[2:]) for c in cols))' "$metrics"
 }
-labbook_row() {   # labbook_row KERNEL PROGRAM ARGS...
-  local kernel=$1 out
-  shift
+labbook_row() {   # labbook_row KERNEL CACHE PROGRAM ARGS...
+  local kernel=$1 cache=$2 out
+  shift 2
   out=$(mktemp -d)
-  "$build/labbook" profile --cache-control all --no-trace --kernel "$kernel*" --metrics "$metrics" --out "$out" -- "$@" \
+  "$build/labbook" profile --cache-control "$cache" --no-trace --kernel "$kernel*" --metrics "$metrics" --out "$out" -- "$@" \
       >/dev/null 2>"$out.log" || { tail -3 "$out.log"; return; }
   python3 -c '
 import json, sys
@@ -49,24 +47,51 @@ print(" | ".join(" / ".join("%.0f" % k["metrics"].get(m, -1) for k in kernels) f
   rm -rf "$out" "$out.log"
 }
 
-echo "| set-up | flushed by | DRAM read (B) | DRAM written (B) | duration (ns) |"
-echo "|---|---|---|---|---|"
-for setup in "alloc-first copies copy-kernel read-back" "alloc-first copies copy-kernel read-back pause" \
-             "copies copy-kernel read-back" "alloc-first" ""; do
-  # shellcheck disable=SC2086  # the set-up is a list of words
-  echo "| ${setup:-kernels} | ncu | $(ncu_row transpose_naive all "$probe" $setup) |"
-  # shellcheck disable=SC2086
-  echo "| ${setup:-kernels} | labbook | $(labbook_row transpose_naive "$probe" $setup) |"
-  # shellcheck disable=SC2086
-  echo "| ${setup:-kernels} | the program (write,discard) | $(ncu_row transpose_naive none "$probe" $setup flush=write,discard) |"
-done
-# Other flushes by the program itself, on the test program's layout.
-for flush in "write-lines,discard" "write,discard flush-size=4" "write,read,discard" "write,write,discard" "discard"; do
-  # shellcheck disable=SC2086
-  echo "| alloc-first copies copy-kernel read-back pause | the program ($flush) | $(ncu_row transpose_naive none "$probe" alloc-first copies copy-kernel read-back pause flush=$flush) |"
-done
-echo "| tests/programs/transpose 1024 | ncu | $(ncu_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
-echo "| tests/programs/transpose 1024 | labbook | $(labbook_row transposeNaive "$build/tests/programs/transpose" 1024) |"
-for flush in write-lines,discard write,discard,write-lines,discard; do
-  echo "| tests/programs/transpose 1024 | labbook ($flush) | $(LABBOOK_L2_FLUSH=$flush labbook_row transposeNaive "$build/tests/programs/transpose" 1024) |"
-done
+sweep() {   # the set-ups and passes studied first
+  echo "| set-up | flushed by | DRAM read (B) | DRAM written (B) | duration (ns) |"
+  echo "|---|---|---|---|---|"
+  for setup in "alloc-first copies copy-kernel read-back" "alloc-first copies copy-kernel read-back pause" \
+               "copies copy-kernel read-back" "alloc-first" ""; do
+    # shellcheck disable=SC2086  # the set-up is a list of words
+    echo "| ${setup:-kernels} | ncu | $(ncu_row transpose_naive all "$probe" $setup) |"
+    # shellcheck disable=SC2086
+    echo "| ${setup:-kernels} | labbook | $(labbook_row transpose_naive all "$probe" $setup) |"
+    # shellcheck disable=SC2086
+    echo "| ${setup:-kernels} | the program (write,discard) | $(ncu_row transpose_naive none "$probe" $setup flush=write,discard) |"
+  done
+  # Other flushes by the program itself, on the test program's layout.
+  for flush in "write-lines,discard" "write,discard flush-size=4" "write,read,discard" "write,write,discard" "discard"; do
+    # shellcheck disable=SC2086
+    echo "| alloc-first copies copy-kernel read-back pause | the program ($flush) | $(ncu_row transpose_naive none "$probe" alloc-first copies copy-kernel read-back pause flush=$flush) |"
+  done
+  echo "| tests/programs/transpose 1024 | ncu | $(ncu_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
+  echo "| tests/programs/transpose 1024 | labbook | $(labbook_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
+  for flush in write-lines,discard write,discard,write-lines,discard; do
+    echo "| tests/programs/transpose 1024 | labbook ($flush) | $(LABBOOK_L2_FLUSH=$flush labbook_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
+  done
+}
+
+contexts() {   # one difference between the program's flush and labbook's at a time
+  local layout=(alloc-first copies copy-kernel read-back pause) flush=flush=write,discard
+  echo "| tests/programs/transpose's layout: ${layout[*]} | DRAM read (B) | DRAM written (B) | duration (ns) |"
+  echo "|---|---|---|---|"
+  echo "| ncu --cache-control all | $(ncu_row transpose_naive all "$probe" "${layout[@]}") |"
+  for _ in 1 2; do
+    echo "| labbook --cache-control all | $(labbook_row transpose_naive all "$probe" "${layout[@]}") |"
+    echo "| the program's flush (ncu none) | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush) |"
+    echo "| the program's flush from a context of its own | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-context=other) |"
+    echo "| labbook's kernel, the program's context | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-kernel=labbook) |"
+    echo "| labbook's kernel, a context of its own | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-kernel=labbook flush-context=other) |"
+    echo "| the program's flush under labbook --cache-control none | $(labbook_row transpose_naive none "$probe" "${layout[@]}" $flush) |"
+  done
+  echo "| a context of its own, made first | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-context=other flush-first) |"
+  echo "| a context of its own, then a memset in the program's | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-context=other touch) |"
+  echo "| tests/programs/transpose 1024, ncu | $(ncu_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
+  echo "| tests/programs/transpose 1024, labbook | $(labbook_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
+}
+
+case "${1:-}" in
+  --sweep) sweep ;;
+  "") contexts ;;
+  *) echo "usage: tools/probe-l2-flush-state.sh [--sweep]" >&2; exit 2 ;;
+esac

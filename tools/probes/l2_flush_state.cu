@@ -17,6 +17,14 @@
 //                write-lines writes each 128-byte line from the thread that discard gives it
 //                (write spreads a line over 8 threads, which may sit by the other L2 partition)
 //   flush-size=K the flush buffer is K times the L2 (default 2, as labbook's)
+//   flush-context=other  the flush runs in a context of its own (cuCtxCreate), as labbook's
+//                flusher does, created just before the flush
+//   flush-first  with flush-context=other: that context and its buffer are made before the
+//                program allocates anything (as labbook's flusher prepared at context creation)
+//   flush-kernel=labbook  the passes run labbook's own flush kernel (profiler/l2_flush_kernel.h:
+//                PTX built by the driver) instead of this program's, with labbook's launch shape
+//   touch        after a flush in the other context, a 4-byte memset in the program's
+//                context before the transpose (the GPU switches back to it there, not at the kernel)
 // Exit 0, or 1 with the CUDA error on stderr. Not a lab and not a test: it checks nothing.
 #include <chrono>
 #include <cstdio>
@@ -27,7 +35,10 @@
 #include <thread>
 #include <vector>
 
+#include <cuda.h>
 #include <cuda_runtime.h>
+
+#include "../../profiler/l2_flush_kernel.h"
 
 constexpr int kN = 1024, kTile = 32, kRows = 8;
 constexpr unsigned kBlocks = 1056, kThreads = 256;
@@ -78,10 +89,34 @@ void check(cudaError_t e, const char* what) {
   std::exit(1);
 }
 
+// The passes with labbook's flush kernel, loaded into the current context as the flusher does.
+void run_labbook_flush(const std::vector<std::string>& passes, char* buffer, size_t bytes) {
+  using labbook::profiler::FlushPass;
+  using labbook::profiler::l2_flush_mode;
+  CUmodule module = nullptr;
+  CUfunction kernel = nullptr;
+  if (cuModuleLoadData(&module, labbook::profiler::kL2FlushPtx) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&kernel, module, labbook::profiler::kL2FlushKernel) != CUDA_SUCCESS)
+    check(cudaErrorUnknown, "loading labbook's flush kernel");
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+  for (const std::string& p : passes) {
+    const FlushPass pass = p == "write" ? FlushPass::Write : p == "discard" ? FlushPass::Discard
+                         : p == "read" ? FlushPass::Read : FlushPass::WriteLines;
+    unsigned mode = l2_flush_mode(pass);
+    unsigned long long units = pass == FlushPass::Discard || pass == FlushPass::WriteLines ? bytes / 128 : bytes / 16;
+    CUdeviceptr where = reinterpret_cast<CUdeviceptr>(buffer);
+    void* args[] = {&where, &units, &mode};
+    if (cuLaunchKernel(kernel, sms * 8, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr) != CUDA_SUCCESS)
+      check(cudaErrorLaunchFailure, "launching labbook's flush kernel");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool alloc_first = false, copies = false, copy_kernel = false, read_back = false, pause = false;
+  bool other_context = false, flush_first = false, touch = false, labbook_kernel = false;
   std::vector<std::string> passes;
   int flush_size = 2;
   for (int i = 1; i < argc; ++i) {
@@ -91,6 +126,10 @@ int main(int argc, char** argv) {
     else if (a == "copy-kernel") copy_kernel = true;
     else if (a == "read-back") read_back = true;
     else if (a == "pause") pause = true;
+    else if (a == "flush-context=other") other_context = true;
+    else if (a == "flush-first") flush_first = true;
+    else if (a == "touch") touch = true;
+    else if (a == "flush-kernel=labbook") labbook_kernel = true;
     else if (a.rfind("flush-size=", 0) == 0) flush_size = std::atoi(a.c_str() + 11);
     else if (a.rfind("flush=", 0) == 0) {
       std::stringstream list(a.substr(6));
@@ -110,12 +149,23 @@ int main(int argc, char** argv) {
   float *in = nullptr, *out = nullptr;
   char *before = nullptr, *flush = nullptr;
   unsigned* sink = nullptr;
+  CUcontext flush_ctx = nullptr;
+  auto make_flush_context = [&] {   // a context of its own, with the flush buffer in it
+    CUdevice dev = 0;
+    CUctxCreateParams params{};
+    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+        cuCtxCreate(&flush_ctx, &params, 0, dev) != CUDA_SUCCESS) check(cudaErrorUnknown, "cuCtxCreate");
+    check(cudaMalloc(&flush, flush_bytes), "cudaMalloc (flush context)");
+    CUcontext popped = nullptr;
+    cuCtxPopCurrent(&popped);
+  };
+  if (other_context && flush_first) make_flush_context();
   if (alloc_first) {
     check(cudaMalloc(&in, bytes), "cudaMalloc");
     check(cudaMalloc(&out, bytes), "cudaMalloc");
   }
   check(cudaMalloc(&before, 3 * size_t(l2)), "cudaMalloc");
-  check(cudaMalloc(&flush, flush_bytes), "cudaMalloc");
+  if (!other_context) check(cudaMalloc(&flush, flush_bytes), "cudaMalloc");
   check(cudaMalloc(&sink, sizeof(unsigned)), "cudaMalloc");
   if (!alloc_first) {
     check(cudaMalloc(&in, bytes), "cudaMalloc");
@@ -133,10 +183,19 @@ int main(int argc, char** argv) {
   if (copy_kernel) copy_rows<<<grid, block>>>(out, in, kN);
   if (read_back) check(cudaMemcpy(host.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (pause) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (other_context && !passes.empty()) {
+    check(cudaDeviceSynchronize(), "the program's work");   // as at a launch after a synchronous copy
+    if (!flush_ctx) make_flush_context();
+    cuCtxPushCurrent(flush_ctx);
+  }
+  if (labbook_kernel && !passes.empty()) {
+    run_labbook_flush(passes, flush, flush_bytes);
+    passes.clear();
+  }
   for (const std::string& p : passes) {
     if (p == "write") flush_write<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 16);
     else if (p == "write-lines") flush_write_lines<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 128);
-    else if (p == "read") flush_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(flush), flush_bytes / 16, sink);
+    else if (p == "read") flush_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(flush), flush_bytes / 16, reinterpret_cast<unsigned*>(flush));
     else if (p == "discard") flush_discard<<<kBlocks, kThreads>>>(flush, flush_bytes / 128);
     else {
       std::fprintf(stderr, "l2_flush_state: unknown flush pass '%s'\n", p.c_str());
@@ -144,6 +203,11 @@ int main(int argc, char** argv) {
     }
   }
   check(cudaDeviceSynchronize(), "flush");
+  if (flush_ctx) {
+    CUcontext popped = nullptr;
+    cuCtxPopCurrent(&popped);
+    if (touch) check(cudaMemsetAsync(sink, 0, sizeof(unsigned)), "cudaMemsetAsync");
+  }
   transpose_naive<<<grid, block>>>(out, in, kN);
   check(cudaDeviceSynchronize(), "transpose_naive");
   check(cudaMemcpy(host.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
