@@ -14,7 +14,9 @@
 # What remains different: labbook flushes from a context of its own (flush-context=other),
 # with its own kernel built from PTX by the driver (flush-kernel=labbook), with CUPTI's range
 # profiler on the program (the labbook rows with --cache-control none), and with its buffer
-# allocated early (flush-first). The default rows take these one at a time, twice each.
+# allocated early (flush-first), and its place in the launch: after CUPTI's range profiler has
+# started (collector.cpp, before_launch), where the program's flush kernels, not profiled, run
+# with the profiler stopped. The default rows take these one at a time, twice each.
 set -uo pipefail
 build=build
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
@@ -83,6 +85,7 @@ contexts() {   # one difference between the program's flush and labbook's at a t
     echo "| labbook's kernel, the program's context | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-kernel=labbook) |"
     echo "| labbook's kernel, a context of its own | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-kernel=labbook flush-context=other) |"
     echo "| the program's flush under labbook --cache-control none | $(labbook_row transpose_naive none "$probe" "${layout[@]}" $flush) |"
+    echo "| the same from a context of its own | $(labbook_row transpose_naive none "$probe" "${layout[@]}" $flush flush-context=other) |"
   done
   echo "| a context of its own, made first | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-context=other flush-first) |"
   echo "| a context of its own, then a memset in the program's | $(ncu_row transpose_naive none "$probe" "${layout[@]}" $flush flush-context=other touch) |"
