@@ -90,14 +90,15 @@ int write_profile_outputs(Measurement m, const std::string& out) {
   struct Output {
     const char* what;
     std::function<void()> write;
+    bool shows_issues;   // the summary and the measurement list the measurement's issues
     std::string failure;
   };
   std::vector<Output> outputs = {
-      {"trace.json", [&] { report::write_chrome_trace(m, out + "/trace.json"); }, ""},
-      {"timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(m)); }, ""},
+      {"trace.json", [&] { report::write_chrome_trace(m, out + "/trace.json"); }, false, ""},
+      {"timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(m)); }, false, ""},
       {"summary.md/html/json",
-       [&] { report::write_sheet(report::build_profile_summary(m, "timeline.svg"), out, "summary"); }, ""},
-      {"measurements.json", [&] { write_measurement(m, out + "/measurements.json"); }, ""},
+       [&] { report::write_sheet(report::build_profile_summary(m, "timeline.svg"), out, "summary"); }, true, ""},
+      {"measurements.json", [&] { write_measurement(m, out + "/measurements.json"); }, true, ""},
   };
   const auto attempt = [](Output& o) {
     try {
@@ -120,15 +121,13 @@ int write_profile_outputs(Measurement m, const std::string& out) {
   }
   // The summary and the measurement say what could not be written: written again when
   // something failed, now that the measurement holds the failure.
-  Output& summary = outputs[2];
-  Output& measurement = outputs[3];
   if (written < static_cast<int>(outputs.size()))
-    for (Output* o : {&summary, &measurement}) {
-      if (!o->failure.empty()) continue;
-      attempt(*o);
-      if (!o->failure.empty()) {
+    for (Output& o : outputs) {
+      if (!o.shows_issues || !o.failure.empty()) continue;
+      attempt(o);
+      if (!o.failure.empty()) {
         --written;
-        record_failure(*o);
+        record_failure(o);
       }
     }
   return written;
