@@ -5,6 +5,7 @@
 // collector's issues must say so.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -100,6 +101,14 @@ CUDA_KERNEL_NODE_PARAMS kernel_params(CUfunction f, std::vector<void*>& argument
   p.blockDimX = 256, p.blockDimY = p.blockDimZ = 1;
   p.kernelParams = arguments.data();
   return p;
+}
+
+/// A one-dimensional device-to-device copy, as a memcpy node takes it.
+CUDA_MEMCPY3D device_copy(std::uint64_t from, std::uint64_t to, std::size_t bytes) {
+  CUDA_MEMCPY3D c{};
+  c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = from, c.dstDevice = to, c.WidthInBytes = bytes, c.Height = c.Depth = 1;
+  return c;
 }
 
 CUgraphNode add_kernel(CUgraph g, std::vector<CUgraphNode> after, const CUDA_KERNEL_NODE_PARAMS& p) {
@@ -229,9 +238,7 @@ void branches(Program& p) {
   CUgraphNode r = add_kernel(graph, {set}, kernel_params(right, args, 2));
   CUgraphNode both[] = {l, r};
   cuGraphAddEmptyNode(&join, graph, both, 2);
-  CUDA_MEMCPY3D c{};
-  c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  c.srcDevice = buffer, c.dstDevice = 0x8000, c.WidthInBytes = 4096, c.Height = c.Depth = 1;
+  const CUDA_MEMCPY3D c = device_copy(buffer, 0x8000, 4096);
   cuGraphAddMemcpyNode(&copy, graph, &join, 1, &c, nullptr);
   CUgraphExec exec = p.instantiate(graph);
   p.launch(exec, stream(3));
@@ -262,9 +269,7 @@ void changed_through_the_generic_setter(Program& p) {
   const CUDA_MEMSET_NODE_PARAMS zero{buffer, 0, 0, 4, 64, 1};
   cuGraphAddMemsetNode(&set, graph, nullptr, 0, &zero, nullptr);
   CUgraphNode kernel = add_kernel(graph, {set}, kernel_params(k, args));
-  CUDA_MEMCPY3D c{};
-  c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  c.srcDevice = buffer, c.dstDevice = 0x9000, c.WidthInBytes = 256, c.Height = c.Depth = 1;
+  CUDA_MEMCPY3D c = device_copy(buffer, 0x9000, 256);
   cuGraphAddMemcpyNode(&copy, graph, &kernel, 1, &c, nullptr);
   CUgraphExec exec = p.instantiate(graph);
   p.launch(exec, stream(0));
