@@ -89,10 +89,19 @@ void check(cudaError_t e, const char* what) {
   std::exit(1);
 }
 
+using labbook::profiler::FlushPass;
+
+FlushPass pass_named(const std::string& name) {   // exits 2 on a name it does not know
+  if (name == "write") return FlushPass::Write;
+  if (name == "discard") return FlushPass::Discard;
+  if (name == "read") return FlushPass::Read;
+  if (name == "write-lines") return FlushPass::WriteLines;
+  std::fprintf(stderr, "l2_flush_state: unknown flush pass '%s'\n", name.c_str());
+  std::exit(2);
+}
+
 // The passes with labbook's flush kernel, loaded into the current context as the flusher does.
-void run_labbook_flush(const std::vector<std::string>& passes, char* buffer, size_t bytes) {
-  using labbook::profiler::FlushPass;
-  using labbook::profiler::l2_flush_mode;
+void run_labbook_flush(const std::vector<FlushPass>& passes, char* buffer, size_t bytes) {
   CUmodule module = nullptr;
   CUfunction kernel = nullptr;
   if (cuModuleLoadData(&module, labbook::profiler::kL2FlushPtx) != CUDA_SUCCESS ||
@@ -100,10 +109,8 @@ void run_labbook_flush(const std::vector<std::string>& passes, char* buffer, siz
     check(cudaErrorUnknown, "loading labbook's flush kernel");
   int sms = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
-  for (const std::string& p : passes) {
-    const FlushPass pass = p == "write" ? FlushPass::Write : p == "discard" ? FlushPass::Discard
-                         : p == "read" ? FlushPass::Read : FlushPass::WriteLines;
-    unsigned mode = l2_flush_mode(pass);
+  for (const FlushPass pass : passes) {
+    unsigned mode = labbook::profiler::l2_flush_mode(pass);
     unsigned long long units = pass == FlushPass::Discard || pass == FlushPass::WriteLines ? bytes / 128 : bytes / 16;
     CUdeviceptr where = reinterpret_cast<CUdeviceptr>(buffer);
     void* args[] = {&where, &units, &mode};
@@ -117,7 +124,7 @@ void run_labbook_flush(const std::vector<std::string>& passes, char* buffer, siz
 int main(int argc, char** argv) {
   bool alloc_first = false, copies = false, copy_kernel = false, read_back = false, pause = false;
   bool other_context = false, flush_first = false, touch = false, labbook_kernel = false;
-  std::vector<std::string> passes;
+  std::vector<FlushPass> passes;
   int flush_size = 2;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -133,7 +140,7 @@ int main(int argc, char** argv) {
     else if (a.rfind("flush-size=", 0) == 0) flush_size = std::atoi(a.c_str() + 11);
     else if (a.rfind("flush=", 0) == 0) {
       std::stringstream list(a.substr(6));
-      for (std::string p; std::getline(list, p, ',');) passes.push_back(p);
+      for (std::string p; std::getline(list, p, ',');) passes.push_back(pass_named(p));
     } else {
       std::fprintf(stderr, "l2_flush_state: unknown argument '%s'\n", a.c_str());
       return 2;
@@ -192,15 +199,11 @@ int main(int argc, char** argv) {
     run_labbook_flush(passes, flush, flush_bytes);
     passes.clear();
   }
-  for (const std::string& p : passes) {
-    if (p == "write") flush_write<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 16);
-    else if (p == "write-lines") flush_write_lines<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 128);
-    else if (p == "read") flush_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(flush), flush_bytes / 16, reinterpret_cast<unsigned*>(flush));
-    else if (p == "discard") flush_discard<<<kBlocks, kThreads>>>(flush, flush_bytes / 128);
-    else {
-      std::fprintf(stderr, "l2_flush_state: unknown flush pass '%s'\n", p.c_str());
-      return 2;
-    }
+  for (const FlushPass p : passes) {
+    if (p == FlushPass::Write) flush_write<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 16);
+    else if (p == FlushPass::WriteLines) flush_write_lines<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 128);
+    else if (p == FlushPass::Read) flush_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(flush), flush_bytes / 16, reinterpret_cast<unsigned*>(flush));
+    else flush_discard<<<kBlocks, kThreads>>>(flush, flush_bytes / 128);
   }
   check(cudaDeviceSynchronize(), "flush");
   if (flush_ctx) {
