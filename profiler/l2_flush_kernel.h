@@ -88,13 +88,17 @@ DONE:
 }
 )";
 
-
 inline constexpr const char* kL2FlushKernel = "labbook_l2_flush";
 
-/// The kernel's `mode` parameter for a pass; Discard and WriteLines take one 128-byte line a
-/// unit, Write and Read 16 bytes.
+/// The kernel's `mode` parameter for a pass.
 constexpr unsigned l2_flush_mode(FlushPass pass) {
   return pass == FlushPass::Write ? 0 : pass == FlushPass::Discard ? 1 : pass == FlushPass::Read ? 2 : 3;
+}
+
+/// The bytes of one of a pass's `units`: Discard and WriteLines take a 128-byte line a thread
+/// at a time, Write and Read 16 bytes.
+constexpr unsigned l2_flush_unit_bytes(FlushPass pass) {
+  return pass == FlushPass::Discard || pass == FlushPass::WriteLines ? 128 : 16;
 }
 
 }  // namespace labbook::profiler

@@ -35,7 +35,7 @@ struct L2Flusher::Device {
   CUmodule module = nullptr;
   CUfunction kernel = nullptr;
   CUdeviceptr buffer = 0;
-  std::uint64_t vectors = 0, lines = 0;
+  std::uint64_t bytes = 0;
   unsigned blocks = 0;
   std::string problem;   // what failed, preparing or flushing: the flusher stays off for the device
   bool problem_said = false;   // flush() returns the problem once
@@ -70,8 +70,7 @@ std::string L2Flusher::prepare(int device, Device& d) {
     return failed("cuModuleGetFunction", r);
   const std::size_t bytes = 2 * static_cast<std::size_t>(l2);
   if (CUresult r = cuMemAlloc(&d.buffer, bytes); r != CUDA_SUCCESS) return failed("cuMemAlloc", r);
-  d.vectors = bytes / 16;
-  d.lines = bytes / 128;
+  d.bytes = bytes;
   d.blocks = static_cast<unsigned>(sms > 0 ? sms * 8 : 256);
   return "";
 }
@@ -155,8 +154,7 @@ std::string L2Flusher::flush(int device) {
   CUresult r = CUDA_SUCCESS;
   for (FlushPass pass : passes_) {
     unsigned mode = l2_flush_mode(pass);
-    const bool by_line = pass == FlushPass::Discard || pass == FlushPass::WriteLines;
-    std::uint64_t units = by_line ? d.lines : d.vectors;
+    std::uint64_t units = d.bytes / l2_flush_unit_bytes(pass);
     void* args[] = {&d.buffer, &units, &mode};
     if (r == CUDA_SUCCESS) r = cuLaunchKernel(d.kernel, d.blocks, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
   }

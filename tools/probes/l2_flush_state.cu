@@ -111,7 +111,7 @@ void run_labbook_flush(const std::vector<FlushPass>& passes, char* buffer, size_
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
   for (const FlushPass pass : passes) {
     unsigned mode = labbook::profiler::l2_flush_mode(pass);
-    unsigned long long units = pass == FlushPass::Discard || pass == FlushPass::WriteLines ? bytes / 128 : bytes / 16;
+    unsigned long long units = bytes / labbook::profiler::l2_flush_unit_bytes(pass);
     CUdeviceptr where = reinterpret_cast<CUdeviceptr>(buffer);
     void* args[] = {&where, &units, &mode};
     if (cuLaunchKernel(kernel, sms * 8, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr) != CUDA_SUCCESS)
