@@ -21,6 +21,7 @@
 #include "profile_session.h"
 #include "profile_summary.h"
 #include "sheet_files.h"
+#include "stopwatch.h"
 #include "timeline_svg.h"
 #include "trace_writer.h"
 
@@ -159,10 +160,8 @@ int profile(const ProfileOptions& options) {
     std::fprintf(stderr, "labbook: could not write to %s: %s\n", out.c_str(), e.what());
   }
   if (const char* verbose = std::getenv("LABBOOK_VERBOSE"); verbose && std::string(verbose) == "1") {
-    const auto now = std::chrono::steady_clock::now();
-    std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report\n",
-                 std::chrono::duration<double>(now - started).count(),
-                 std::chrono::duration<double>(now - reporting).count());
+    std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report\n", profiler::seconds_since(started),
+                 profiler::seconds_since(reporting));
   }
   print_gpu_activities(m);
   for (const auto& issue : m.issues) std::fprintf(stderr, "labbook: note: %s: %s\n", issue.code.c_str(), issue.message.c_str());

@@ -11,6 +11,7 @@
 #include "labbook/model/text.h"
 #include "pass_plan.h"
 #include "program_runner.h"
+#include "stopwatch.h"
 
 namespace labbook::cli {
 
@@ -58,7 +59,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const int exit_code = request.runner ? request.runner(request.command, env, stdout_path)
                                        : run_program(request.command, env, stdout_path);
   std::fprintf(stderr, "labbook: %s run: %.3f s, exit code %d\n", what.c_str(),
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), exit_code);
+               profiler::seconds_since(started), exit_code);
   return exit_code;
 }
 

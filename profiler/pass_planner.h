@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// Pass planning for application replay: the metric set split into groups that each need
-/// a single pass of the counters, so that every run of the program collects one pass with
-/// no replay at all. Uses the Profiler Host API only (no GPU work).
+/// a single pass of the counters where they can, so that every run of the program collects
+/// one pass with no replay at all. Uses the Profiler Host API only (no GPU work).
 #include <cstdint>
 #include <string>
 #include <vector>
