@@ -35,17 +35,17 @@ if len(rows) < 3: print("(no ncu rows)"); sys.exit()
 cols = [rows[0].index(m) for m in sys.argv[1].split(",")]
 print(" | ".join(" / ".join(r[c].replace(",", "") for r in rows[2:]) for c in cols))' "$metrics"
 }
-labbook_row() {   # labbook_row KERNEL CACHE PROGRAM ARGS...
-  local kernel=$1 cache=$2 out
+labbook_row() {   # [globs=G] labbook_row KERNEL CACHE PROGRAM ARGS...: KERNEL's launches, profiled with
+  local kernel=$1 cache=$2 out   # those matching G (default KERNEL*)
   shift 2
   out=$(mktemp -d)
-  "$build/labbook" profile --cache-control "$cache" --no-trace --kernel "$kernel*" --metrics "$metrics" --out "$out" -- "$@" \
-      >/dev/null 2>"$out.log" || { tail -3 "$out.log"; return; }
+  "$build/labbook" profile --cache-control "$cache" --replay "${replay:-application}" --no-trace --kernel "${globs:-$kernel*}" --metrics "$metrics" \
+      --out "$out" -- "$@" >/dev/null 2>"$out.log" || { tail -3 "$out.log"; return; }
   python3 -c '
 import json, sys
-kernels = [k for k in json.load(open(sys.argv[1]))["kernels"] if k.get("metrics")]
+kernels = [k for k in json.load(open(sys.argv[1]))["kernels"] if k.get("metrics") and k["name"].startswith(sys.argv[3])]
 print(" | ".join(" / ".join("%.0f" % k["metrics"].get(m, -1) for k in kernels) for m in sys.argv[2].split(",")))' \
-      "$out/measurements.json" "$metrics"
+      "$out/measurements.json" "$metrics" "$kernel"
   rm -rf "$out" "$out.log"
 }
 
@@ -93,8 +93,67 @@ contexts() {   # one difference between the program's flush and labbook's at a t
   echo "| tests/programs/transpose 1024, labbook | $(labbook_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
 }
 
+cupti() {   # what CUPTI's range profiler, started by labbook around the program's flush, changes
+  local layout=(alloc-first copies copy-kernel read-back pause) flush=flush=write,discard
+  echo "| under labbook, tests/programs/transpose's layout: ${layout[*]} | DRAM read (B) | DRAM written (B) | duration (ns) |"
+  echo "|---|---|---|---|"
+  for _ in 1 2; do
+    echo "| none, no flush | $(labbook_row transpose_naive none "$probe" "${layout[@]}") |"
+    echo "| none, the program's write,discard (CUPTI set up after it) | $(labbook_row transpose_naive none "$probe" "${layout[@]}" $flush) |"
+    echo "| none, the program's write alone | $(labbook_row transpose_naive none "$probe" "${layout[@]}" flush=write) |"
+    echo "| none, the program's write,discard, copy_rows profiled too (CUPTI set up before; stopped by the flush, started again) | $(globs='copy_rows*,transpose_naive*' labbook_row transpose_naive none "$probe" "${layout[@]}" $flush) |"
+    echo "| none, the program's write,discard, every kernel profiled (never stopped) | $(globs='*' labbook_row transpose_naive none "$probe" "${layout[@]}" $flush) |"
+    echo "| all | $(labbook_row transpose_naive all "$probe" "${layout[@]}") |"
+    echo "| all, copy_rows profiled too | $(globs='copy_rows*,transpose_naive*' labbook_row transpose_naive all "$probe" "${layout[@]}") |"
+  done
+  for passes in write,discard write,discard,write,discard write,write,discard discard,write,discard write,read; do
+    for _ in 1 2; do
+      echo "| tests/programs/transpose 1024, all, $passes | $(LABBOOK_L2_FLUSH=$passes labbook_row transposeNaive all "$build/tests/programs/transpose" 1024) |"
+    done
+  done
+}
+
+trace_row() {   # trace_row KERNEL PROGRAM ARGS...: KERNEL's duration (ns) from CUPTI's activity record,
+  local kernel=$1 out   # labbook tracing only: no range profiler on the program
+  shift
+  out=$(mktemp -d)
+  "$build/labbook" profile --out "$out" -- "$@" >/dev/null 2>"$out.log" || { tail -3 "$out.log"; return; }
+  python3 -c '
+import json, sys
+print(" / ".join(str(k["end_ns"] - k["start_ns"]) for k in json.load(open(sys.argv[1]))["kernels"]
+                 if k["name"].startswith(sys.argv[2]) and "end_ns" in k))' "$out/measurements.json" "$kernel"
+  rm -rf "$out" "$out.log"
+}
+
+settings() {   # whether a setting of CUPTI's range profiler, or ncu's replay, changes the naive transpose
+  local program=("$build/tests/programs/transpose" 1024)
+  echo "| tests/programs/transpose 1024, --cache-control all | DRAM read (B) | DRAM written (B) | duration (ns) |"
+  echo "|---|---|---|---|"
+  for _ in 1 2; do
+    echo "| ncu, kernel replay | $(ncu_row transposeNaive all "${program[@]}") |"
+    echo "| ncu --replay-mode application | $(ncu_row transposeNaive all --replay-mode application "${program[@]}") |"
+    echo "| labbook (application replay, a single pass: CUPTI's user replay) | $(labbook_row transposeNaive all "${program[@]}") |"
+    echo "| labbook --replay kernel (CUPTI's kernel replay) | $(replay=kernel labbook_row transposeNaive all "${program[@]}") |"
+    echo "| labbook, DRAM written alone | $(metrics=dram__bytes_write.sum labbook_row transposeNaive all "${program[@]}") |"
+    echo "| labbook, duration alone | $(metrics=gpu__time_duration.sum labbook_row transposeNaive all "${program[@]}") |"
+  done
+  local layout=(alloc-first copies copy-kernel read-back pause)
+  echo
+  echo "| l2_flush_state ${layout[*]}, the program's own flush | duration (ns) |"
+  echo "|---|---|"
+  for _ in 1 2; do
+    echo "| ncu --cache-control none, no flush | $(metrics=gpu__time_duration.sum ncu_row transpose_naive none "$probe" "${layout[@]}") |"
+    echo "| ncu --cache-control none, write,discard | $(metrics=gpu__time_duration.sum ncu_row transpose_naive none "$probe" "${layout[@]}" flush=write,discard) |"
+    echo "| labbook trace only (activity record), no flush | $(trace_row transpose_naive "$probe" "${layout[@]}") |"
+    echo "| labbook trace only (activity record), write,discard | $(trace_row transpose_naive "$probe" "${layout[@]}" flush=write,discard) |"
+    echo "| labbook --metrics gpu__time_duration.sum, write,discard, every kernel profiled | $(globs='*' metrics=gpu__time_duration.sum labbook_row transpose_naive none "$probe" "${layout[@]}" flush=write,discard) |"
+  done
+}
+
 case "${1:-}" in
   --sweep) sweep ;;
+  --cupti) cupti ;;
+  --settings) settings ;;
   "") contexts ;;
-  *) echo "usage: tools/probe-l2-flush-state.sh [--sweep]" >&2; exit 2 ;;
+  *) echo "usage: tools/probe-l2-flush-state.sh [--sweep|--cupti|--settings]" >&2; exit 2 ;;
 esac

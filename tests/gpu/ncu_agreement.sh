@@ -28,5 +28,6 @@ test -s "$measurement" || { echo "no measurement: $measurement"; cat "$out/labbo
 ncu --metrics "$metrics" --cache-control "$cache" --clock-control none ${LABBOOK_NCU_REPLAY:+--replay-mode "$LABBOOK_NCU_REPLAY"} --csv --page raw --print-units base \
     --print-kernel-base mangled \
     "$@" >"$out/ncu.csv" 2>"$out/ncu.log" || true
+if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then mkdir -p "$LABBOOK_KEEP_RESULTS" || exit 1; fi
 "$build/tests/compare_with_ncu" "$measurement" "$out/ncu.csv" \
   | tee "${LABBOOK_KEEP_RESULTS:-$out}/ncu_agreement_$name.md"
