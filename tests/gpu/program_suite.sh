@@ -8,6 +8,8 @@
 # programs included, whose kernel nodes labbook launches one by one in its metrics runs
 # (profiler/graph_replay.h), except a graph with a host-function node, which runs whole and
 # whose kernels must be said to have no metrics.
+# capture_at_start holds a global-mode capture open while labbook prepares its L2 flusher on a
+# thread of its own: the flusher's driver calls must leave that capture alone.
 # persisting_l2 resets the persisting L2 lines between launches: GPU work of the driver that
 # must not be counted as a kernel of the program.
 # Skips (77) without a GPU or without ncu.
@@ -77,6 +79,7 @@ check graph_capture 0 ncu "$programs/graph_capture"
 check graph_explicit 0 ncu "$programs/graph_explicit"
 check graph_update 0 ncu "$programs/graph_update"
 check graph_host_node 0 graph "$programs/graph_host_node"
+check capture_at_start 0 ncu "$programs/capture_at_start"
 check streams_callbacks 0 ncu "$programs/streams_callbacks"
 check zero_copy 0 ncu "$programs/zero_copy"
 check unified_memory 0 counters "$programs/unified_memory"
