@@ -3,20 +3,18 @@
 # as `ncu --cache-control all` does before a naive 1024² transpose (partial-sector stores), when
 # the program's own flush with the same passes does? tools/probes/l2_flush_state.cu sets the
 # transpose up and flushes in the ways asked; each row gives its DRAM bytes and duration.
-#   tools/probe-l2-flush-state.sh           what differs between the two flushes (about 2 min)
-#   tools/probe-l2-flush-state.sh --sweep   the set-ups and other passes studied before (2 min)
-# What it showed on the H100 (2026-11-23, --sweep, one run a row): the program's own
-# write,discard flush (under ncu --cache-control none) left the transpose reading 4.20 MB and
-# writing 0-2 KB, as ncu's flush, in every set-up. labbook's flush did so only in one
-# set-up ("copies copy-kernel read-back", matrices after 250 MB of other buffers); in the four
-# others, and in tests/programs/transpose, it read 5.14-5.20 MB and wrote 0.96-1.02 MB, the
-# extra writes growing with write-lines (1.60 MB): lines the flush wrote survive its discard.
-# What remains different: labbook flushes from a context of its own (flush-context=other),
-# with its own kernel built from PTX by the driver (flush-kernel=labbook), with CUPTI's range
-# profiler on the program (the labbook rows with --cache-control none), and with its buffer
-# allocated early (flush-first), and its place in the launch: after CUPTI's range profiler has
-# started (collector.cpp, before_launch), where the program's flush kernels, not profiled, run
-# with the profiler stopped. The default rows take these one at a time, twice each.
+#   tools/probe-l2-flush-state.sh             what differs between the two flushes (about 1 min)
+#   tools/probe-l2-flush-state.sh --cupti     the program's own flush under labbook (40 s)
+#   tools/probe-l2-flush-state.sh --settings  CUPTI's replay modes, metric subsets, trace-only
+#                                             durations, against ncu's two replays (40 s)
+#   tools/probe-l2-flush-state.sh --sweep     the set-ups and other passes studied first (2 min)
+# What it showed on the H100 (2026-11-23, each row twice; docs/metrics.md has the numbers):
+# under ncu --cache-control none, the program's own write,discard flush leaves the transpose
+# reading 4.20 MB and writing under 15 KB, as ncu's flush does, whatever its context, kernel or
+# buffer. Under labbook, the same flush by the program gives 5.05-5.08 MB read and 0.87-0.91 MB
+# written as soon as CUPTI's range profiler is on the program's context, even never stopped
+# between the flush and the kernel; so does labbook's own flush, in user and kernel replay and
+# with any metric subset. The extra traffic comes with the range profiler, not with the flush.
 set -uo pipefail
 build=build
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
