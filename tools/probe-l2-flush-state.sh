@@ -7,6 +7,7 @@
 #   tools/probe-l2-flush-state.sh --cupti     the program's own flush under labbook (40 s)
 #   tools/probe-l2-flush-state.sh --settings  CUPTI's replay modes, metric subsets, trace-only
 #                                             durations, against ncu's two replays (40 s)
+#   tools/probe-l2-flush-state.sh --events    the transpose timed by the probe's own events (not yet run)
 #   tools/probe-l2-flush-state.sh --sweep     the set-ups and other passes studied first (2 min)
 # What it showed on the H100 (2026-11-23, each row twice; docs/metrics.md has the numbers):
 # under ncu --cache-control none, the program's own write,discard flush leaves the transpose
@@ -148,10 +149,34 @@ settings() {   # whether a setting of CUPTI's range profiler, or ncu's replay, c
   done
 }
 
+events_row() {   # events_row COMMAND...: the median the probe's own events measured (repeat=N)
+  "$@" 2>/dev/null | sed -n 's/^transpose_naive: //p'
+}
+
+events() {   # one clock for every tool: does the range profiler slow the transpose when stopped, or only around it?
+  local layout=(alloc-first copies copy-kernel read-back pause repeat=20) flush=flush=write,discard out
+  out=$(mktemp -d)
+  local labbook=("$build/labbook" profile --out "$out")
+  local metrics_run=("${labbook[@]}" --no-trace --cache-control none --metrics dram__bytes_read.sum)
+  echo "| l2_flush_state ${layout[*]}: the transpose timed by the program's events | median, range |"
+  echo "|---|---|"
+  for _ in 1 2; do
+    echo "| alone, no flush | $(events_row "$probe" "${layout[@]}") |"
+    echo "| alone, the program's write,discard | $(events_row "$probe" "${layout[@]}" $flush) |"
+    echo "| labbook trace only (activity records, no range profiler) | $(events_row "${labbook[@]}" -- "$probe" "${layout[@]}" $flush) |"
+    echo "| labbook metrics run, range profiler on the context, copy_rows profiled, the transposes not | $(events_row "${metrics_run[@]}" --kernel 'copy_rows*' -- "$probe" "${layout[@]}" $flush) |"
+    echo "| labbook metrics run, the transposes profiled | $(events_row "${metrics_run[@]}" --kernel 'transpose_naive*' -- "$probe" "${layout[@]}" $flush) |"
+    echo "| labbook metrics run, every kernel profiled (never stopped) | $(events_row "${metrics_run[@]}" --kernel '*' -- "$probe" "${layout[@]}" $flush) |"
+    echo "| ncu --cache-control none, copy_rows profiled, the transposes not | $(events_row ncu --cache-control none --clock-control none -k regex:copy_rows --metrics dram__bytes_read.sum "$probe" "${layout[@]}" $flush) |"
+  done
+  rm -rf "$out"
+}
+
 case "${1:-}" in
   --sweep) sweep ;;
   --cupti) cupti ;;
   --settings) settings ;;
+  --events) events ;;
   "") contexts ;;
-  *) echo "usage: tools/probe-l2-flush-state.sh [--sweep|--cupti|--settings]" >&2; exit 2 ;;
+  *) echo "usage: tools/probe-l2-flush-state.sh [--sweep|--cupti|--settings|--events]" >&2; exit 2 ;;
 esac

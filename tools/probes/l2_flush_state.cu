@@ -23,9 +23,12 @@
 //                program allocates anything (as labbook's flusher prepared at context creation)
 //   flush-kernel=labbook  the passes run labbook's own flush kernel (profiler/l2_flush_kernel.h:
 //                PTX built by the driver) instead of this program's, with labbook's launch shape
+//   repeat=N     flush (as asked) and transpose N times, each transpose timed by the program's
+//                own events, and print their median: a clock that reads the same with any tool
 //   touch        after a flush in the other context, a 4-byte memset in the program's
 //                context before the transpose (the GPU switches back to it there, not at the kernel)
 // Exit 0, or 1 with the CUDA error on stderr. Not a lab and not a test: it checks nothing.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -102,11 +105,13 @@ FlushPass pass_named(const std::string& name) {   // exits 2 on a name it does n
 
 // The passes with labbook's flush kernel, loaded into the current context as the flusher does.
 void run_labbook_flush(const std::vector<FlushPass>& passes, char* buffer, size_t bytes) {
-  CUmodule module = nullptr;
-  CUfunction kernel = nullptr;
-  if (cuModuleLoadData(&module, labbook::profiler::kL2FlushPtx) != CUDA_SUCCESS ||
-      cuModuleGetFunction(&kernel, module, labbook::profiler::kL2FlushKernel) != CUDA_SUCCESS)
-    check(cudaErrorUnknown, "loading labbook's flush kernel");
+  static CUfunction kernel = nullptr;   // loaded once: the flush context is the same every time
+  if (!kernel) {
+    CUmodule module = nullptr;
+    if (cuModuleLoadData(&module, labbook::profiler::kL2FlushPtx) != CUDA_SUCCESS ||
+        cuModuleGetFunction(&kernel, module, labbook::profiler::kL2FlushKernel) != CUDA_SUCCESS)
+      check(cudaErrorUnknown, "loading labbook's flush kernel");
+  }
   int sms = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
   for (const FlushPass pass : passes) {
@@ -125,7 +130,7 @@ int main(int argc, char** argv) {
   bool alloc_first = false, copies = false, copy_kernel = false, read_back = false, pause = false;
   bool other_context = false, flush_first = false, touch = false, labbook_kernel = false;
   std::vector<FlushPass> passes;
-  int flush_size = 2;
+  int flush_size = 2, repeat = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "alloc-first") alloc_first = true;
@@ -138,6 +143,7 @@ int main(int argc, char** argv) {
     else if (a == "touch") touch = true;
     else if (a == "flush-kernel=labbook") labbook_kernel = true;
     else if (a.rfind("flush-size=", 0) == 0) flush_size = std::atoi(a.c_str() + 11);
+    else if (a.rfind("repeat=", 0) == 0) repeat = std::atoi(a.c_str() + 7);
     else if (a.rfind("flush=", 0) == 0) {
       std::stringstream list(a.substr(6));
       for (std::string p; std::getline(list, p, ',');) passes.push_back(pass_named(p));
@@ -145,6 +151,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "l2_flush_state: unknown argument '%s'\n", a.c_str());
       return 2;
     }
+  }
+  if (repeat < 0) {
+    std::fprintf(stderr, "l2_flush_state: repeat must not be negative\n");
+    return 2;
   }
   if (flush_size < 1) {
     std::fprintf(stderr, "l2_flush_state: flush-size must be a positive number\n");
@@ -190,29 +200,53 @@ int main(int argc, char** argv) {
   if (copy_kernel) copy_rows<<<grid, block>>>(out, in, kN);
   if (read_back) check(cudaMemcpy(host.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (pause) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  if (other_context && !passes.empty()) {
-    check(cudaDeviceSynchronize(), "the program's work");   // as at a launch after a synchronous copy
-    if (!flush_ctx) make_flush_context();
-    cuCtxPushCurrent(flush_ctx);
+  auto flush_l2 = [&] {   // the program's own flush, as asked
+    if (passes.empty()) return;
+    if (other_context) {
+      check(cudaDeviceSynchronize(), "the program's work");   // as at a launch after a synchronous copy
+      if (!flush_ctx) make_flush_context();
+      cuCtxPushCurrent(flush_ctx);
+    }
+    if (labbook_kernel) {
+      run_labbook_flush(passes, flush, flush_bytes);
+    } else {
+      for (const FlushPass p : passes) {
+        if (p == FlushPass::Write) flush_write<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 16);
+        else if (p == FlushPass::WriteLines) flush_write_lines<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 128);
+        else if (p == FlushPass::Read) flush_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(flush), flush_bytes / 16, reinterpret_cast<unsigned*>(flush));
+        else flush_discard<<<kBlocks, kThreads>>>(flush, flush_bytes / 128);
+      }
+    }
+    check(cudaDeviceSynchronize(), "flush");
+    if (flush_ctx) {
+      CUcontext popped = nullptr;
+      cuCtxPopCurrent(&popped);
+      if (touch) check(cudaMemsetAsync(sink, 0, sizeof(unsigned)), "cudaMemsetAsync");
+    }
+  };
+  if (repeat == 0) {
+    flush_l2();
+    transpose_naive<<<grid, block>>>(out, in, kN);
+    check(cudaDeviceSynchronize(), "transpose_naive");
+  } else {   // the transpose timed by the program's own events, each after the flush asked
+    cudaEvent_t started, ended;
+    check(cudaEventCreate(&started), "cudaEventCreate");
+    check(cudaEventCreate(&ended), "cudaEventCreate");
+    std::vector<float> us;
+    for (int r = 0; r < repeat; ++r) {
+      flush_l2();
+      check(cudaEventRecord(started), "cudaEventRecord");
+      transpose_naive<<<grid, block>>>(out, in, kN);
+      check(cudaEventRecord(ended), "cudaEventRecord");
+      check(cudaEventSynchronize(ended), "transpose_naive");
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, started, ended), "cudaEventElapsedTime");
+      us.push_back(ms * 1000.f);
+    }
+    std::sort(us.begin(), us.end());
+    std::printf("transpose_naive: median %.1f us, %.1f to %.1f, %d runs (the program's events)\n", us[us.size() / 2],
+                us.front(), us.back(), repeat);
   }
-  if (labbook_kernel && !passes.empty()) {
-    run_labbook_flush(passes, flush, flush_bytes);
-    passes.clear();
-  }
-  for (const FlushPass p : passes) {
-    if (p == FlushPass::Write) flush_write<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 16);
-    else if (p == FlushPass::WriteLines) flush_write_lines<<<kBlocks, kThreads>>>(reinterpret_cast<uint4*>(flush), flush_bytes / 128);
-    else if (p == FlushPass::Read) flush_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(flush), flush_bytes / 16, reinterpret_cast<unsigned*>(flush));
-    else flush_discard<<<kBlocks, kThreads>>>(flush, flush_bytes / 128);
-  }
-  check(cudaDeviceSynchronize(), "flush");
-  if (flush_ctx) {
-    CUcontext popped = nullptr;
-    cuCtxPopCurrent(&popped);
-    if (touch) check(cudaMemsetAsync(sink, 0, sizeof(unsigned)), "cudaMemsetAsync");
-  }
-  transpose_naive<<<grid, block>>>(out, in, kN);
-  check(cudaDeviceSynchronize(), "transpose_naive");
   check(cudaMemcpy(host.data(), out, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
   return 0;
 }
