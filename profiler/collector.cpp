@@ -20,6 +20,7 @@
 #include <generated_nvtx_meta.h>
 
 #include "activity_tracer.h"
+#include "capture_mode.h"
 #include "cupti_status.h"
 #include "device_facts.h"
 #include "graph_exec_calls.h"
@@ -100,6 +101,7 @@ struct Launch {
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
+thread_local CUstreamCaptureMode t_capture_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;   // the thread's, outside the launch
 
 /// The stream a kernel or graph launch callback's parameters name; for the
 /// per-thread-stream (_ptsz) calls, stream 0 is the thread's own stream.
@@ -345,21 +347,14 @@ class Collector {
   void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (L2Flusher::in_flush()) return;   // the flusher's own launches, inside a program's
     if (d->callbackSite == CUPTI_API_EXIT) {
-      if (!t_launch_serialized) return;
-      launch_ns_ += now_ns() - t_launch_entered_ns;
-      t_launch_serialized = false;
-      launch_serializer_.unlock();
+      if (t_launch_serialized) end_serialized_launch();
       return;
     }
     const bool graph = is_graph_launch(cbid);
     const CUstream stream = launch_stream(cbid, d->functionParams);
     if (!graph && stream_is_capturing(stream)) return;
     if (graph && replay_graph_nodes(d, stream)) return;
-    if (profiler_) {
-      launch_serializer_.lock();
-      t_launch_serialized = true;
-      t_launch_entered_ns = now_ns();
-    }
+    if (profiler_) begin_serialized_launch();
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
     std::vector<std::uint64_t> indices;
@@ -413,11 +408,27 @@ class Collector {
   bool replay_graph_nodes(const CUpti_CallbackData* d, CUstream stream) {
     if (!profiler_ || d->callbackSite != CUPTI_API_ENTER) return false;
     if (!graphs_.launch_nodes(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph, stream)) return false;
-    launch_serializer_.lock();   // released at the graph launch's exit
-    t_launch_serialized = true;
-    t_launch_entered_ns = now_ns();
+    begin_serialized_launch();   // ended at the graph launch's exit
     profiler_->skip_launch(d->context);
     return true;
+  }
+
+  // From a launch's entry to its exit: one launch at a time, timed, and the thread's capture
+  // mode relaxed (capture_mode.h), for what labbook and CUPTI's range profiler do around the
+  // launch (set-up, the L2 flush, the synchronize after a profiled kernel) while another
+  // thread of the program may hold a global-mode capture.
+  void begin_serialized_launch() {
+    launch_serializer_.lock();
+    t_launch_serialized = true;
+    t_launch_entered_ns = now_ns();
+    t_capture_mode = relax_capture_mode();
+  }
+
+  void end_serialized_launch() {
+    restore_capture_mode(t_capture_mode);
+    launch_ns_ += now_ns() - t_launch_entered_ns;
+    t_launch_serialized = false;
+    launch_serializer_.unlock();
   }
 
   // finish_ns: the whole of finish(); profiler_ns: its part up to the profiler's last batch

@@ -5,6 +5,7 @@
 #include <exception>
 #include <future>
 
+#include "capture_mode.h"
 #include "l2_flush_kernel.h"
 #include "stopwatch.h"
 
@@ -20,16 +21,6 @@ struct CurrentContext {   // makes `ctx` current for a scope, restoring the call
     CUcontext popped = nullptr;
     cuCtxPopCurrent(&popped);
   }
-};
-
-// The flusher's driver calls (a context, an allocation, a synchronize) are "potentially unsafe"
-// while any thread of the program captures a stream in global mode: made from the default
-// mode they would fail and invalidate the program's capture. Relaxed mode, for the scope of
-// the flusher's own calls, lets them run beside a capture, which they never touch.
-struct RelaxedCaptureMode {
-  CUstreamCaptureMode previous = CU_STREAM_CAPTURE_MODE_RELAXED;
-  RelaxedCaptureMode() { cuThreadExchangeStreamCaptureMode(&previous); }
-  ~RelaxedCaptureMode() { cuThreadExchangeStreamCaptureMode(&previous); }
 };
 
 std::string failed(const char* call, CUresult r) {
@@ -96,7 +87,7 @@ void L2Flusher::prepare_timed(int device, Device& d) {
   const auto started = std::chrono::steady_clock::now();
   const bool was_in_flush = t_in_flush;
   t_in_flush = true;
-  RelaxedCaptureMode relaxed;
+  RelaxedCaptureMode relaxed;   // beside a program's capture (capture_mode.h)
   d.problem = prepare(device, d);
   t_in_flush = was_in_flush;
   if (!d.problem.empty() && d.ctx) {
