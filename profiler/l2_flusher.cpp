@@ -152,7 +152,6 @@ std::string L2Flusher::flush(int device) {
   }
   const auto started = Clock::now();
   t_in_flush = true;
-  RelaxedCaptureMode relaxed;
   CurrentContext current(d.ctx);
   CUresult r = CUDA_SUCCESS;
   for (FlushPass pass : passes_) {
