@@ -150,7 +150,9 @@ bool within(const std::string& metric, const Limit& l, double o, double t, doubl
   if (std::fabs(o - t) < 1e-9 || l.rule == R::NotCompared) return true;
   if (l.rule == R::Points) return std::fabs(o - t) <= l.value;
   if (l.rule == R::RangeEnd) {
-    const double slack = l.value * t + 2048;   // a few dozen sectors of L2 state either way
+    // 1 % plus 256 sectors of the tools' own traffic either way: on exit_deep's ramp, a kernel
+    // that reads nothing, ncu read 4 864 bytes from DRAM and labbook 768 (H100, 2026-11-23).
+    const double slack = l.value * t + 8192;
     // Both flushes leave L2 empty, but not the same lines free: at the end of a kernel that
     // writes more than L2 holds, labbook's L2 kept up to 1.9 MB more of its dirty lines than
     // ncu's (lab 4, 80 kernels writing 64 MB each: 2.0 to 3.4 % fewer bytes written).
