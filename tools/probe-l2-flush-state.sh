@@ -7,7 +7,10 @@
 #   tools/probe-l2-flush-state.sh --cupti     the program's own flush under labbook (40 s)
 #   tools/probe-l2-flush-state.sh --settings  CUPTI's replay modes, metric subsets, trace-only
 #                                             durations, against ncu's two replays (40 s)
-#   tools/probe-l2-flush-state.sh --events    the transpose timed by the probe's own events (not yet run)
+#   tools/probe-l2-flush-state.sh --events    the transpose timed by the probe's own events
+#   tools/probe-l2-flush-state.sh --apis      the transpose profiled from inside a program by CUPTI's
+#                                             Range Profiler API and by its deprecated Profiler API
+#                                             (tools/probes/profiler_apis.cu), against ncu (not yet run)
 #   tools/probe-l2-flush-state.sh --sweep     the set-ups and other passes studied first (2 min)
 # What it showed on the H100 (2026-11-23, each row twice; docs/metrics.md has the numbers):
 # under ncu --cache-control none, the program's own write,discard flush leaves the transpose
@@ -26,7 +29,7 @@ nvcc -O3 -arch="sm_$arch" -o "$probe" tools/probes/l2_flush_state.cu -lcuda || e
 
 ncu_row() {   # ncu_row KERNEL CACHE PROGRAM ARGS...: DRAM read, written, duration of KERNEL's launches
   local kernel=$1 cache=$2; shift 2
-  ncu --cache-control "$cache" --clock-control none -k "regex:^$kernel\$" --metrics "$metrics" --csv --page raw \
+  timeout 120 ncu --cache-control "$cache" --clock-control none -k "regex:^$kernel\$" --metrics "$metrics" --csv --page raw \
       --print-units base --print-kernel-base function "$@" 2>/dev/null | python3 -c '
 import csv, sys
 rows = list(csv.reader(l for l in sys.stdin if l.startswith("\"")))
@@ -172,11 +175,34 @@ events() {   # one clock for every tool: does the range profiler slow the transp
   rm -rf "$out"
 }
 
+apis_row() {   # apis_row API: the probe's own lines, three repetitions in one process
+  local out
+  out=$(timeout 60 "$apis" "api=$1" repeat=3 2>&1)
+  python3 -c '
+import re, sys
+rows = [dict(re.findall(r"(\w+)=(\d+)", l)) for l in sys.argv[2].splitlines() if l.startswith(sys.argv[1] + ":")]
+if not rows: print("(failed: " + " ".join(sys.argv[2].splitlines()[-2:]) + ")"); sys.exit()
+print(" | ".join(" / ".join(r[k] for r in rows) for k in ("read", "written", "duration")))' "$1" "$out"
+}
+
+apis() {   # is the extra traffic the Range Profiler API's, or any CUPTI profiling session's?
+  apis=$(dirname "$probe")/profiler_apis
+  nvcc -O3 -arch="sm_$arch" -o "$apis" tools/probes/profiler_apis.cu -lcuda -lcupti -lnvperf_host || exit 1
+  echo "| profiler_apis: the transpose after a write,discard flush from another context | DRAM read (B) | DRAM written (B) | duration (ns) |"
+  echo "|---|---|---|---|"
+  for _ in 1 2; do
+    echo "| ncu --cache-control none, not profiled by the program | $(ncu_row transpose_naive none "$apis" api=none repeat=3) |"
+    echo "| the program's Range Profiler API (cupti_range_profiler.h), user replay | $(apis_row range) |"
+    echo "| the program's deprecated Profiler API (cupti_profiler_target.h), user replay | $(apis_row legacy) |"
+  done
+}
+
 case "${1:-}" in
   --sweep) sweep ;;
   --cupti) cupti ;;
   --settings) settings ;;
   --events) events ;;
+  --apis) apis ;;
   "") contexts ;;
-  *) echo "usage: tools/probe-l2-flush-state.sh [--sweep|--cupti|--settings|--events]" >&2; exit 2 ;;
+  *) echo "usage: tools/probe-l2-flush-state.sh [--sweep|--cupti|--settings|--events|--apis]" >&2; exit 2 ;;
 esac
