@@ -259,6 +259,7 @@ void profile_with_legacy_api(const Transpose& t, const char* chip, const std::ve
   check(NVPW_RawMetricsConfig_SetCounterAvailability(&avail), "NVPW_RawMetricsConfig_SetCounterAvailability");
   auto begin_group = PARAMS(NVPW_RawMetricsConfig_BeginPassGroup_Params);
   begin_group.pRawMetricsConfig = create.pRawMetricsConfig;
+  begin_group.maxPassCount = 16;   // as many as the metrics need
   check(NVPW_RawMetricsConfig_BeginPassGroup(&begin_group), "NVPW_RawMetricsConfig_BeginPassGroup");
   auto add = PARAMS(NVPW_RawMetricsConfig_AddMetrics_Params);
   add.pRawMetricsConfig = create.pRawMetricsConfig;
