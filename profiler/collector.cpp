@@ -32,6 +32,7 @@
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/text.h"
 #include "nvtx_tracker.h"
+#include "open_captures.h"
 #include "range_profiler.h"
 
 namespace labbook::profiler {
@@ -168,6 +169,38 @@ bool is_begin_capture(CUpti_CallbackId cbid) {
          cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz;
 }
 
+bool is_end_capture(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz;
+}
+
+/// The stream a begin- or end-capture call names; for the _ptsz calls, stream 0 is the
+/// thread's own stream.
+CUstream capture_stream(CUpti_CallbackId cbid, const void* params) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture: return static_cast<const cuStreamBeginCapture_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+      return static_cast<const cuStreamBeginCapture_v2_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
+      return static_cast<const cuStreamBeginCaptureToGraph_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture: return static_cast<const cuStreamEndCapture_params*>(params)->hStream;
+    default: break;
+  }
+  const CUstream named = [&]() -> CUstream {
+    switch (cbid) {
+      case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+        return static_cast<const cuStreamBeginCapture_ptsz_params*>(params)->hStream;
+      case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+        return static_cast<const cuStreamBeginCapture_v2_ptsz_params*>(params)->hStream;
+      case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+        return static_cast<const cuStreamBeginCaptureToGraph_ptsz_params*>(params)->hStream;
+      case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+        return static_cast<const cuStreamEndCapture_ptsz_params*>(params)->hStream;
+      default: return nullptr;
+    }
+  }();
+  return named ? named : CU_STREAM_PER_THREAD;
+}
+
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
 class Collector {
@@ -194,7 +227,8 @@ class Collector {
           CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
           CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
           CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
-          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz, CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache})
+          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+          CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz, CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache})
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     for (CUpti_CallbackId cbid : graph_exec_calls()) cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
@@ -248,8 +282,9 @@ class Collector {
             c->tracer_->enable_unified_memory();
         } else if (is_graph_instantiate(cbid)) c->graphs_.on_instantiate(*static_cast<const CUpti_CallbackData*>(data));
         else if (is_graph_exec_call(cbid)) c->graphs_.on_exec_call(cbid, *static_cast<const CUpti_CallbackData*>(data));
-        else if (is_begin_capture(cbid) || runs_driver_gpu_work(cbid))
-          c->stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
+        else if (is_begin_capture(cbid) || is_end_capture(cbid))
+          c->on_capture(cbid, static_cast<const CUpti_CallbackData*>(data));
+        else if (runs_driver_gpu_work(cbid)) c->stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
         else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
@@ -340,6 +375,18 @@ class Collector {
     profiler_->skip_launch(d->context);
   }
 
+  // Captures are followed from their beginning (once the driver has accepted it) to their end
+  // (whatever the driver answered): while one is open, no launch of its context is profiled.
+  void on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    if (is_begin_capture(cbid)) {
+      stop_profiling_before(d);
+      if (d->callbackSite == CUPTI_API_EXIT && *static_cast<const CUresult*>(d->functionReturnValue) == CUDA_SUCCESS)
+        captures_.began(d->context, capture_stream(cbid, d->functionParams));
+    } else if (d->callbackSite == CUPTI_API_EXIT) {
+      captures_.ended(d->context, capture_stream(cbid, d->functionParams));
+    }
+  }
+
   // With metrics, launches are serialized from entry to exit (and timed): CUPTI numbers its
   // ranges in the order kernels reach the GPU, and labbook must number launches that way.
   // A launch into a stream being captured runs nothing now (its kernel runs as a graph
@@ -353,8 +400,12 @@ class Collector {
     const bool graph = is_graph_launch(cbid);
     const CUstream stream = launch_stream(cbid, d->functionParams);
     if (!graph && stream_is_capturing(stream)) return;
-    if (graph && replay_graph_nodes(d, stream)) return;
-    if (profiler_) begin_serialized_launch();
+    // Another stream of the context is being captured (by another thread, or by this one):
+    // CUPTI's profiler cannot start now without breaking that capture (open_captures.h), so
+    // the launch runs unprofiled, and the measurement says so.
+    const bool beside_capture = profiler_ && captures_.any_in(d->context);
+    if (graph && !beside_capture && replay_graph_nodes(d, stream)) return;
+    if (profiler_ && !beside_capture) begin_serialized_launch();
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
     std::vector<std::uint64_t> indices;
@@ -372,13 +423,18 @@ class Collector {
         // A graph that runs whole gets no metrics (below), so its kernels take no place in
         // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
         // launches node by node come here one by one and do.
-        l.selected = !graph && filter_.select(l.range, demangled(l.mangled));
+        const bool wanted = !graph && filter_.select(l.range, demangled(l.mangled));
+        l.selected = wanted && !beside_capture;
+        if (beside_capture && (wanted || graph)) {
+          ++launches_beside_capture_;
+          kernels_beside_capture_.insert(demangled(l.mangled));
+        }
         any_selected = any_selected || l.selected;
         indices.push_back(l.index);
         launches_.push_back(std::move(l));
       }
     }
-    if (!profiler_) return;
+    if (!profiler_ || beside_capture) return;
     if (graph) {
       // A graph labbook could not take over runs whole, with the profiler stopped: CUPTI 13.0
       // would give all its kernels one range (graph_replay.h).
@@ -481,6 +537,12 @@ class Collector {
       std::lock_guard<std::mutex> lock(mutex_);
       launches = launches_;
       range_by_correlation = range_by_correlation_;
+      if (launches_beside_capture_ > 0)
+        issues_.add("launch_during_capture",
+                    std::to_string(launches_beside_capture_) + " launches of " +
+                        join(std::vector<std::string>(kernels_beside_capture_.begin(), kernels_beside_capture_.end()), ", ") +
+                        " ran while another stream of their context was being captured into a graph: CUPTI's "
+                        "profiler cannot start then without breaking that capture, so they have no metrics");
     }
     std::set<int> devices;
     for (const auto& l : launches) devices.insert(l.device);
@@ -569,6 +631,9 @@ class Collector {
   std::unique_ptr<L2Flusher> flusher_;
   std::mutex mutex_;
   std::vector<Launch> launches_;
+  std::uint64_t launches_beside_capture_ = 0;      // guarded by mutex_
+  std::set<std::string> kernels_beside_capture_;   // guarded by mutex_
+  OpenCaptures captures_;
   GraphFollower graphs_{issues_, !config_.metrics.empty()};
   std::map<std::uint32_t, std::string> range_by_correlation_;
   std::atomic<bool> finished_{false};

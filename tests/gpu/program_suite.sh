@@ -29,8 +29,9 @@ failures=0
 # check NAME WANT_EXIT COUNTERS PROGRAM ARGS...   COUNTERS: ncu (compare with ncu's),
 # counters (the same without DRAM, L2 and times: managed memory migrates during the kernel in a
 # real run, before it in ncu's replay) or graph (a graph labbook cannot launch node by node:
-# its kernels get no metrics, and labbook must say so and why) or behaviour (the program's
-# behaviour and labbook's metrics only: ncu's own replay synchronizes around launches)
+# its kernels get no metrics, and labbook must say so and why) or capture (launches beside
+# another thread's open stream capture: the program's behaviour, and labbook saying that those
+# launches have no metrics; ncu's own replay synchronizes around them)
 check() {
   local name=$1 want=$2 counters=$3; shift 3
   local alone=0 profiled=0
@@ -55,7 +56,15 @@ check() {
   if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then
     cp "$out/$name.labbook.log" "$LABBOOK_KEEP_RESULTS/suite_$name.log" 2>/dev/null || true
   fi
-  [ "$counters" = behaviour ] && return
+  if [ "$counters" = capture ]; then
+    if grep -q "launch_during_capture: [0-9]* launches of add_one" "$out/$name.labbook.log"; then
+      echo "ok $name: the launches beside the capture said to have no metrics"
+    else
+      echo "FAIL $name: no launch_during_capture note naming add_one"
+      failures=$((failures + 1))
+    fi
+    return
+  fi
   if [ "$counters" = graph ]; then
     if grep -q "graph_kernels_no_metrics: .*host-function node" "$out/$name.labbook.log"; then
       echo "ok $name: graph kernels timed, and said to have no metrics because of the host node"
@@ -84,7 +93,7 @@ check graph_explicit 0 ncu "$programs/graph_explicit"
 check graph_update 0 ncu "$programs/graph_update"
 check graph_host_node 0 graph "$programs/graph_host_node"
 check capture_at_start 0 ncu "$programs/capture_at_start"
-check capture_beside_launches 0 behaviour "$programs/capture_beside_launches"
+check capture_beside_launches 0 capture "$programs/capture_beside_launches"
 check streams_callbacks 0 ncu "$programs/streams_callbacks"
 check zero_copy 0 ncu "$programs/zero_copy"
 check unified_memory 0 counters "$programs/unified_memory"
