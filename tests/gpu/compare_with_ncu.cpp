@@ -8,7 +8,7 @@
 // tools), every kernel starts cold. Measured on the H100 (docs/metrics.md): DRAM bytes agree
 // within 1 % for most kernels, but a kernel storing partial sectors (the naive transpose)
 // reads and writes up to its stored bytes more under labbook, and one writing more than L2
-// holds writes up to 1.9 MB less, and short kernels ran up to 18 % longer. So DRAM bytes may
+// holds writes up to 2.7 MB less, and short kernels ran up to 18 % longer. So DRAM bytes may
 // exceed ncu's by at most the bytes the kernel stored, the L2 hit rate (each of its two
 // passes a run of its own, started cold) must be within 1 percentage point plus what
 // explained_points() finds in L2's lookups, and everything timed (durations, cycles,
@@ -144,8 +144,8 @@ double explained_points(const std::map<std::string, double>& ours, const std::ma
 
 /// Whether labbook's value `o` passes against ncu's `t`; `stored` is the bytes the kernel
 /// stored (its global store sectors x 32), which labbook may write back or, for
-/// partly written sectors, read to merge.
-bool within(const std::string& metric, const Limit& l, double o, double t, double stored) {
+/// partly written sectors, read to merge; `l2_bytes` the GPU's L2 size (0: not known).
+bool within(const std::string& metric, const Limit& l, double o, double t, double stored, double l2_bytes) {
   using R = Limit::Rule;
   if (std::fabs(o - t) < 1e-9 || l.rule == R::NotCompared) return true;
   if (l.rule == R::Points) return std::fabs(o - t) <= l.value;
@@ -154,9 +154,11 @@ bool within(const std::string& metric, const Limit& l, double o, double t, doubl
     // that reads nothing, ncu read 4 864 bytes from DRAM and labbook 768 (H100, 2026-11-23).
     const double slack = l.value * t + 8192;
     // Both flushes leave L2 empty, but not the same lines free: at the end of a kernel that
-    // writes more than L2 holds, labbook's L2 kept up to 1.9 MB more of its dirty lines than
-    // ncu's (lab 4, 80 kernels writing 64 MB each: 2.0 to 3.4 % fewer bytes written).
-    const double below = starts_with(metric, "dram__bytes_write") ? 2.0 * (1 << 20) : 0;
+    // stores more than L2 holds, labbook's L2 kept up to 2.7 MB more of its dirty lines than
+    // ncu's (lab 4, 80 kernels storing 64 MB each, H100: 1.9 to 2.7 MB, 2.0 to 5.1 % fewer
+    // bytes written over four sessions), so such a kernel may write up to 4 MB less.
+    const bool beyond_l2 = stored > l2_bytes;
+    const double below = starts_with(metric, "dram__bytes_write") && beyond_l2 ? 4.0 * (1 << 20) : 0;
     return o - t >= -(slack + below) && o - t <= stored + slack;
   }
   return std::fabs(o - t) / std::max(std::fabs(t), 1e-12) <= l.value;
@@ -178,6 +180,7 @@ int main(int argc, char** argv) {
     const double tolerance = argc > 3 ? std::stod(argv[3]) : 0.01;
     const auto m = labbook::read_measurement(argv[1]);
     const bool cold_l2 = m.cache_control == "all";
+    const double l2_bytes = m.devices.empty() ? 0 : static_cast<double>(m.devices.front().l2_bytes);
     const char* only = std::getenv("LABBOOK_COUNTERS_ONLY");
     const bool counters_only = only && *only;
     std::ifstream in(argv[2]);
@@ -251,7 +254,7 @@ int main(int argc, char** argv) {
         const auto st = k.metrics.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
         const double stored = st == k.metrics.end() ? 0 : 32 * st->second;
         const double rel = std::fabs(o - t) / std::max(std::fabs(t), 1e-12);
-        if (!within(metric, limit, o, t, stored)) {
+        if (!within(metric, limit, o, t, stored, l2_bytes)) {
           ++failures;
           std::printf("FAIL launch %zu: %s: labbook %.6g, ncu %.6g (%s)\n", i, metric.c_str(), o, t,
                       limit.describe().c_str());

@@ -13,5 +13,5 @@ for f in "$lab.md" "$lab.html" "$lab.json" "$lab.trace.json" "$lab.measurement.j
 done
 status=0
 "$build/labbook" check "$lab" --measurement "$out/$lab.measurement.json" || status=$?
-if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then cp "$out/$lab".* "$LABBOOK_KEEP_RESULTS"/; fi
+if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then mkdir -p "$LABBOOK_KEEP_RESULTS" && cp "$out/$lab".* "$LABBOOK_KEEP_RESULTS"/; fi
 exit $status
