@@ -10,7 +10,7 @@
 #   tools/probe-l2-flush-state.sh --events    the transpose timed by the probe's own events
 #   tools/probe-l2-flush-state.sh --apis      the transpose profiled from inside a program by CUPTI's
 #                                             Range Profiler API and by its deprecated Profiler API
-#                                             (tools/probes/profiler_apis.cu), against ncu (not yet run)
+#                                             (tools/probes/profiler_apis.cu), against ncu (2 min)
 #   tools/probe-l2-flush-state.sh --sweep     the set-ups and other passes studied first (2 min)
 # What it showed on the H100 (2026-11-23, each row twice; docs/metrics.md has the numbers):
 # under ncu --cache-control none, the program's own write,discard flush leaves the transpose
@@ -19,6 +19,13 @@
 # written as soon as CUPTI's range profiler is on the program's context, even never stopped
 # between the flush and the kernel; so does labbook's own flush, in user and kernel replay and
 # with any metric subset. The extra traffic comes with the range profiler, not with the flush.
+# --apis: a program profiling the transpose itself gets the same extra traffic from CUPTI's
+# deprecated Profiler API as from its Range Profiler API (5.07-5.13 MB read, 0.89-0.95 MB
+# written, 22.3-23.6 us), where ncu gives 4.20 MB, under 2 KB and 20.0-20.2 us.
+# --events settles nothing: the GPU idles between the start event and the kernel while a
+# tool's launch callbacks run, so the events time those too (median 24.7 us alone, 35.7 us
+# under labbook's trace, 30.7 us with the range profiler on but the transpose not profiled,
+# 106 us under ncu profiling another kernel).
 set -uo pipefail
 build=build
 metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
