@@ -400,11 +400,13 @@ class Collector {
     const bool graph = is_graph_launch(cbid);
     const CUstream stream = launch_stream(cbid, d->functionParams);
     if (!graph && stream_is_capturing(stream)) return;
+    // A graph labbook took over launches its nodes itself, even beside a capture: the
+    // program's own graph has them disabled. They come back here one by one.
+    if (graph && replay_graph_nodes(d, stream)) return;
     // Another stream of the context is being captured (by another thread, or by this one):
     // CUPTI's profiler cannot start now without breaking that capture (open_captures.h), so
     // the launch runs unprofiled, and the measurement says so.
     const bool beside_capture = profiler_ && captures_.any_in(d->context);
-    if (graph && !beside_capture && replay_graph_nodes(d, stream)) return;
     if (profiler_ && !beside_capture) begin_serialized_launch();
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
