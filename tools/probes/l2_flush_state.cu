@@ -42,27 +42,10 @@
 #include <cuda_runtime.h>
 
 #include "../../profiler/l2_flush_kernel.h"
-
-constexpr int kN = 1024, kTile = 32, kRows = 8;
-constexpr unsigned kBlocks = 1056, kThreads = 256;
+#include "flush_probe_kernels.cuh"
 
 __global__ void fill(float* p, size_t n, float value) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = value;
-}
-
-__global__ void copy_rows(float* out, const float* in, int n) {
-  const int x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kTile + threadIdx.y;
-  for (int j = 0; j < kTile; j += kRows) out[(y + j) * n + x] = in[(y + j) * n + x];
-}
-
-__global__ void transpose_naive(float* out, const float* in, int n) {
-  const int x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kTile + threadIdx.y;
-  for (int j = 0; j < kTile; j += kRows) out[x * n + (y + j)] = in[(y + j) * n + x];
-}
-
-__global__ void flush_write(uint4* buffer, size_t units) {
-  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < units; i += gridDim.x * blockDim.x)
-    buffer[i] = make_uint4(0, 0, 0, 0);
 }
 
 __global__ void flush_write_lines(uint4* buffer, size_t lines) {
@@ -77,11 +60,6 @@ __global__ void flush_read(const uint4* buffer, size_t units, unsigned* sink) {
     x ^= v.x ^ v.y ^ v.z ^ v.w;
   }
   if (x == 0x9E3779B9u) *sink = x;   // never true for zeros: keeps the loads
-}
-
-__global__ void flush_discard(char* buffer, size_t lines) {
-  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < lines; i += gridDim.x * blockDim.x)
-    asm volatile("discard.global.L2 [%0], 128;" ::"l"(buffer + i * 128) : "memory");
 }
 
 namespace {
