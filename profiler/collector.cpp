@@ -376,7 +376,7 @@ class Collector {
   }
 
   // Captures are followed from their beginning (once the driver has accepted it) to their end
-  // (whatever the driver answered): while one is open, no launch of its context is profiled.
+  // (whatever the driver answered): while one is open, no launch is profiled.
   void on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (is_begin_capture(cbid)) {
       stop_profiling_before(d);
@@ -403,10 +403,10 @@ class Collector {
     // A graph labbook took over launches its nodes itself, even beside a capture: the
     // program's own graph has them disabled. They come back here one by one.
     if (graph && replay_graph_nodes(d, stream)) return;
-    // Another stream of the context is being captured (by another thread, or by this one):
-    // CUPTI's profiler cannot start now without breaking that capture (open_captures.h), so
-    // the launch runs unprofiled, and the measurement says so.
-    const bool beside_capture = profiler_ && captures_.any_in(d->context);
+    // Another stream is being captured (by another thread, or by this one): CUPTI's profiler
+    // cannot start now without breaking that capture (open_captures.h), so the launch runs
+    // unprofiled, and the measurement says so.
+    const bool beside_capture = profiler_ && captures_.any();
     if (profiler_ && !beside_capture) begin_serialized_launch();
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
@@ -543,8 +543,8 @@ class Collector {
         issues_.add("launch_during_capture",
                     std::to_string(launches_beside_capture_) + " launches of " +
                         join(std::vector<std::string>(kernels_beside_capture_.begin(), kernels_beside_capture_.end()), ", ") +
-                        " ran while another stream of their context was being captured into a graph: CUPTI's "
-                        "profiler cannot start then without breaking that capture, so they have no metrics");
+                        " ran while another stream was being captured into a graph: CUPTI's profiler cannot "
+                        "start then without breaking that capture, so they have no metrics");
     }
     std::set<int> devices;
     for (const auto& l : launches) devices.insert(l.device);

@@ -15,9 +15,9 @@ void OpenCaptures::ended(Handle context, Handle stream) {
   if (streams->second.empty()) open_.erase(streams);
 }
 
-bool OpenCaptures::any_in(Handle context) const {
+bool OpenCaptures::any() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return open_.count(context) > 0;
+  return !open_.empty();
 }
 
 }  // namespace labbook::profiler
