@@ -20,7 +20,6 @@
 #include <generated_nvtx_meta.h>
 
 #include "activity_tracer.h"
-#include "capture_mode.h"
 #include "cupti_status.h"
 #include "device_facts.h"
 #include "graph_exec_calls.h"
@@ -97,42 +96,37 @@ struct Launch {
   std::uint32_t runtime_correlation;   // 0 when launched through the driver API directly
   std::uint32_t driver_correlation;
   bool selected;                       // by the launch filter: gets metrics
+  bool beside_capture;                 // selected, but launched while a stream capture was open: none
 };
 
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
-thread_local CUstreamCaptureMode t_capture_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;   // the thread's, outside the launch
 
-/// The stream a kernel or graph launch callback's parameters name; for the
-/// per-thread-stream (_ptsz) calls, stream 0 is the thread's own stream.
+/// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
+CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
+
+/// The stream a kernel or graph launch callback's parameters name.
 CUstream launch_stream(CUpti_CallbackId cbid, const void* params) {
-  const bool per_thread = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
-                          cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
-                          cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz ||
-                          cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
-  const CUstream named = [&]() -> CUstream {
-    switch (cbid) {
+  switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return static_cast<const cuLaunchKernel_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-      return static_cast<const cuLaunchKernel_ptsz_params*>(params)->hStream;
+      return per_thread(static_cast<const cuLaunchKernel_ptsz_params*>(params)->hStream);
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
       return static_cast<const cuLaunchKernelEx_params*>(params)->config->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-      return static_cast<const cuLaunchKernelEx_ptsz_params*>(params)->config->hStream;
+      return per_thread(static_cast<const cuLaunchKernelEx_ptsz_params*>(params)->config->hStream);
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
       return static_cast<const cuLaunchCooperativeKernel_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-      return static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream;
+      return per_thread(static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream);
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
       return static_cast<const cuLaunchGridAsync_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: return static_cast<const cuGraphLaunch_params*>(params)->hStream;
     case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
-      return static_cast<const cuGraphLaunch_ptsz_params*>(params)->hStream;
+      return per_thread(static_cast<const cuGraphLaunch_ptsz_params*>(params)->hStream);
     default: return nullptr;
-    }
-  }();
-  return per_thread && !named ? CU_STREAM_PER_THREAD : named;
+  }
 }
 
 bool is_graph_launch(CUpti_CallbackId cbid) {
@@ -173,32 +167,25 @@ bool is_end_capture(CUpti_CallbackId cbid) {
   return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz;
 }
 
-/// The stream a begin- or end-capture call names; for the _ptsz calls, stream 0 is the
-/// thread's own stream.
+/// The stream a begin- or end-capture call names.
 CUstream capture_stream(CUpti_CallbackId cbid, const void* params) {
   switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture: return static_cast<const cuStreamBeginCapture_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+      return per_thread(static_cast<const cuStreamBeginCapture_ptsz_params*>(params)->hStream);
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
       return static_cast<const cuStreamBeginCapture_v2_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+      return per_thread(static_cast<const cuStreamBeginCapture_v2_ptsz_params*>(params)->hStream);
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
       return static_cast<const cuStreamBeginCaptureToGraph_params*>(params)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+      return per_thread(static_cast<const cuStreamBeginCaptureToGraph_ptsz_params*>(params)->hStream);
     case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture: return static_cast<const cuStreamEndCapture_params*>(params)->hStream;
-    default: break;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+      return per_thread(static_cast<const cuStreamEndCapture_ptsz_params*>(params)->hStream);
+    default: return nullptr;
   }
-  const CUstream named = [&]() -> CUstream {
-    switch (cbid) {
-      case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
-        return static_cast<const cuStreamBeginCapture_ptsz_params*>(params)->hStream;
-      case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
-        return static_cast<const cuStreamBeginCapture_v2_ptsz_params*>(params)->hStream;
-      case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
-        return static_cast<const cuStreamBeginCaptureToGraph_ptsz_params*>(params)->hStream;
-      case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
-        return static_cast<const cuStreamEndCapture_ptsz_params*>(params)->hStream;
-      default: return nullptr;
-    }
-  }();
-  return named ? named : CU_STREAM_PER_THREAD;
 }
 
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
@@ -365,25 +352,29 @@ class Collector {
   }
 
   // Profiling stops (the batch so far is evaluated; the next launch starts a new one) before
-  // a stream capture starts: the range profiler must not see the captured launches (an auto
-  // range opened for one corrupted the graph's later launches on the H100), and stopping
-  // during a capture would synchronize, which a capture forbids. It stops before the driver
-  // runs GPU work of its own too, so that work is not counted as the program's next kernel.
+  // the driver runs GPU work of its own, so that work is not counted as the program's next
+  // kernel; and before a stream capture begins (on_capture): the range profiler must not see
+  // the captured launches (an auto range opened for one corrupted the graph's later launches
+  // on the H100), and stopping during a capture would synchronize, which a capture forbids.
   void stop_profiling_before(const CUpti_CallbackData* d) {
     if (d->callbackSite != CUPTI_API_ENTER || !profiler_) return;
     std::lock_guard<std::recursive_mutex> serialized(launch_serializer_);   // not between a launch's enter and exit
     profiler_->skip_launch(d->context);
   }
 
-  // Captures are followed from their beginning (once the driver has accepted it) to their end
-  // (whatever the driver answered): while one is open, no launch is profiled.
+  // Captures are followed from just before the driver begins one (profiling stopped, and the
+  // capture counted, with the launch lock held: no profiled launch is in flight then, and none
+  // starts after) to their end, whatever the driver answered; a capture the driver refused to
+  // begin is forgotten. While one is open, no launch is profiled (on_launch).
   void on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
-    if (is_begin_capture(cbid)) {
-      stop_profiling_before(d);
-      if (d->callbackSite == CUPTI_API_EXIT && *static_cast<const CUresult*>(d->functionReturnValue) == CUDA_SUCCESS)
-        captures_.began(d->context, capture_stream(cbid, d->functionParams));
-    } else if (d->callbackSite == CUPTI_API_EXIT) {
-      captures_.ended(d->context, capture_stream(cbid, d->functionParams));
+    const CUstream stream = capture_stream(cbid, d->functionParams);
+    if (is_begin_capture(cbid) && d->callbackSite == CUPTI_API_ENTER) {
+      std::lock_guard<std::recursive_mutex> serialized(launch_serializer_);
+      if (profiler_) profiler_->skip_launch(d->context);
+      captures_.began(d->context, stream);
+    } else if (d->callbackSite == CUPTI_API_EXIT &&
+               (is_end_capture(cbid) || *static_cast<const CUresult*>(d->functionReturnValue) != CUDA_SUCCESS)) {
+      captures_.ended(d->context, stream);
     }
   }
 
@@ -405,9 +396,14 @@ class Collector {
     if (graph && replay_graph_nodes(d, stream)) return;
     // Another stream is being captured (by another thread, or by this one): CUPTI's profiler
     // cannot start now without breaking that capture (open_captures.h), so the launch runs
-    // unprofiled, and the measurement says so.
-    const bool beside_capture = profiler_ && captures_.any();
-    if (profiler_ && !beside_capture) begin_serialized_launch();
+    // unprofiled, and the measurement says so. Asked with the launch lock held, so that no
+    // capture begins between the answer and the launch (on_capture).
+    bool beside_capture = false;
+    if (profiler_) {
+      begin_serialized_launch();
+      beside_capture = captures_.any();
+      if (beside_capture) end_serialized_launch();
+    }
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
     std::vector<std::uint64_t> indices;
@@ -421,16 +417,13 @@ class Collector {
       const std::string range = nvtx_.current_path(thread);
       for (const auto& mangled : kernels) {
         Launch l{launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
-                 d->correlationId, false};
+                 d->correlationId, false, false};
         // A graph that runs whole gets no metrics (below), so its kernels take no place in
         // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
         // launches node by node come here one by one and do.
         const bool wanted = !graph && filter_.select(l.range, demangled(l.mangled));
         l.selected = wanted && !beside_capture;
-        if (beside_capture && (wanted || graph)) {
-          ++launches_beside_capture_;
-          kernels_beside_capture_.insert(demangled(l.mangled));
-        }
+        l.beside_capture = beside_capture && (wanted || graph);
         any_selected = any_selected || l.selected;
         indices.push_back(l.index);
         launches_.push_back(std::move(l));
@@ -471,19 +464,14 @@ class Collector {
     return true;
   }
 
-  // From a launch's entry to its exit: one launch at a time, timed, and the thread's capture
-  // mode relaxed (capture_mode.h), for what labbook and CUPTI's range profiler do around the
-  // launch (set-up, the L2 flush, the synchronize after a profiled kernel) while another
-  // thread of the program may hold a global-mode capture.
+  // From a launch's entry to its exit: one launch at a time, and timed.
   void begin_serialized_launch() {
     launch_serializer_.lock();
     t_launch_serialized = true;
     t_launch_entered_ns = now_ns();
-    t_capture_mode = relax_capture_mode();
   }
 
   void end_serialized_launch() {
-    restore_capture_mode(t_capture_mode);
     launch_ns_ += now_ns() - t_launch_entered_ns;
     t_launch_serialized = false;
     launch_serializer_.unlock();
@@ -509,6 +497,21 @@ class Collector {
                  profiler_->host_setup_seconds(), profiler_->evaluation_seconds(), flushes.flushes,
                  flushes.flush_seconds, flushes.prepare_seconds, flushes.waited_seconds, seconds(finish_ns),
                  seconds(profiler_ns), seconds(now_ns() - started_ns_));
+  }
+
+  void note_launches_beside_capture(const std::vector<Launch>& launches) {
+    std::size_t count = 0;
+    std::set<std::string> kernels;
+    for (const auto& l : launches)
+      if (l.beside_capture) {
+        ++count;
+        kernels.insert(demangled(l.mangled));
+      }
+    if (count == 0) return;
+    issues_.add("launch_during_capture",
+                std::to_string(count) + " launches of " + join(std::vector<std::string>(kernels.begin(), kernels.end()), ", ") +
+                    " ran while another stream was being captured into a graph: CUPTI's profiler cannot start then "
+                    "without breaking that capture, so they have no metrics");
   }
 
   Measurement build() {
@@ -539,13 +542,8 @@ class Collector {
       std::lock_guard<std::mutex> lock(mutex_);
       launches = launches_;
       range_by_correlation = range_by_correlation_;
-      if (launches_beside_capture_ > 0)
-        issues_.add("launch_during_capture",
-                    std::to_string(launches_beside_capture_) + " launches of " +
-                        join(std::vector<std::string>(kernels_beside_capture_.begin(), kernels_beside_capture_.end()), ", ") +
-                        " ran while another stream was being captured into a graph: CUPTI's profiler cannot "
-                        "start then without breaking that capture, so they have no metrics");
     }
+    note_launches_beside_capture(launches);
     std::set<int> devices;
     for (const auto& l : launches) devices.insert(l.device);
     int count = 0;
@@ -633,8 +631,6 @@ class Collector {
   std::unique_ptr<L2Flusher> flusher_;
   std::mutex mutex_;
   std::vector<Launch> launches_;
-  std::uint64_t launches_beside_capture_ = 0;      // guarded by mutex_
-  std::set<std::string> kernels_beside_capture_;   // guarded by mutex_
   OpenCaptures captures_;
   GraphFollower graphs_{issues_, !config_.metrics.empty()};
   std::map<std::uint32_t, std::string> range_by_correlation_;

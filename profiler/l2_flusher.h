@@ -39,8 +39,8 @@ class L2Flusher {
 
   /// Flushes the L2 of `device` and waits for it, preparing the device first (or waiting for
   /// prepare_soon's preparation). Returns "" or what went wrong (the caller records it once as
-  /// an issue). Call from the launch callback, before the launch, with the thread's stream
-  /// capture mode relaxed (capture_mode.h: the collector does so for the whole launch).
+  /// an issue). Call from the launch callback, before the launch; the collector profiles no
+  /// launch while a stream capture is open (open_captures.h), so none is open here.
   std::string flush(int device);
 
   /// True while the calling thread is inside flush() or preparing a device: the collector
