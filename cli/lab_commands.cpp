@@ -21,6 +21,10 @@
 
 namespace labbook::cli {
 
+using profiler::ProfileOutcome;
+using profiler::ProfileRequest;
+using profiler::profile_program;
+
 namespace fs = std::filesystem;
 
 namespace {

@@ -27,6 +27,11 @@
 
 namespace labbook::cli {
 
+using profiler::ProfileOutcome;
+using profiler::ProfileRequest;
+using profiler::profile_program;
+using profiler::program_exists;
+
 namespace {
 
 std::string default_out_dir(const std::string& program) {

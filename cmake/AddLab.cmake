@@ -97,7 +97,7 @@ const KernelModels& kernel_models() {
     endforeach()
     set(target exercise_${exercise_lab}_${exercise_name})
     add_executable(${target} "${exercise_folder}/${harness}" "${exercise_folder}/${starter}")
-    target_link_libraries(${target} PRIVATE labbook_lab_common ${CMAKE_DL_LIBS})
+    target_link_libraries(${target} PRIVATE labbook_lab_common labbook_seccomp ${CMAKE_DL_LIBS})
     set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises")
   endforeach()
 

@@ -30,6 +30,16 @@ if(NOT CMARK_GFM_EXTENSIONS_INCLUDE_DIR OR NOT CMARK_GFM_EXTENSIONS_LIBRARY)
   list(APPEND _labbook_missing libcmark-gfm-extensions-dev)
 endif()
 
+# libseccomp: the exercise harnesses forbid student code to create files or processes with a
+# seccomp filter (labs/common/syscall_filter.h); a hand-written BPF program would be easy to
+# get subtly wrong across architectures and system-call variants. Found by path: its
+# pkg-config file needs pkg-config, which the machines running labbook may lack.
+find_path(SECCOMP_INCLUDE_DIR seccomp.h)
+find_library(SECCOMP_LIBRARY seccomp)
+if(NOT SECCOMP_INCLUDE_DIR OR NOT SECCOMP_LIBRARY)
+  list(APPEND _labbook_missing libseccomp-dev)
+endif()
+
 if(LABBOOK_BUILD_TESTS)
   find_package(GTest QUIET)
   if(NOT GTest_FOUND)
@@ -43,7 +53,7 @@ if(_labbook_missing)
     "labbook: missing Debian packages. `make` installs them (tools/install-deps); or run\n"
     "  sudo apt-get install ${_labbook_missing_line}\n"
     "(all of labbook's: libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev "
-    "nlohmann-json3-dev libcli11-dev libgtest-dev)")
+    "nlohmann-json3-dev libcli11-dev libgtest-dev libseccomp-dev)")
 endif()
 
 add_library(labbook_cmark_gfm INTERFACE)
@@ -51,3 +61,7 @@ target_include_directories(labbook_cmark_gfm INTERFACE
   "${CMARK_GFM_INCLUDE_DIR}" "${CMARK_GFM_EXTENSIONS_INCLUDE_DIR}")
 target_link_libraries(labbook_cmark_gfm INTERFACE
   "${CMARK_GFM_EXTENSIONS_LIBRARY}" "${CMARK_GFM_LIBRARY}")
+
+add_library(labbook_seccomp INTERFACE)
+target_include_directories(labbook_seccomp INTERFACE "${SECCOMP_INCLUDE_DIR}")
+target_link_libraries(labbook_seccomp INTERFACE "${SECCOMP_LIBRARY}")

@@ -81,10 +81,29 @@ std::vector<std::string> with_combining_weights(std::vector<std::string> cupti_m
 
 namespace {
 
+/// The share of the sectors a call's kernels moved that the problem needed: compulsory bytes
+/// over sectors x 32. Extra loads that hit whole sectors (reading the input twice, or a
+/// buffer of one's own) raise the hardware's efficiency, an average over every access, but
+/// not this.
+std::optional<double> useful_share(const CallMeasure& c, const std::string& sectors_metric, double compulsory_bytes) {
+  const auto sectors = c.counters.find(sectors_metric);
+  if (sectors == c.counters.end() || sectors->second <= 0 || compulsory_bytes <= 0) return std::nullopt;
+  return 100.0 * compulsory_bytes / (32.0 * sectors->second);
+}
+
 std::optional<double> call_value(const CallMeasure& c, const std::string& quantity) {
   if (quantity == "time") return c.kernels ? std::optional<double>(c.kernel_ns) : std::nullopt;
-  if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->evaluate(c.counters);
-  return std::nullopt;
+  const CatalogMetric* m = find_catalog_metric(quantity);
+  if (!m) return std::nullopt;
+  std::optional<double> value = m->evaluate(c.counters);
+  // Load and store efficiency count only the bytes the problem needs.
+  std::optional<double> useful;
+  if (quantity == "gld_efficiency")
+    useful = useful_share(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", c.call.compulsory_read_bytes);
+  else if (quantity == "gst_efficiency")
+    useful = useful_share(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", c.call.compulsory_write_bytes);
+  if (value && useful) value = std::min(*value, *useful);
+  return value;
 }
 
 std::optional<double> median(std::vector<double> v) {
@@ -186,6 +205,10 @@ void check_student_call(const CallMeasure& c, bool timed, const CallMeasure* fir
 }
 
 }  // namespace
+
+bool measurable(const std::string& quantity) {
+  return quantity == "time" || quantity == "speed_pct_of_reference" || find_catalog_metric(quantity) != nullptr;
+}
 
 bool within(const std::string& range, const std::string& call_range) {
   return range.compare(0, call_range.size(), call_range) == 0 &&

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness_result.h"
+#include "harness_records.h"
 #include "labbook/model/measurement.h"
 
 namespace labbook::grading {
@@ -34,9 +34,15 @@ struct CallAudit {
 /// `measured_range` and `reference_range` (the exercise's) name the timed calls of the
 /// student and of the lab's reference: a call is one of them when its range is that path or
 /// below it. `quantities`: what the rubric measures ("time", catalog names, and
-/// "speed_pct_of_reference": reference time / student time x 100).
+/// "speed_pct_of_reference": reference time / student time x 100). gld_efficiency and
+/// gst_efficiency count only the bytes the problem needs: never more than the call's
+/// compulsory bytes over the sectors its kernels moved.
 CallAudit audit_calls(const Measurement& measurement, const HarnessResult& harness, const std::string& measured_range,
                       const std::string& reference_range, const std::vector<std::string>& quantities);
+
+/// Whether a rubric may measure `quantity`: "time", "speed_pct_of_reference", or a metric of
+/// the catalog (labbook metrics).
+bool measurable(const std::string& quantity);
 
 /// `cupti_metrics` plus the counters audit_calls() needs to combine them over a call's
 /// kernels (the sectors that weight an efficiency): without them an efficiency is not measured.

@@ -13,13 +13,55 @@ namespace fs = std::filesystem;
 
 std::string Exercise::folder() const { return fs::path(path).parent_path().string(); }
 
+std::uint64_t OutputCheck::output_floats(const std::vector<std::uint64_t>& shape) const {
+  std::uint64_t n = 1;
+  for (auto d : shape) n *= d;
+  return kind == "add_constants" ? n * constants.size() : n;
+}
+
+double OutputCheck::compulsory_bytes(const std::vector<std::uint64_t>& shape) const {
+  return static_cast<double>(output_floats(shape)) * sizeof(float);
+}
+
+namespace {
+
+OutputCheck read_check(const TomlReader& top) {
+  const TomlReader r(top.table("check"), top.origin(), "[check]");
+  r.only({"kind", "constants", "outputs", "calls"});
+  OutputCheck c;
+  c.kind = r.string("kind");
+  if (c.kind != "transpose" && c.kind != "add_constants") r.fail("kind", "is '" + c.kind + "': expected transpose or add_constants");
+  const std::size_t dimensions = c.kind == "transpose" ? 2 : 1;
+  if (c.kind == "add_constants") {
+    c.constants = r.numbers("constants");
+    c.outputs = r.strings("outputs");
+    if (c.constants.empty() || c.outputs.size() != c.constants.size())
+      r.fail("outputs", "must name one output per constant");
+  }
+  for (const auto& shape : r.number_lists("calls")) {
+    std::vector<std::uint64_t> dims;
+    for (double d : shape) {
+      if (!(d >= 1) || d != static_cast<double>(static_cast<std::uint64_t>(d))) r.fail("calls", "holds a size that is not a whole number >= 1");
+      dims.push_back(static_cast<std::uint64_t>(d));
+    }
+    if (dims.size() != dimensions)
+      r.fail("calls", "each call's size must have " + std::to_string(dimensions) + (dimensions == 1 ? " number" : " numbers") +
+                          " for a " + c.kind + " check");
+    c.calls.push_back(std::move(dims));
+  }
+  if (c.calls.empty()) r.fail("calls", "must list the student's calls");
+  return c;
+}
+
+}  // namespace
+
 Exercise load_exercise(const std::string& path) {
   const toml::table root = parse_toml(read_file(path), path);
   const TomlReader top(root, path, "exercise.toml");
-  top.only({"exercise"});
+  top.only({"exercise", "check"});
   const TomlReader r(top.table("exercise"), path, "[exercise]");
   r.only({"id", "title", "lab", "student_file", "starter", "instructions", "harness", "rubric", "metrics",
-          "measured_range", "reference_range"});
+          "measured_range", "reference_range", "host_calls", "entry_points"});
   const fs::path folder = fs::path(path).parent_path();
   auto file = [&](const char* key) {
     const std::string f = (folder / r.string(key)).string();
@@ -40,6 +82,10 @@ Exercise load_exercise(const std::string& path) {
   if (e.metrics.empty()) r.fail("metrics", "must list the catalog metrics to collect");
   e.measured_range = r.string("measured_range");
   e.reference_range = r.string("reference_range");
+  e.host_calls = r.strings("host_calls");
+  e.entry_points = r.strings("entry_points");
+  if (e.entry_points.empty()) r.fail("entry_points", "must name the functions the student writes");
+  e.check = read_check(top);
   return e;
 }
 

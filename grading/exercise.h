@@ -3,10 +3,26 @@
 /// An exercise (labs/NN_name/exercises/NAME/exercise.toml): the file a student hands in, the
 /// harness that owns main and checks it, the default rubric, and the NVTX ranges the
 /// collector measures the student's kernel and the lab's reference in.
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace labbook::grading {
+
+/// How labbook checks the student's calls, outside the program ([exercise.check]): the kind
+/// of check (labs/common/exercise_checks.h) and the calls every run of the harness makes.
+struct OutputCheck {
+  std::string kind;                       ///< "transpose" or "add_constants"
+  std::vector<double> constants;          ///< add_constants: one per input
+  std::vector<std::string> outputs;       ///< add_constants: the outputs' names, as the student knows them
+  /// The student's calls in every run, in order: each one's shape ([nx, ny] for a transpose, [n]).
+  std::vector<std::vector<std::uint64_t>> calls;
+  /// Floats the output of a call of this shape holds.
+  std::uint64_t output_floats(const std::vector<std::uint64_t>& shape) const;
+  /// The bytes a call of this shape must read at least, and write (inputs read once, outputs
+  /// written once): the same for both in these checks.
+  double compulsory_bytes(const std::vector<std::uint64_t>& shape) const;
+};
 
 struct Exercise {
   std::string path;              ///< exercise.toml
@@ -15,6 +31,10 @@ struct Exercise {
   std::string starter, instructions, harness, rubric;   ///< absolute paths
   std::vector<std::string> metrics;                      ///< catalog names
   std::string measured_range, reference_range;
+  OutputCheck check;
+  /// The allow-list's part of this exercise (grading/submission_check.h): the CUDA runtime
+  /// calls the student's host code may make, and the functions the student defines.
+  std::vector<std::string> host_calls, entry_points;
   std::string folder() const;
 };
 

@@ -24,6 +24,7 @@
 #include <optional>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "labbook/model/error.h"
 
@@ -200,6 +201,8 @@ bool has_nul(const std::string& s) { return s.find('\0') != std::string::npos; }
 
 void validate(const SandboxRequest& r) {
   if (r.command.empty() || r.command[0].empty()) throw Error("sandbox: no command to run");
+  if (r.channels < 0 || r.channels > kMaxChannels)
+    throw Error("sandbox: " + std::to_string(r.channels) + " record channels asked for; at most " + std::to_string(kMaxChannels));
   for (const auto& word : r.command)
     if (has_nul(word)) throw Error("sandbox: a command word holds a NUL byte");
   struct stat st{};
@@ -253,6 +256,8 @@ struct ChildPlan {
   char* const* argv = nullptr;
   char* const* envp = nullptr;
   int fds[5] = {-1, -1, -1, -1, -1};  ///< become 0 (stdin), 1, 2, kStatusFd, kReportFd
+  int channels[kMaxChannels] = {-1, -1, -1, -1};  ///< become kFirstChannelFd, ...
+  int channel_count = 0;
   Identity identity;
   Limit limits[4] = {};
   int limit_count = 0;
@@ -287,18 +292,25 @@ const char* step_name(int step) {
   // Lift the five descriptors above 0..4 first, so that no dup2() below overwrites one not
   // yet moved, then put them in place and close everything else labbook had open (its
   // sockets and files are none of the sandbox's business).
-  int lifted[5];
+  constexpr int kFirstLifted = 16;   // above every descriptor put in place below
+  int lifted[5], lifted_channels[kMaxChannels];
   for (int i = 0; i < 5; ++i)
-    if ((lifted[i] = ::fcntl(plan.fds[i], F_DUPFD_CLOEXEC, 10)) < 0) child_fail(report, ChildStep::Descriptors);
+    if ((lifted[i] = ::fcntl(plan.fds[i], F_DUPFD_CLOEXEC, kFirstLifted)) < 0) child_fail(report, ChildStep::Descriptors);
   report = lifted[4];
+  for (int i = 0; i < plan.channel_count; ++i)
+    if ((lifted_channels[i] = ::fcntl(plan.channels[i], F_DUPFD_CLOEXEC, kFirstLifted)) < 0)
+      child_fail(report, ChildStep::Descriptors);
   for (int i = 0; i < 4; ++i)
     if (::dup2(lifted[i], i) != i) child_fail(report, ChildStep::Descriptors);  // dup2 clears CLOEXEC
   if (::dup3(lifted[4], kReportFd, O_CLOEXEC) != kReportFd) child_fail(report, ChildStep::Descriptors);
   report = kReportFd;
+  for (int i = 0; i < plan.channel_count; ++i)
+    if (::dup2(lifted_channels[i], kFirstChannelFd + i) != kFirstChannelFd + i) child_fail(report, ChildStep::Descriptors);
+  const int first_closed = kFirstChannelFd + plan.channel_count;
 #ifdef SYS_close_range
-  if (::syscall(SYS_close_range, kReportFd + 1, ~0U, 0) != 0)
+  if (::syscall(SYS_close_range, first_closed, ~0U, 0) != 0)
 #endif
-    for (rlim_t fd = kReportFd + 1; fd < plan.max_fd; ++fd) ::close(static_cast<int>(fd));
+    for (rlim_t fd = static_cast<rlim_t>(first_closed); fd < plan.max_fd; ++fd) ::close(static_cast<int>(fd));
 
   // Signal dispositions set to "ignore" and the signal mask survive exec: labbook's own
   // (SIGPIPE ignored, say) must not change how the student's program behaves.
@@ -529,6 +541,12 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   plan.fds[2] = err.write.get();
   plan.fds[3] = status.write.get();
   plan.fds[4] = report.write.get();
+  std::vector<Pipe> channels;
+  for (int i = 0; i < request.channels; ++i) {
+    channels.push_back(make_pipe());
+    plan.channels[i] = channels.back().write.get();
+  }
+  plan.channel_count = request.channels;
 
   const auto start = Clock::now();
   const pid_t pid = ::fork();
@@ -543,6 +561,7 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   err.write.reset();
   status.write.reset();
   report.write.reset();
+  for (Pipe& c : channels) c.write.reset();
 
   // The report pipe closes on exec; a message means bwrap never ran.
   int message[2] = {0, 0};
@@ -559,7 +578,11 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
 
   Capture captures[2] = {{std::move(out.read), {}, 0}, {std::move(err.read), {}, 0}};
   Capture json{std::move(status.read), {}, 0};
-  for (Capture* c : {&captures[0], &captures[1], &json}) ::fcntl(c->fd.get(), F_SETFL, O_NONBLOCK);
+  std::vector<Capture> channel_captures;
+  for (Pipe& c : channels) channel_captures.push_back({std::move(c.read), {}, 0});
+  std::vector<Capture*> streams = {&captures[0], &captures[1], &json};
+  for (Capture& c : channel_captures) streams.push_back(&c);
+  for (Capture* c : streams) ::fcntl(c->fd.get(), F_SETFL, O_NONBLOCK);
 
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.wall_seconds));
   std::optional<End> stopped;
@@ -596,7 +619,7 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
         ended_at = Clock::now();
       }
     }
-    const bool pipes_open = captures[0].open() || captures[1].open() || json.open();
+    const bool pipes_open = std::any_of(streams.begin(), streams.end(), [](const Capture* c) { return c->open(); });
     if (reaped && !pipes_open) break;
     const auto now = Clock::now();
     // Once bwrap is gone, or was killed, the rest of the sandbox dies at once and the pipes
@@ -610,10 +633,10 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
     }
     if (!stopped && !reaped && now >= next_sample) sample();
 
-    pollfd fds[3];
-    Capture* owners[3];
+    pollfd fds[3 + kMaxChannels];
+    Capture* owners[3 + kMaxChannels];
     nfds_t n = 0;
-    for (Capture* c : {&captures[0], &captures[1], &json})
+    for (Capture* c : streams)
       if (c->open()) {
         fds[n] = {c->fd.get(), POLLIN, 0};
         owners[n++] = c;
@@ -633,7 +656,8 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
           ns = static_cast<ino_t>(json_number(c.text, "pid-namespace").value_or(0));
           ns_init = static_cast<pid_t>(json_number(c.text, "child-pid").value_or(0));
         }
-      } else if (!drain(c, limits.output_bytes) && !stopped) {
+      } else if (!drain(c, &c == &captures[0] || &c == &captures[1] ? limits.output_bytes : limits.channel_bytes) &&
+                 !stopped) {
         stop(End::OutputFlood);
       }
     }
@@ -648,6 +672,7 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
 
   result.out = std::move(captures[0].text);
   result.err = std::move(captures[1].text);
+  for (Capture& c : channel_captures) result.channels.push_back(std::move(c.text));
   result.seconds = std::chrono::duration<double>(ended_at - start).count();
   const auto exit_code = json_number(json.text, "exit-code");
   if (stopped == End::TimedOut) {
@@ -720,9 +745,14 @@ std::string SandboxResult::describe() const {
       return "killed by " + signal_name(signal) + " " + after;
     case End::TimedOut:
       return "stopped " + after + " (time limit)";
-    case End::OutputFlood:
+    case End::OutputFlood: {
+      std::size_t records = 0;
+      for (const auto& c : channels) records = std::max(records, c.size());
+      if (records > std::max(out.size(), err.size()))
+        return "stopped " + after + ": more than " + format_bytes(records) + " of records (record limit)";
       return "stopped " + after + ": more than " + format_bytes(std::max(out.size(), err.size())) +
              " of output (output limit)";
+    }
     case End::TooManyProcesses:
       return "stopped " + after + " (time limit) while at its process limit, as a fork bomb would be";
     case End::FailedToStart: {

@@ -22,6 +22,12 @@
 
 namespace labbook::grading {
 
+/// The descriptor of the command's first record channel (below it: stdin, stdout, stderr and
+/// two of bubblewrap's own).
+constexpr int kFirstChannelFd = 5;
+/// The most record channels one run may have.
+constexpr int kMaxChannels = 4;
+
 struct SandboxLimits {
   /// The whole run, bubblewrap's start included; then every process of the sandbox is killed.
   double wall_seconds = 60;
@@ -36,6 +42,9 @@ struct SandboxLimits {
   /// Any one file written (RLIMIT_FSIZE: the writer gets SIGXFSZ), and the size of each of
   /// the private /tmp and /dev/shm, which live in memory. nvcc's temporaries fit easily.
   std::uint64_t file_bytes = 256ull << 20;
+  /// Each record channel (SandboxRequest::channels); one byte more and the run is stopped
+  /// (End::OutputFlood).
+  std::uint64_t channel_bytes = 4ull << 30;
 };
 
 struct SandboxRequest {
@@ -49,6 +58,10 @@ struct SandboxRequest {
   std::vector<std::string> read_only;
   /// Binds /dev/nvidia* (device nodes, read-write) and /sys (read-only) so CUDA works.
   bool gpu = false;
+  /// Pipes the command writes records to, as descriptors kFirstChannelFd, kFirstChannelFd + 1,
+  /// ...: labbook reads them while the command runs (SandboxResult::channels), so what comes
+  /// through them never sits in a file that the command could rewrite later.
+  int channels = 0;
   /// The whole environment: nothing is inherited. bubblewrap adds PWD (= work_dir).
   std::vector<std::pair<std::string, std::string>> env;
   SandboxLimits limits;
@@ -59,7 +72,7 @@ struct SandboxResult {
     Exited,            ///< the command exited by itself: exit_code
     Signalled,         ///< the command died of `signal` (SIGXFSZ: a file over file_bytes)
     TimedOut,          ///< stopped at wall_seconds
-    OutputFlood,       ///< stopped: stdout or stderr passed output_bytes
+    OutputFlood,       ///< stopped: stdout or stderr passed output_bytes, or a channel channel_bytes
     TooManyProcesses,  ///< stopped at wall_seconds, having been at (within 10 % of) its process
                        ///< limit: a fork bomb. Sampled every 50 ms, so a bomb that collapsed at
                        ///< once (dash dies at a failed fork) reads as TimedOut, or as Exited with
@@ -70,6 +83,7 @@ struct SandboxResult {
   int exit_code = -1;  ///< for Exited
   int signal = 0;      ///< for Signalled
   std::string out, err;  ///< captured, each cut at limits.output_bytes
+  std::vector<std::string> channels;   ///< what came through each record channel, in order
   double seconds = 0;    ///< wall time of the whole run
 
   /// One sentence for the student's feedback, e.g. "stopped after 60 s (time limit)".

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +22,7 @@
 #include <generated_nvtx_meta.h>
 
 #include "activity_tracer.h"
+#include "collector_environment.h"
 #include "cupti_status.h"
 #include "device_facts.h"
 #include "graph_exec_calls.h"
@@ -39,6 +42,19 @@ namespace labbook::profiler {
 namespace {
 
 constexpr const char* kCollectorVersion = "0.1.0";
+
+/// Writes all of `text` to `fd` (a pipe: the parent reads as it comes).
+void write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error("cannot write the measurement to descriptor " + std::to_string(fd) + ": " + std::strerror(errno));
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
 
 std::uint32_t this_thread() { return static_cast<std::uint32_t>(::syscall(SYS_gettid)); }
 
@@ -248,7 +264,8 @@ class Collector {
     try {
       Measurement m = build();
       m.program.stop_reason = stop_reason;
-      write_measurement(m, config_.output);
+      if (config_.output_fd >= 0) write_all(config_.output_fd, measurement_text(m));
+      else write_measurement(m, config_.output);
     } catch (const Error& e) {
       std::fprintf(stderr, "labbook collector: %s\n", e.what());
     }
@@ -663,28 +680,29 @@ std::optional<std::uint64_t> environment_count(const char* name) {
 
 CollectorConfig CollectorConfig::from_environment() {
   CollectorConfig c;
-  c.output = environment("LABBOOK_OUTPUT");
+  c.output = environment(env::kOutput);
   if (c.output.empty()) c.output = "labbook-" + std::to_string(::getpid()) + ".json";
-  const std::string mode = environment("LABBOOK_MODE");
+  if (const auto fd = environment_count(env::kOutputFd)) c.output_fd = static_cast<int>(*fd);
+  const std::string mode = environment(env::kMode);
   c.trace = mode.empty() || mode.find("trace") != std::string::npos;
-  c.metrics = split(environment("LABBOOK_METRICS"), ',');
-  c.filter.nvtx = split(environment("LABBOOK_NVTX"), ',');
-  c.filter.kernels = split(environment("LABBOOK_KERNELS"), ',');
-  c.filter.skip = environment_count("LABBOOK_LAUNCH_SKIP").value_or(0);
-  c.filter.count = environment_count("LABBOOK_LAUNCH_COUNT");
-  c.verbose = environment("LABBOOK_VERBOSE") == "1";
-  const std::string replay = environment("LABBOOK_REPLAY");
+  c.metrics = split(environment(env::kMetrics), ',');
+  c.filter.nvtx = split(environment(env::kNvtx), ',');
+  c.filter.kernels = split(environment(env::kKernels), ',');
+  c.filter.skip = environment_count(env::kLaunchSkip).value_or(0);
+  c.filter.count = environment_count(env::kLaunchCount);
+  c.verbose = environment(env::kVerbose) == "1";
+  const std::string replay = environment(env::kReplay);
   if (!replay.empty() && replay != "kernel" && replay != "application")
     throw Error("LABBOOK_REPLAY='" + replay + "': expected kernel or application");
   c.application_replay = replay == "application";
-  c.pass = static_cast<int>(environment_count("LABBOOK_PASS").value_or(0));
-  c.pass_plan = environment("LABBOOK_PASS_PLAN");
+  c.pass = static_cast<int>(environment_count(env::kPass).value_or(0));
+  c.pass_plan = environment(env::kPassPlan);
   if (c.application_replay && c.pass_plan.empty()) c.pass_plan = c.output + ".pass-plan";
-  const std::string cache = environment("LABBOOK_CACHE_CONTROL");
+  const std::string cache = environment(env::kCacheControl);
   if (!cache.empty() && cache != "all" && cache != "none")
     throw Error("LABBOOK_CACHE_CONTROL='" + cache + "': expected all or none");
   c.flush_l2 = cache == "all";
-  if (const std::string passes = environment("LABBOOK_L2_FLUSH"); !passes.empty()) {
+  if (const std::string passes = environment(env::kL2Flush); !passes.empty()) {
     try {
       c.flush_passes = parse_flush_passes(passes);
     } catch (const Error& e) {

@@ -18,9 +18,11 @@
 
 namespace labbook::profiler {
 
-/// What one run of the collector does, read from LABBOOK_* environment variables.
+/// What one run of the collector does, read from the LABBOOK_* environment variables of
+/// collector_environment.h.
 struct CollectorConfig {
   std::string output;                 ///< LABBOOK_OUTPUT: measurement file to write
+  int output_fd = -1;                 ///< LABBOOK_OUTPUT_FD: or the open descriptor to write it to
   bool trace = false;                 ///< LABBOOK_MODE contains "trace": Activity API timeline
   std::vector<std::string> metrics;   ///< LABBOOK_METRICS: CUPTI metrics, comma-separated
   /// Which launches get metrics: LABBOOK_NVTX and LABBOOK_KERNELS (comma-separated globs),

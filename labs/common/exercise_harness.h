@@ -1,19 +1,25 @@
 #pragma once
 // ExerciseHarness: what every exercise harness (labs/*/exercises/*/harness.cu) does around the
-// student's code, so that a score rests on what the hardware did rather than on what a timer
-// or a stale buffer showed:
-//   - a fresh seed per call (the caller fills fresh inputs from it and keeps a private host
-//     copy for its double-precision reference);
+// student's code, so that a score rests on what the hardware did rather than on anything the
+// student's code, which runs in this process, could write:
+//   - before any student code runs, CUDA is set up and a seccomp filter forbids creating,
+//     renaming or deleting files, opening them for writing, new processes and sockets
+//     (syscall_filter.h);
+//   - a fresh seed per call (the caller fills fresh inputs from it);
 //   - each call in its own NVTX range, timed between device-wide synchronisations, so work on
 //     any stream (or in child grids) counts;
 //   - the persisting L2 carve-out set to zero before each call, and flagged when a call set one;
-//   - result.json for `labbook grade`: the verdict, every call (range, time, the bytes the
-//     problem must move), and what was flagged.
+//   - records for `labbook grade` on the descriptor --records names, written as they happen
+//     (grading/harness_records.h: protocol 2): every call, and each student call's output with
+//     its seed, which labbook checks itself against inputs it draws again. The harness's own
+//     check (exercise_checks.h) only tells a student who runs it alone.
 // Outputs are poisoned by the caller (DeviceBuffer::poison: 0xFF bytes, NaN for floats).
 //
-//   harness [--seed S] [--atol A] [--rtol R]   exit 0 right, 1 wrong, 2 usage, 3 CUDA error, 77 no GPU
+//   harness [--seed S] [--atol A] [--rtol R] [--records FD]
+//   exit 0 right, 1 wrong, 2 usage, 3 CUDA error or no filter, 77 no GPU
+#include <unistd.h>
+
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -24,27 +30,11 @@
 
 #include "arguments.h"
 #include "cuda_check.h"
+#include "exercise_checks.h"
 #include "nvtx_range.h"
+#include "syscall_filter.h"
 
 namespace labbook::lab {
-
-/// How far a result may be from the double-precision reference: |got - want| <= absolute +
-/// relative * |want|. NaN and infinities never pass (the poison is NaN).
-struct Tolerance {
-  double absolute = 0, relative = 0;
-  bool accepts(double got, double want) const {
-    return std::isfinite(got) && std::fabs(got - want) <= absolute + relative * std::fabs(want);
-  }
-};
-
-/// Index of the first element of `got` outside `tolerance` of the reference `want(i)`, a
-/// double computed on the host from the caller's private copy of the inputs.
-template <class Reference>
-std::optional<std::size_t> first_wrong(const std::vector<float>& got, const Tolerance& tolerance, Reference want) {
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (!tolerance.accepts(got[i], want(i))) return i;
-  return std::nullopt;
-}
 
 /// Index of the first element of `now` whose bits differ from `before`, if any.
 inline std::optional<std::size_t> first_changed(const std::vector<float>& now, const std::vector<float>& before) {
@@ -53,45 +43,38 @@ inline std::optional<std::size_t> first_changed(const std::vector<float>& now, c
   return std::nullopt;
 }
 
-/// "0.123456791" or, for an element still holding the poison, what that means.
-inline std::string describe_value(float v) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  if (bits == 0xFFFFFFFFu) return "never written (it still holds the poison the harness filled it with)";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
 class ExerciseHarness {
  public:
-  /// Reads --seed, --atol and --rtol (the rubric's tolerances); exits 77 without a GPU.
+  /// Reads the arguments; exits 77 without a GPU. Then sets CUDA up (the context, and a
+  /// profiler injected into the program with it) and installs the seccomp filter: from here
+  /// on nothing in the process creates a file or a process.
   ExerciseHarness(int argc, char** argv, const char* name) {
-    Arguments args(argc, argv, name, "[--seed S] [--atol A] [--rtol R]");
+    Arguments args(argc, argv, name, "[--seed S] [--atol A] [--rtol R] [--records FD]");
     while (args.next()) {
-      if (args.flag() == "--seed") seed_ = args.number<std::uint64_t>(0, ~0ull);
+      if (args.flag() == "--seed") seed_ = args.number<std::uint64_t>(0, ~0ull / 2000);
       else if (args.flag() == "--atol") tolerance_.absolute = real(args);
       else if (args.flag() == "--rtol") tolerance_.relative = real(args);
+      else if (args.flag() == "--records") records_ = args.number<int>(3, 1023);
       else args.fail("unknown argument '" + args.flag() + "'");
     }
     require_gpu();
+    ok(cudaFree(nullptr), "setting CUDA up");
+    if (const std::string why = forbid_escapes(); !why.empty()) {
+      std::fprintf(stderr, "harness: %s\n", why.c_str());
+      std::exit(3);
+    }
+    record("{\"labbook_harness\": 2}\n");
   }
 
   const Tolerance& tolerance() const { return tolerance_; }
   /// A new seed for every call: no two calls see the same data.
   std::uint64_t next_seed() { return seed_ * 1000 + ++seeds_; }
 
-  /// The bytes a call's problem must move through DRAM at least (inputs read once, outputs
-  /// written once), for labbook grade's compulsory-traffic check; 0 when not checked.
-  struct Traffic {
-    double read = 0, written = 0;
-  };
-
-  /// Runs `work` (which launches the student's code) as call `range`: persisting L2 reset,
-  /// timed from a device-wide synchronisation to the next, inside NVTX range `range`. A CUDA
-  /// error ends the run with exit code 3, naming `what`.
+  /// Runs `work` (which launches the student's code, or the reference's) as call `range`:
+  /// persisting L2 reset, timed from a device-wide synchronisation to the next, inside NVTX
+  /// range `range`, and recorded. A CUDA error ends the run with exit code 3, naming `what`.
   template <class Work>
-  void call(const std::string& range, const std::string& what, Traffic traffic, Work&& work) {
+  void call(const std::string& range, const std::string& what, Work&& work) {
     reset_persisting_l2();
     ok(cudaDeviceSynchronize(), what);
     const auto start = std::chrono::steady_clock::now();
@@ -102,46 +85,58 @@ class ExerciseHarness {
       ok(cudaDeviceSynchronize(), what);
     }
     const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-    calls_.push_back({range, seconds.count(), traffic});
+    char line[64];
+    std::snprintf(line, sizeof line, ", \"seconds\": %.9g}\n", seconds.count());
+    record("{\"call\": " + json(range) + line);
     std::size_t carve_out = 0;
-    if (cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out > 0)
-      flag("persisting_l2", what + " set aside " + std::to_string(carve_out >> 10) +
-                                " KiB of L2 for persisting accesses: data kept there does not come from DRAM");
+    if (cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out > 0 &&
+        !flagged_persisting_l2_) {
+      flagged_persisting_l2_ = true;
+      record("{\"flag\": \"persisting_l2\", \"message\": " +
+             json(what + " set aside " + std::to_string(carve_out >> 10) +
+                  " KiB of L2 for persisting accesses: data kept there does not come from DRAM") +
+             "}\n");
+    }
     cudaGetLastError();
   }
 
-  /// Records that the results are wrong; the first reason is the one reported.
-  void wrong(const std::string& problem) {
-    if (problem_.empty()) problem_ = problem;
+  /// Sends the output of the student's call just made, drawn from `seed`, of size `shape`,
+  /// for labbook to check; `local_problem` is the harness's own check, for a student running
+  /// it alone.
+  void output(std::uint64_t seed, const std::vector<std::uint64_t>& shape, const std::vector<float>& values,
+              const std::string& local_problem) {
+    std::string head = "{\"output\": " + std::to_string(seed) + ", \"shape\": [";
+    for (std::size_t i = 0; i < shape.size(); ++i) head += (i ? ", " : "") + std::to_string(shape[i]);
+    record(head + "], \"bytes\": " + std::to_string(values.size() * sizeof(float)) + "}\n");
+    record(values.data(), values.size() * sizeof(float));
+    ++outputs_;
+    if (!local_problem.empty() && local_problem_.empty()) local_problem_ = call_name(outputs_, shape) + ": " + local_problem;
   }
-  bool right() const { return problem_.empty(); }
 
-  /// Writes result.json, prints the verdict, and returns the exit code.
+  /// Something the harness saw wrong that labbook cannot see from the outputs (an input
+  /// changed): recorded, and the run is wrong.
+  void wrong(const std::string& problem) {
+    record("{\"problem\": " + json(problem) + "}\n");
+    if (local_problem_.empty()) local_problem_ = problem;
+  }
+
+  /// Ends the records, prints the harness's own verdict, and returns the exit code.
   int finish() {
-    write_result();
-    std::printf("%s\n", right() ? "correct" : problem_.c_str());
-    return right() ? 0 : 1;
+    record("{\"end\": true}\n");
+    std::printf("%s\n", local_problem_.empty() ? "correct" : local_problem_.c_str());
+    return local_problem_.empty() ? 0 : 1;
   }
 
   /// Ends the run for a CUDA error (a crash, an access the driver caught, a kernel stopped).
   void ok(cudaError_t e, const std::string& what) {
     if (e == cudaSuccess) return;
-    wrong(what + ": CUDA error: " + cudaGetErrorString(e));
-    std::fprintf(stderr, "%s\n", problem_.c_str());
-    write_result();
+    const std::string problem = what + ": CUDA error: " + cudaGetErrorString(e);
+    record("{\"problem\": " + json(problem) + "}\n");
+    std::fprintf(stderr, "%s\n", problem.c_str());
     std::exit(3);
   }
 
  private:
-  struct Call {
-    std::string range;
-    double seconds;
-    Traffic traffic;
-  };
-  struct Flag {
-    std::string code, message;
-  };
-
   static double real(Arguments& args) {
     const char* text = args.value();
     char* end = nullptr;
@@ -164,12 +159,6 @@ class ExerciseHarness {
     cudaGetLastError();   // a GPU without persisting L2 refuses these: nothing to reset
   }
 
-  void flag(const std::string& code, const std::string& message) {
-    for (const auto& f : flags_)
-      if (f.code == code) return;
-    flags_.push_back({code, message});
-  }
-
   static std::string json(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
@@ -179,28 +168,26 @@ class ExerciseHarness {
     return out + "\"";
   }
 
-  void write_result() const {
-    FILE* f = std::fopen("result.json", "w");
-    if (!f) return;
-    std::fprintf(f, "{\"version\": 1, \"correct\": %s, \"problem\": %s,\n \"calls\": [", right() ? "true" : "false",
-                 json(problem_).c_str());
-    for (std::size_t i = 0; i < calls_.size(); ++i)
-      std::fprintf(f, "%s\n  {\"range\": %s, \"seconds\": %.9g, \"compulsory_read_bytes\": %.17g, \"compulsory_write_bytes\": %.17g}",
-                   i ? "," : "", json(calls_[i].range).c_str(), calls_[i].seconds, calls_[i].traffic.read,
-                   calls_[i].traffic.written);
-    std::fprintf(f, "],\n \"flags\": [");
-    for (std::size_t i = 0; i < flags_.size(); ++i)
-      std::fprintf(f, "%s{\"code\": %s, \"message\": %s}", i ? ", " : "", json(flags_[i].code).c_str(),
-                   json(flags_[i].message).c_str());
-    std::fprintf(f, "]}\n");
-    std::fclose(f);
+  void record(const std::string& line) { record(line.data(), line.size()); }
+  /// Writes it all to the records descriptor, if there is one; a reader gone is labbook's
+  /// business (it judges what it got), never a reason to stop.
+  void record(const void* data, std::size_t size) {
+    if (records_ < 0) return;
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+      const ssize_t n = ::write(records_, p, size);
+      if (n <= 0) return;
+      p += n;
+      size -= static_cast<std::size_t>(n);
+    }
   }
 
   std::uint64_t seed_ = 1, seeds_ = 0;
   Tolerance tolerance_;
-  std::string problem_;
-  std::vector<Call> calls_;
-  std::vector<Flag> flags_;
+  int records_ = -1;
+  int outputs_ = 0;
+  bool flagged_persisting_l2_ = false;
+  std::string local_problem_;
 };
 
 }  // namespace labbook::lab

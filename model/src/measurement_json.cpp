@@ -125,7 +125,7 @@ void append_records(std::string& out, const char* key, const std::vector<Record>
   out += records.empty() ? "]" : "\n ]";
 }
 
-std::string measurement_text(const Measurement& m) {
+std::string text_of(const Measurement& m) {
   std::string head = head_json(m).dump(1);   // "{\n ... \n}": the records go before its "}"
   std::string out = head.substr(0, head.rfind('}'));
   while (!out.empty() && out.back() == '\n') out.pop_back();
@@ -293,8 +293,10 @@ Measurement read_measurement(const std::string& path) {
   return measurement_from_json(j, path);
 }
 
+std::string measurement_text(const Measurement& m) { return text_of(m); }
+
 void write_measurement(const Measurement& m, const std::string& path) {
-  write_file_atomically(path, measurement_text(m));
+  write_file_atomically(path, text_of(m));
 }
 
 }  // namespace labbook

@@ -1,8 +1,10 @@
 #!/bin/bash
 # CPU test of `labbook grade --build-only`: every planted submission is built with nvcc in the
-# sandbox and its object checked, no GPU needed. The compiler's error is captured (as "does not
-# build", not "refused"), a system call made by inline assembly is refused, a global
-# constructor and a call that could forge the verdict are refused, and the rest build.
+# sandbox and its object checked against the exercise's allow-list, no GPU needed. The
+# compiler's error is captured (as "does not build", not "refused"); a system call made by
+# inline assembly, code run before or after main, calls the exercise does not allow (files,
+# threads, device-wide settings), the lab's own reference kernel and a definition that
+# replaces the harness's are refused, each naming what; the rest build.
 # Usage: build_only.sh BUILD SOURCE
 set -uo pipefail
 build=$1; source=$2
@@ -17,10 +19,18 @@ expect() {   # expect LISTING LINE-PREFIX
 }
 adversarial=$("$build/labbook" grade lab5-transpose "$source/tests/grading/adversarial" --out "$out/a" --build-only --jobs 2 2>/dev/null)
 [ $? -eq 1 ] || { echo "FAIL: --build-only with refused submissions should exit 1"; failures=$((failures + 1)); }
-expect "$adversarial" "forged_verdict: refused: the submission calls fopen, which opens or changes files"
+expect "$adversarial" "forged_verdict: refused: the submission calls fopen, fwrite and fclose, which this exercise does not allow"
 expect "$adversarial" "global_constructor: refused: the submission runs code before main"
 expect "$adversarial" "raw_syscall: refused: the submission makes a system call itself (syscall in "
-for student in cached_result child_grid device_state input_modified other_stream other_thread persisting_l2 \
+expect "$adversarial" "exit_handler: refused: the submission calls fopen, fwrite, fclose and atexit"
+expect "$adversarial" "static_destructor: refused: the submission calls puts and __cxa_atexit"
+expect "$adversarial" "fini_array: refused: the submission puts code or data in section .fini_array"
+expect "$adversarial" "device_setting: refused: the submission calls cudaDeviceSetCacheConfig"
+expect "$adversarial" "persisting_l2: refused: the submission calls cudaDeviceSetLimit and cudaStreamSetAttribute"
+expect "$adversarial" "other_thread: refused: the submission calls std::thread"
+expect "$adversarial" "nvtx_blame: refused: the submission defines nvtxEtiGetModuleFunctionTable_v3, which replaces the harness's"
+expect "$adversarial" "reference_kernel: refused: "
+for student in cached_result child_grid device_state found_at_run_time input_modified other_stream \
                reduced_precision right_then_wrong stale_output; do
   expect "$adversarial" "$student: builds"
 done

@@ -158,3 +158,17 @@ TEST(CallAudit, AnEfficiencyIsCollectedWithTheSectorsThatWeightIt) {
   EXPECT_EQ(with_combining_weights({st_eff, st_sectors}).size(), 2u) << "not added twice";
   EXPECT_EQ(with_combining_weights({"dram__bytes_read.sum"}).size(), 1u);
 }
+
+TEST(CallAudit, ExtraWholeSectorLoadsDoNotRaiseTheLoadEfficiency) {
+  HonestRun r;
+  const double needed = 64 * kMB / 32;   // the sectors a timed call's input fills
+  for (auto& k : r.m.kernels)
+    if (k.range.rfind("student/n=8192/", 0) == 0) k.metrics[kLd] = 50, k.metrics[kLdSectors] = 2 * needed;
+  const double honest = r.audit().measured.at("gld_efficiency");
+  EXPECT_DOUBLE_EQ(honest, 50);
+  // The same kernel, plus a kernel that reads a buffer of its own with every byte used.
+  for (int i = 1; i <= 3; ++i) r.m.kernels.push_back(kernel("student/n=8192/" + std::to_string(i) + "/pad", 1e3, 0, 0, 100, 2 * needed));
+  const CallAudit a = r.audit();
+  // The hardware's average rises to 75 %; what the problem needed is a quarter of what moved.
+  EXPECT_DOUBLE_EQ(a.measured.at("gld_efficiency"), 25);
+}

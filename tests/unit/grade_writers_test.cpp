@@ -33,7 +33,7 @@ hint = "Align each warp's first address to 32 bytes."
 id = "bandwidth"
 title = "Bandwidth"
 points = 20
-measure = "bandwidth_pct_of_reference"
+measure = "speed_pct_of_reference"
 full_at = 90
 zero_at = 30
 visible = false
@@ -47,7 +47,7 @@ struct Class {
     ada.student = "ada";
     ada.built = true;
     ada.correct = true;
-    ada.measured = {{"gld_efficiency", 80.0}, {"bandwidth_pct_of_reference", 60.0}};
+    ada.measured = {{"gld_efficiency", 80.0}, {"speed_pct_of_reference", 60.0}};
     bob.student = "bob, jr";   // a comma: quoted in the CSV
     bob.build_log = "k.cu(3): error: expected a \";\"\n```not a fence end\n";
     scores = {score_submission(rubric, bob), score_submission(rubric, ada)};

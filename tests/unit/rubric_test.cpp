@@ -42,7 +42,7 @@ zero_at = 8.0
 id = "bandwidth"
 title = "Bandwidth against the reference kernel"
 points = 10
-measure = "bandwidth_pct_of_reference"
+measure = "speed_pct_of_reference"
 full_at = 90
 zero_at = 30
 visible = false
@@ -62,7 +62,7 @@ SubmissionOutcome good() {
   o.student = "ada";
   o.built = true;
   o.correct = true;
-  o.measured = {{"gld_efficiency", 80.0}, {"gld_transactions_per_request", 5.0}, {"bandwidth_pct_of_reference", 95.0}};
+  o.measured = {{"gld_efficiency", 80.0}, {"gld_transactions_per_request", 5.0}, {"speed_pct_of_reference", 95.0}};
   return o;
 }
 }  // namespace
@@ -97,6 +97,11 @@ TEST(Rubric, BadFilesNameFileLineAndKey) {
   const std::string both = std::string(kRubric) + "\n[[criterion]]\nid = \"x\"\ntitle = \"x\"\npoints = 1\ncorrectness = true\n"
                                                    "measure = \"time\"\nfull_at = 1\nzero_at = 2\n";
   EXPECT_EQ(error_of(both), "my.toml:37: [[criterion]]: needs either 'correctness = true' or a 'measure', not both");
+  bad = kRubric;
+  bad.replace(bad.find("measure = \"gld_efficiency\""), 26, "measure = \"gld_eficiency\"");
+  EXPECT_NE(error_of(bad).find("my.toml:15: [[criterion]]: 'measure' is 'gld_eficiency', which labbook does not measure"),
+            std::string::npos) << error_of(bad);
+  EXPECT_NE(error_of(bad).find("gld_efficiency"), std::string::npos) << "the closest name is offered";
   const std::string second = std::string(kRubric) + "\n[[criterion]]\nid = \"x\"\ntitle = \"x\"\npoints = 1\ncorrectness = true\n";
   EXPECT_EQ(error_of(second), "my.toml:41: [[criterion]]: 'correctness' is set twice: a rubric has one correctness criterion");
 }

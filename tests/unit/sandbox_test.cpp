@@ -156,6 +156,36 @@ TEST_F(Sandbox, StopsAFloodOfOutputAndKeepsItsBeginning) {
   EXPECT_NE(r.describe().find("more than 64 KiB of output"), std::string::npos) << r.describe();
 }
 
+TEST_F(Sandbox, RecordChannelsComeBackInOrderAndNothingElseIsOpen) {
+  auto q = request({"sh", "-c", "echo first >&5; echo second >&6; echo more >&5; ls /proc/self/fd"});
+  q.channels = 2;
+  const auto r = run_sandboxed(q);
+  ASSERT_EQ(r.end, End::Exited) << r.describe() << "\n" << r.err;
+  ASSERT_EQ(r.channels.size(), 2u);
+  EXPECT_EQ(r.channels[0], "first\nmore\n");
+  EXPECT_EQ(r.channels[1], "second\n");
+  // 0-2, the two channels, and the descriptor ls reads /proc/self/fd through: none of
+  // labbook's own, and no third channel.
+  EXPECT_EQ(r.out.find("7\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("5\n"), std::string::npos) << r.out;
+}
+
+TEST_F(Sandbox, StopsAFloodOfRecords) {
+  auto q = request({"sh", "-c", "yes >&5"});
+  q.channels = 1;
+  q.limits.channel_bytes = 64 << 10;
+  const auto r = run_sandboxed(q);
+  EXPECT_EQ(r.end, End::OutputFlood) << r.describe();
+  EXPECT_EQ(r.channels.at(0).size(), 64u << 10);
+}
+
+TEST_F(Sandbox, ARunWithoutChannelsHasNone) {
+  const auto r = sh("echo hi >&5");
+  EXPECT_EQ(r.end, End::Exited) << r.describe();
+  EXPECT_NE(r.exit_code, 0);   // descriptor 5 is not open
+  EXPECT_TRUE(r.channels.empty());
+}
+
 bool have_bash() { return ::access("/usr/bin/bash", X_OK) == 0 || ::access("/bin/bash", X_OK) == 0; }
 
 TEST_F(Sandbox, StopsAForkBombAndLeavesNoProcessBehind) {

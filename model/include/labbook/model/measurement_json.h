@@ -19,6 +19,9 @@ Measurement measurement_from_json(const nlohmann::json&, const std::string& orig
 /// Reads and validates a measurement file. Throws labbook::Error.
 Measurement read_measurement(const std::string& path);
 
+/// The measurement as the text of its file.
+std::string measurement_text(const Measurement&);
+
 /// Writes atomically (temporary file + rename). Throws labbook::Error.
 void write_measurement(const Measurement&, const std::string& path);
 

@@ -37,6 +37,7 @@ class TomlReader {
     fail(n ? n->source() : t_.source(), key.empty() ? why : "'" + key + "' " + why);
   }
   int line() const { return static_cast<int>(t_.source().begin.line); }
+  const std::string& origin() const { return origin_; }
 
   std::string string(const std::string& key, bool required = true) const {
     const toml::node* n = t_.get(key);
@@ -78,6 +79,31 @@ class TomlReader {
     }
     return out;
   }
+  /// An array of numbers, e.g. constants = [10.0, 20]; empty when absent.
+  std::vector<double> numbers(const std::string& key) const {
+    std::vector<double> out;
+    const toml::node* n = t_.get(key);
+    if (!n) return out;
+    const toml::array* a = n->as_array();
+    if (!a) fail(key, "must be an array of numbers");
+    for (const auto& e : *a) out.push_back(number_in(e, key));
+    return out;
+  }
+  /// An array of arrays of numbers, e.g. calls = [[1000, 777], [8192, 8192]]; empty when absent.
+  std::vector<std::vector<double>> number_lists(const std::string& key) const {
+    std::vector<std::vector<double>> out;
+    const toml::node* n = t_.get(key);
+    if (!n) return out;
+    const toml::array* a = n->as_array();
+    if (!a) fail(key, "must be an array of arrays of numbers");
+    for (const auto& e : *a) {
+      const toml::array* inner = e.as_array();
+      if (!inner) fail(e.source(), "'" + key + "' must hold arrays of numbers");
+      out.emplace_back();
+      for (const auto& x : *inner) out.back().push_back(number_in(x, key));
+    }
+    return out;
+  }
   const toml::table& table(const std::string& key) const {
     const toml::node* n = t_.get(key);
     if (!n || !n->is_table()) fail(t_.source(), "missing table [" + key + "]");
@@ -116,6 +142,12 @@ class TomlReader {
   }
 
  private:
+  double number_in(const toml::node& e, const std::string& key) const {
+    if (e.is_integer()) return static_cast<double>(e.as_integer()->get());
+    if (!e.is_floating_point()) fail(e.source(), "'" + key + "' must hold only numbers");
+    return e.as_floating_point()->get();
+  }
+
   const toml::table& t_;
   std::string origin_;
   std::string where_;

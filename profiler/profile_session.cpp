@@ -9,11 +9,12 @@
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/merge.h"
 #include "labbook/model/text.h"
+#include "collector_environment.h"
 #include "pass_plan.h"
 #include "program_runner.h"
 #include "stopwatch.h"
 
-namespace labbook::cli {
+namespace labbook::profiler {
 
 namespace {
 
@@ -26,26 +27,28 @@ struct RunSpec {
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
-std::string plan_path(const ProfileRequest& request) { return request.work_dir + "/pass-plan.txt"; }
+std::string plan_path(const ProfileRequest& request) {
+  return (request.plan_dir.empty() ? request.work_dir : request.plan_dir) + "/pass-plan.txt";
+}
 
 /// One run of the program with the collector injected; returns its exit code.
 int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const bool metrics = run.mode == "metrics";
-  std::map<std::string, std::string> env = {
-      {"CUDA_INJECTION64_PATH", LABBOOK_COLLECTOR_PATH},
-      {"NVTX_INJECTION64_PATH", LABBOOK_CUPTI_LIBRARY},
-      {"LABBOOK_MODE", run.mode},
-      {"LABBOOK_OUTPUT", run.output},
-      {"LABBOOK_METRICS", metrics ? join(request.cupti_metrics, ",") : ""},
-      {"LABBOOK_REPLAY", request.replay},
-      {"LABBOOK_CACHE_CONTROL", request.cache_control},
-      {"LABBOOK_PASS", std::to_string(run.pass)},
-      {"LABBOOK_PASS_PLAN", plan_path(request)},
-      {"LABBOOK_NVTX", join(request.nvtx, ",")},
-      {"LABBOOK_KERNELS", join(request.kernels, ",")},
-      {"LABBOOK_LAUNCH_SKIP", request.launch_skip ? std::to_string(*request.launch_skip) : ""},
-      {"LABBOOK_LAUNCH_COUNT", request.launch_count ? std::to_string(*request.launch_count) : ""},
-  };
+  CollectorRun collector;
+  collector.mode = run.mode;
+  collector.output = run.output;
+  collector.metrics = request.cupti_metrics;
+  collector.replay = request.replay;
+  collector.cache_control = request.cache_control;
+  collector.pass = run.pass;
+  collector.pass_plan = plan_path(request);
+  collector.nvtx = request.nvtx;
+  collector.kernels = request.kernels;
+  collector.launch_skip = request.launch_skip;
+  collector.launch_count = request.launch_count;
+  std::map<std::string, std::string> env = collector.environment();
+  env["CUDA_INJECTION64_PATH"] = LABBOOK_COLLECTOR_PATH;
+  env["NVTX_INJECTION64_PATH"] = LABBOOK_CUPTI_LIBRARY;
   // CUPTI loads libnvperf_host/target with dlopen: they must be on the loader path.
   const char* old = std::getenv("LD_LIBRARY_PATH");
   env["LD_LIBRARY_PATH"] = std::string(LABBOOK_CUPTI_LIBRARY_DIR) + (old && *old ? ":" + std::string(old) : "");
@@ -59,7 +62,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const int exit_code = request.runner ? request.runner(request.command, env, stdout_path)
                                        : run_program(request.command, env, stdout_path);
   std::fprintf(stderr, "labbook: %s run: %.3f s, exit code %d\n", what.c_str(),
-               profiler::seconds_since(started), exit_code);
+               seconds_since(started), exit_code);
   return exit_code;
 }
 
@@ -74,10 +77,10 @@ std::string nothing_written(const std::string& mode, const std::string& path, in
 bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have_base, int& first_exit) {
   const std::string plan = plan_path(request);
   std::filesystem::remove(plan);
-  profiler::remove_carried_counters(plan);
+  remove_carried_counters(plan);
   struct Cleanup {   // on every return path
     const std::string& plan;
-    ~Cleanup() { profiler::remove_carried_counters(plan); }
+    ~Cleanup() { remove_carried_counters(plan); }
   } cleanup{plan};
   int passes = 1;
   for (int pass = 0; pass < passes; ++pass) {
@@ -121,7 +124,7 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
       return true;
     }
     if (pass == 0 && request.replay == "application")
-      passes = profiler::read_plan(plan).runs();
+      passes = read_plan(plan).runs();
   }
   return true;
 }
@@ -170,4 +173,4 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
   return outcome;
 }
 
-}  // namespace labbook::cli
+}  // namespace labbook::profiler

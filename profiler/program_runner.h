@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-namespace labbook::cli {
+namespace labbook::profiler {
 
 /// Runs `command` (argv[0] looked up in PATH) with `environment` added to ours, its output
 /// going to ours (or its stdout to the file `stdout_path`, when given), and waits. Returns
@@ -16,4 +16,4 @@ int run_program(const std::vector<std::string>& command,
 /// as execvp would find it.
 bool program_exists(const std::string& program);
 
-}  // namespace labbook::cli
+}  // namespace labbook::profiler

@@ -1,4 +1,8 @@
 #pragma once
+/// @file
+/// The host side of profiling: runs a program under the collector (a trace run, then the
+/// metrics runs), each run told what to do through collector_environment.h, and merges what
+/// the runs measured.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -8,13 +12,17 @@
 
 #include "labbook/model/measurement.h"
 
-namespace labbook::cli {
+namespace labbook::profiler {
 
 struct ProfileRequest {
   std::vector<std::string> command;        ///< program and its arguments
   std::vector<std::string> cupti_metrics;  ///< empty: trace only
   bool trace = true;                       ///< false: the metrics run alone (needs metrics)
-  std::string work_dir;                    ///< where the per-run files go
+  std::string work_dir;                    ///< where the per-run measurement files go
+  /// Where the pass plan (and counters carried between runs) go, written by the program
+  /// itself: work_dir when empty. `labbook grade` keeps it apart from work_dir, which the
+  /// program must not reach.
+  std::string plan_dir;
   std::string replay = "application";      ///< "application": a run per pass; "kernel": CUPTI replays kernels
   std::string cache_control = "all";       ///< "all": L2 flushed before each profiled kernel; "none"
   /// Which launches get metrics (the collector's LABBOOK_NVTX etc.); all when empty.
@@ -22,7 +30,8 @@ struct ProfileRequest {
   std::optional<std::uint64_t> launch_skip, launch_count;
   /// How each run is started: (command, environment the collector needs, file for its stdout
   /// or "" for ours) -> exit code. run_program by default; `labbook grade` runs student code
-  /// in its sandbox.
+  /// in its sandbox, the measurement coming back through a pipe (env::kOutputFd) that it
+  /// writes to the file env::kOutput names.
   std::function<int(const std::vector<std::string>&, const std::map<std::string, std::string>&, const std::string&)>
       runner;
 };
@@ -39,4 +48,4 @@ struct ProfileOutcome {
 /// metrics runs alone. A metrics run that fails or leaves nothing becomes an issue.
 ProfileOutcome profile_program(const ProfileRequest& request);
 
-}  // namespace labbook::cli
+}  // namespace labbook::profiler

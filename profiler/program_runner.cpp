@@ -11,7 +11,7 @@
 
 #include "labbook/model/error.h"
 
-namespace labbook::cli {
+namespace labbook::profiler {
 
 int run_program(const std::vector<std::string>& command,
                 const std::map<std::string, std::string>& environment, const std::string& stdout_path) {
@@ -68,4 +68,4 @@ bool program_exists(const std::string& program) {
   return false;
 }
 
-}  // namespace labbook::cli
+}  // namespace labbook::profiler

@@ -1,0 +1,147 @@
+#include "harness_records.h"
+
+#include <nlohmann/json.hpp>
+
+namespace labbook::grading {
+
+namespace {
+
+/// Reads the stream record by record; `fail` says where it first broke the protocol.
+class RecordReader {
+ public:
+  explicit RecordReader(const std::string& stream) : stream_(stream) {}
+  bool at_end() const { return at_ == stream_.size(); }
+  /// The next JSON line, or a discarded value with `problem` set.
+  nlohmann::json next(std::string& problem) {
+    const std::size_t eol = stream_.find('\n', at_);
+    if (eol == std::string::npos) {
+      problem = "its last record is cut off";
+      return {};
+    }
+    const std::string line = stream_.substr(at_, eol - at_);
+    at_ = eol + 1;
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || j.size() < 1) problem = "record " + std::to_string(count_ + 1) + " is not a record";
+    ++count_;
+    return j;
+  }
+  /// The `n` raw bytes that follow a record, or nullptr when the stream holds fewer.
+  const float* bytes(std::uint64_t n) {
+    if (n > stream_.size() - at_ || n % sizeof(float) != 0) return nullptr;
+    const char* p = stream_.data() + at_;
+    at_ += n;
+    return reinterpret_cast<const float*>(p);
+  }
+
+ private:
+  const std::string& stream_;
+  std::size_t at_ = 0;
+  int count_ = 0;
+};
+
+/// Why `out` is not the output of this call ("" when it is).
+std::string check_output(const OutputCheck& check, std::uint64_t seed, const std::vector<std::uint64_t>& shape,
+                         const float* out, const lab::Tolerance& tolerance) {
+  if (check.kind == "transpose") return lab::check_transpose(seed, shape.at(0), shape.at(1), out, tolerance);
+  return lab::check_add_constants(seed, shape.at(0), check.constants, check.outputs, out, tolerance);
+}
+
+}  // namespace
+
+HarnessResult judge_harness_records(const std::string& stream, const Exercise& exercise, std::uint64_t base_seed,
+                                    const lab::Tolerance& tolerance) {
+  HarnessResult result;
+  std::string protocol;   // the first way the stream broke the protocol
+  const auto broken = [&](const std::string& why) {
+    if (protocol.empty()) protocol = why;
+  };
+  RecordReader reader(stream);
+  const OutputCheck& check = exercise.check;
+  std::size_t student_calls = 0;
+  std::uint64_t last_seed = base_seed * 1000;
+  bool ended = false, call_open = false;
+  std::string harness_problem;
+  if (reader.at_end()) broken("it sent no records");
+  for (bool first = true; !reader.at_end() && protocol.empty(); first = false) {
+    std::string bad;
+    const nlohmann::json r = reader.next(bad);
+    if (!bad.empty()) {
+      broken(bad);
+      break;
+    }
+    if (ended) {
+      broken("it sent records after its last");
+      break;
+    }
+    if (first) {
+      if (r.value("labbook_harness", 0) != kHarnessProtocol)
+        broken("its records are not labbook's harness protocol " + std::to_string(kHarnessProtocol) + " (rebuild it against this labbook)");
+      continue;
+    }
+    if (r.contains("call") && r["call"].is_string() && r.contains("seconds") && r["seconds"].is_number()) {
+      result.calls.push_back({r["call"].get<std::string>(), r["seconds"].get<double>(), 0, 0});
+      call_open = true;
+    } else if (r.contains("output") && r["output"].is_number_unsigned() && r.contains("shape") && r["shape"].is_array() &&
+               r.contains("bytes") && r["bytes"].is_number_unsigned()) {
+      const auto seed = r["output"].get<std::uint64_t>();
+      const auto shape = r["shape"].get<std::vector<std::uint64_t>>();
+      const auto bytes = r["bytes"].get<std::uint64_t>();
+      if (!call_open) {
+        broken("it sent an output with no call before it");
+        break;
+      }
+      call_open = false;
+      if (student_calls >= check.calls.size()) {
+        broken("it sent more outputs than the exercise's " + std::to_string(check.calls.size()) + " calls");
+        break;
+      }
+      const auto& want_shape = check.calls[student_calls];
+      if (shape != want_shape) {
+        broken("output " + std::to_string(student_calls + 1) + " is not of the size the exercise calls with");
+        break;
+      }
+      // Every call draws a seed of its own, from labbook's: never one used before.
+      if (seed <= last_seed || seed / 1000 != base_seed) {
+        broken("output " + std::to_string(student_calls + 1) + " is for inputs labbook did not ask for");
+        break;
+      }
+      last_seed = seed;
+      const float* out = reader.bytes(bytes);
+      if (!out || bytes != check.output_floats(shape) * sizeof(float)) {
+        broken("output " + std::to_string(student_calls + 1) + " is cut off or of the wrong size");
+        break;
+      }
+      HarnessCall& call = result.calls.back();
+      call.compulsory_read_bytes = call.compulsory_write_bytes = check.compulsory_bytes(shape);
+      ++student_calls;
+      if (result.problem.empty())
+        if (std::string why = check_output(check, seed, shape, out, tolerance); !why.empty())
+          result.problem = lab::call_name(static_cast<int>(student_calls), shape) + ": " + why;
+    } else if (r.contains("problem") && r["problem"].is_string()) {
+      if (harness_problem.empty()) harness_problem = r["problem"].get<std::string>();
+    } else if (r.contains("flag") && r["flag"].is_string() && r.contains("message") && r["message"].is_string()) {
+      result.flags.push_back({r["flag"].get<std::string>(), r["message"].get<std::string>()});
+    } else if (r.contains("end") && r["end"] == true) {
+      ended = true;
+    } else {
+      broken("record " + r.dump().substr(0, 80) + " is not one labbook knows");
+    }
+  }
+  // What the harness itself saw wrong (a changed input, a CUDA error) comes first: the run
+  // ended there, or its outputs were computed from something else.
+  if (!harness_problem.empty()) {
+    result.problem = harness_problem;
+  } else if (!protocol.empty()) {
+    result.problem = "the program's records to labbook are not to be trusted: " + protocol;
+  } else if (!ended || student_calls != check.calls.size()) {
+    if (result.problem.empty())
+      result.problem = "the program stopped after " + std::to_string(student_calls) + " of the exercise's " +
+                       std::to_string(check.calls.size()) + " calls, without finishing";
+    else
+      result.problem += " (and the program did not finish)";
+  }
+  result.correct = result.problem.empty();
+  return result;
+}
+
+}  // namespace labbook::grading

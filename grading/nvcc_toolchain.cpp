@@ -1,0 +1,84 @@
+#include "nvcc_toolchain.h"
+
+#include <filesystem>
+
+#include "labbook/model/atomic_file.h"
+#include "program_runner.h"
+#include "submission_check.h"
+
+namespace labbook::grading {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The paths the sandbox must add: /usr (the CUDA toolkit with it) is always there.
+std::vector<std::string> outside_usr(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const auto& p : paths)
+    if (p.rfind("/usr/", 0) != 0 && fs::exists(p)) out.push_back(p);
+  return out;
+}
+
+class NvccToolchain : public Toolchain {
+ public:
+  NvccToolchain(ToolPaths paths, Runner& runner) : paths_(std::move(paths)), runner_(runner) {}
+
+  Build build(const Exercise& e, const std::string& work) override {
+    // Relocatable device code: a submission may launch child grids, which the collector
+    // counts. The cubin is the submission's device code alone, for its allow-list.
+    const std::string nvcc = paths_.nvcc + " -O3 -rdc=true -arch=" + paths_.arch;
+    const std::string includes = " -I" + paths_.source_dir + "/labs/common -I" + paths_.source_dir + "/kernels";
+    const std::string script = nvcc + " -c " + e.student_file + " -o submission.o && " + nvcc + " -cubin " + e.student_file +
+                               " -o submission.cubin && " + nvcc + includes + " -c " + e.harness + " -o harness.o && " +
+                               nvcc + " harness.o submission.o -o harness -lseccomp";
+    SandboxRequest r;
+    r.command = {"/bin/sh", "-c", script};
+    r.work_dir = work;
+    r.env = environment(work);
+    r.read_only = outside_usr({paths_.source_dir + "/labs/common", paths_.source_dir + "/kernels", e.folder()});
+    r.limits.wall_seconds = 300;
+    const SandboxResult result = runner_.run(r);
+    Build b;
+    b.built = result.end == SandboxResult::End::Exited && result.exit_code == 0 && fs::exists(work + "/harness");
+    b.log = result.out + result.err;
+    if (!b.built && result.end != SandboxResult::End::Exited) b.log += "\n" + result.describe();
+    return b;
+  }
+
+  std::string refusal(const Exercise& e, const std::string& work, const std::string& listings) override {
+    const auto listing = [&](std::vector<std::string> command, const std::string& name) {
+      const std::string path = listings + "/" + name;
+      profiler::run_program(command, {}, path);
+      return read_file(path);
+    };
+    const SymbolPolicy policy =
+        load_symbol_policy(paths_.source_dir + "/grading/allowed_symbols.toml", e.host_calls, e.entry_points);
+    if (std::string problem = object_problem(policy, listing({"readelf", "-SW", "-sW", "-rW", work + "/submission.o"}, "submission.readelf"),
+                                             listing({"readelf", "-sW", work + "/harness.o"}, "harness.readelf"));
+        !problem.empty())
+      return problem;
+    if (std::string problem = device_problem(policy, listing({"readelf", "-sW", work + "/submission.cubin"}, "cubin.readelf"));
+        !problem.empty())
+      return problem;
+    return host_code_problem(listing({"objdump", "-d", "--no-show-raw-insn", work + "/submission.o"}, "submission.objdump"));
+  }
+
+  std::vector<std::pair<std::string, std::string>> environment(const std::string& home) const override {
+    return {{"PATH", fs::path(paths_.nvcc).parent_path().string() + ":/usr/bin:/bin"}, {"HOME", home}};
+  }
+
+  std::vector<std::string> run_paths() const override { return outside_usr({paths_.collector_dir, paths_.cupti_dir}); }
+
+ private:
+  ToolPaths paths_;
+  Runner& runner_;
+};
+
+}  // namespace
+
+std::unique_ptr<Toolchain> nvcc_toolchain(const ToolPaths& paths, Runner& runner) {
+  return std::make_unique<NvccToolchain>(paths, runner);
+}
+
+}  // namespace labbook::grading

@@ -1,0 +1,97 @@
+#pragma once
+// How an exercise call's output is checked, shared by the harness (which prints its own verdict
+// for a student running it alone) and by `labbook grade`, which checks the output bytes the
+// harness sends it in a process no student code ever ran in, against inputs it draws again
+// from the call's seed. Host code only, no CUDA: the inputs come from random_data.h alone.
+//
+//   transpose      one input of ny rows of nx floats; out[x * ny + y] = in[y * nx + x]
+//   add_constants  k inputs of n floats drawn one after the other from the same generator;
+//                  output k is input k + constants[k], the outputs one after the other
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "random_data.h"
+
+namespace labbook::lab {
+
+/// How far a result may be from the double-precision reference: |got - want| <= absolute +
+/// relative * |want|. NaN and infinities never pass (the poison is NaN).
+struct Tolerance {
+  double absolute = 0, relative = 0;
+  bool accepts(double got, double want) const {
+    return std::isfinite(got) && std::fabs(got - want) <= absolute + relative * std::fabs(want);
+  }
+};
+
+/// "0.123456791" or, for an element still holding the poison, what that means.
+inline std::string describe_value(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  if (bits == 0xFFFFFFFFu) return "never written (it still holds the poison the harness filled it with)";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+inline std::string describe_value(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+/// The name a call goes by in the feedback: "call 3 (8192 x 8192)" or "call 1 (n = 1000003)".
+inline std::string call_name(int index, const std::vector<std::uint64_t>& shape) {
+  std::string name = "call " + std::to_string(index) + " (";
+  if (shape.size() == 1) return name + "n = " + std::to_string(shape[0]) + ")";
+  for (std::size_t i = 0; i < shape.size(); ++i) name += (i ? " x " : "") + std::to_string(shape[i]);
+  return name + ")";
+}
+
+/// The transpose's input drawn from `seed`, as the harness draws it.
+inline std::vector<float> transpose_input(std::uint64_t seed, std::uint64_t nx, std::uint64_t ny) {
+  std::vector<float> in(nx * ny);
+  RandomFloats(seed).fill(in);
+  return in;
+}
+
+/// Why `out` is not the transpose of the input drawn from `seed` ("" when it is).
+inline std::string check_transpose(std::uint64_t seed, std::uint64_t nx, std::uint64_t ny, const float* out,
+                                   const Tolerance& tolerance) {
+  const std::vector<float> in = transpose_input(seed, nx, ny);
+  for (std::uint64_t i = 0; i < nx * ny; ++i) {
+    const double want = in[(i % ny) * nx + i / ny];
+    if (!tolerance.accepts(out[i], want))
+      return "out[" + std::to_string(i / ny) + "][" + std::to_string(i % ny) + "] is " + describe_value(out[i]) +
+             ", expected " + describe_value(static_cast<float>(want));
+  }
+  return "";
+}
+
+/// The add_constants inputs drawn from `seed`, as the harness draws them: one per constant.
+inline std::vector<std::vector<float>> add_constants_inputs(std::uint64_t seed, std::uint64_t n, std::size_t inputs) {
+  std::vector<std::vector<float>> in(inputs, std::vector<float>(n));
+  RandomFloats rng(seed);
+  for (auto& v : in) rng.fill(v);
+  return in;
+}
+
+/// Why `out` (the outputs one after the other, named `names`) is not input + constant.
+inline std::string check_add_constants(std::uint64_t seed, std::uint64_t n, const std::vector<double>& constants,
+                                       const std::vector<std::string>& names, const float* out,
+                                       const Tolerance& tolerance) {
+  const auto in = add_constants_inputs(seed, n, constants.size());
+  for (std::size_t k = 0; k < constants.size(); ++k)
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const double want = static_cast<double>(in[k][i]) + constants[k];
+      const float got = out[k * n + i];
+      if (!tolerance.accepts(got, want))
+        return names.at(k) + "[" + std::to_string(i) + "] is " + describe_value(got) + ", expected " + describe_value(want);
+    }
+  return "";
+}
+
+}  // namespace labbook::lab

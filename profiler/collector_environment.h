@@ -1,0 +1,50 @@
+#pragma once
+/// @file
+/// The contract between labbook's profiling session (profile_session.h, the parent) and the
+/// collector injected into the program (collector.h, the child): the environment variables
+/// through which one run of the program is told what to collect and where to put it. Both
+/// sides use these names and only these.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace labbook::profiler {
+
+namespace env {
+inline constexpr const char* kMode = "LABBOOK_MODE";                ///< "trace" or "metrics"
+inline constexpr const char* kOutput = "LABBOOK_OUTPUT";            ///< the measurement file to write
+/// An open descriptor to write the measurement to instead of kOutput's file: a pipe the
+/// parent reads while the program runs (`labbook grade`, where the program may not create files).
+inline constexpr const char* kOutputFd = "LABBOOK_OUTPUT_FD";
+inline constexpr const char* kMetrics = "LABBOOK_METRICS";          ///< CUPTI metrics, comma-separated
+inline constexpr const char* kReplay = "LABBOOK_REPLAY";            ///< "application" or "kernel"
+inline constexpr const char* kCacheControl = "LABBOOK_CACHE_CONTROL";   ///< "all" or "none"
+inline constexpr const char* kPass = "LABBOOK_PASS";                ///< which run of the pass plan
+inline constexpr const char* kPassPlan = "LABBOOK_PASS_PLAN";       ///< the plan file shared by the runs
+inline constexpr const char* kNvtx = "LABBOOK_NVTX";                ///< launch filter: range globs
+inline constexpr const char* kKernels = "LABBOOK_KERNELS";          ///< launch filter: kernel globs
+inline constexpr const char* kLaunchSkip = "LABBOOK_LAUNCH_SKIP";
+inline constexpr const char* kLaunchCount = "LABBOOK_LAUNCH_COUNT";
+inline constexpr const char* kVerbose = "LABBOOK_VERBOSE";          ///< "1": where the collector's time went
+inline constexpr const char* kL2Flush = "LABBOOK_L2_FLUSH";         ///< the flush's passes (l2_flusher.h)
+}  // namespace env
+
+/// One run of the program under the collector, as the parent asks for it.
+struct CollectorRun {
+  std::string mode;                     ///< "trace" or "metrics"
+  std::string output;                   ///< measurement file
+  std::vector<std::string> metrics;     ///< metrics runs only
+  std::string replay = "application";
+  std::string cache_control = "all";
+  int pass = 0;
+  std::string pass_plan;
+  std::vector<std::string> nvtx, kernels;
+  std::optional<std::uint64_t> launch_skip, launch_count;
+
+  /// The variables for this run (those of the launch filter empty when unset).
+  std::map<std::string, std::string> environment() const;
+};
+
+}  // namespace labbook::profiler
