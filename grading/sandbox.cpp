@@ -345,18 +345,23 @@ struct Capture {
   bool open() const { return fd.get() >= 0; }
 };
 
-/// Reads what `c` has ready (poll said so). Returns false once more than `limit` bytes came.
+/// Reads what `c` has ready (poll said so), up to a few MiB at a time: a record channel may
+/// carry hundreds of MiB of outputs. Returns false once more than `limit` bytes came.
 bool drain(Capture& c, std::uint64_t limit) {
-  char buffer[65536];
-  const ssize_t n = ::read(c.fd.get(), buffer, sizeof buffer);
-  if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-    c.fd.reset();
-    return true;
+  static thread_local std::vector<char> buffer(1 << 20);
+  for (int reads = 0; reads < 16; ++reads) {
+    const ssize_t n = ::read(c.fd.get(), buffer.data(), buffer.size());
+    if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+      c.fd.reset();
+      break;
+    }
+    if (n < 0) break;
+    c.total += static_cast<std::uint64_t>(n);
+    if (c.text.size() < limit)
+      c.text.append(buffer.data(),
+                    static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), limit - c.text.size())));
+    if (c.total > limit || static_cast<std::size_t>(n) < buffer.size()) break;
   }
-  if (n < 0) return true;
-  c.total += static_cast<std::uint64_t>(n);
-  if (c.text.size() < limit)
-    c.text.append(buffer, static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), limit - c.text.size())));
   return c.total <= limit;
 }
 
@@ -545,6 +550,7 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   for (int i = 0; i < request.channels; ++i) {
     channels.push_back(make_pipe());
     plan.channels[i] = channels.back().write.get();
+    ::fcntl(plan.channels[i], F_SETPIPE_SZ, 1 << 20);   // fewer switches for large records; best effort
   }
   plan.channel_count = request.channels;
 

@@ -58,10 +58,9 @@ inline std::vector<float> transpose_input(std::uint64_t seed, std::uint64_t nx, 
   return in;
 }
 
-/// Why `out` is not the transpose of the input drawn from `seed` ("" when it is).
-inline std::string check_transpose(std::uint64_t seed, std::uint64_t nx, std::uint64_t ny, const float* out,
+/// Why `out` is not the transpose of `in`, ny rows of nx floats ("" when it is).
+inline std::string check_transpose(const std::vector<float>& in, std::uint64_t nx, std::uint64_t ny, const float* out,
                                    const Tolerance& tolerance) {
-  const std::vector<float> in = transpose_input(seed, nx, ny);
   for (std::uint64_t i = 0; i < nx * ny; ++i) {
     const double want = in[(i % ny) * nx + i / ny];
     if (!tolerance.accepts(out[i], want))
@@ -69,6 +68,12 @@ inline std::string check_transpose(std::uint64_t seed, std::uint64_t nx, std::ui
              ", expected " + describe_value(static_cast<float>(want));
   }
   return "";
+}
+
+/// Why `out` is not the transpose of the input drawn from `seed`.
+inline std::string check_transpose(std::uint64_t seed, std::uint64_t nx, std::uint64_t ny, const float* out,
+                                   const Tolerance& tolerance) {
+  return check_transpose(transpose_input(seed, nx, ny), nx, ny, out, tolerance);
 }
 
 /// The add_constants inputs drawn from `seed`, as the harness draws them: one per constant.
@@ -79,11 +84,10 @@ inline std::vector<std::vector<float>> add_constants_inputs(std::uint64_t seed, 
   return in;
 }
 
-/// Why `out` (the outputs one after the other, named `names`) is not input + constant.
-inline std::string check_add_constants(std::uint64_t seed, std::uint64_t n, const std::vector<double>& constants,
-                                       const std::vector<std::string>& names, const float* out,
-                                       const Tolerance& tolerance) {
-  const auto in = add_constants_inputs(seed, n, constants.size());
+/// Why `out` (the outputs one after the other, named `names`) is not `in` + constants.
+inline std::string check_add_constants(const std::vector<std::vector<float>>& in, std::uint64_t n,
+                                       const std::vector<double>& constants, const std::vector<std::string>& names,
+                                       const float* out, const Tolerance& tolerance) {
   for (std::size_t k = 0; k < constants.size(); ++k)
     for (std::uint64_t i = 0; i < n; ++i) {
       const double want = static_cast<double>(in[k][i]) + constants[k];
@@ -92,6 +96,13 @@ inline std::string check_add_constants(std::uint64_t seed, std::uint64_t n, cons
         return names.at(k) + "[" + std::to_string(i) + "] is " + describe_value(got) + ", expected " + describe_value(want);
     }
   return "";
+}
+
+/// Why `out` is not input + constants for the inputs drawn from `seed`.
+inline std::string check_add_constants(std::uint64_t seed, std::uint64_t n, const std::vector<double>& constants,
+                                       const std::vector<std::string>& names, const float* out,
+                                       const Tolerance& tolerance) {
+  return check_add_constants(add_constants_inputs(seed, n, constants.size()), n, constants, names, out, tolerance);
 }
 
 }  // namespace labbook::lab

@@ -47,7 +47,7 @@ void student_call(ExerciseHarness& h, const std::string& range, unsigned n) {
   p.rx.download(got.data());
   p.ry.download(got.data() + n);
   h.output(seed, {n}, got,
-           labbook::lab::check_add_constants(seed, n, {10.0, 20.0}, {"rx", "ry"}, got.data(), h.tolerance()));
+           labbook::lab::check_add_constants(p.in, n, {10.0, 20.0}, {"rx", "ry"}, got.data(), h.tolerance()));
   std::vector<float> input;
   for (int k = 0; k < 2; ++k) {
     (k == 0 ? p.dx : p.dy).download(input);
