@@ -19,6 +19,12 @@ std::uint64_t OutputCheck::output_floats(const std::vector<std::uint64_t>& shape
   return kind == "add_constants" ? n * constants.size() : n;
 }
 
+std::uint64_t OutputCheck::run_output_bytes() const {
+  std::uint64_t bytes = 0;
+  for (const auto& shape : calls) bytes += output_floats(shape) * sizeof(float);
+  return bytes;
+}
+
 double OutputCheck::compulsory_bytes(const std::vector<std::uint64_t>& shape) const {
   return static_cast<double>(output_floats(shape)) * sizeof(float);
 }

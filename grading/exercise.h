@@ -19,6 +19,8 @@ struct OutputCheck {
   std::vector<std::vector<std::uint64_t>> calls;
   /// Floats the output of a call of this shape holds.
   std::uint64_t output_floats(const std::vector<std::uint64_t>& shape) const;
+  /// The bytes of output every run sends labbook: all its calls'.
+  std::uint64_t run_output_bytes() const;
   /// The bytes a call of this shape must read at least, and write (inputs read once, outputs
   /// written once): the same for both in these checks.
   double compulsory_bytes(const std::vector<std::uint64_t>& shape) const;

@@ -179,6 +179,9 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     for (const auto& kv : env) r.env.push_back(kv);
     r.env.push_back({profiler::env::kOutputFd, std::to_string(kMeasurementFd)});
     r.channels = 2;
+    // Room for every output of the run and a large measurement, no more: a program that floods
+    // its pipes is stopped before it fills labbook's memory.
+    r.limits.channel_bytes = e.check.run_output_bytes() + (256ull << 20);
     const SandboxResult last = runner.run(r);
     runs.log += last.out + last.err;
     if (!stdout_path.empty()) write_file_atomically(stdout_path, last.out);

@@ -30,7 +30,7 @@ expect "$adversarial" "persisting_l2: refused: the submission calls cudaDeviceSe
 expect "$adversarial" "other_thread: refused: the submission calls std::thread"
 expect "$adversarial" "nvtx_blame: refused: the submission defines nvtxEtiGetModuleFunctionTable_v3, which replaces the harness's"
 expect "$adversarial" "reference_kernel: refused: "
-for student in cached_result child_grid device_state found_at_run_time input_modified other_stream \
+for student in cached_result child_grid device_state found_at_run_time input_modified other_stream padded_efficiency \
                reduced_precision right_then_wrong stale_output; do
   expect "$adversarial" "$student: builds"
 done
