@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/quantity_table.h"
 
 namespace labbook::grading {
 
@@ -206,9 +207,7 @@ void check_student_call(const CallMeasure& c, bool timed, const CallMeasure* fir
 
 }  // namespace
 
-bool measurable(const std::string& quantity) {
-  return quantity == "time" || quantity == "speed_pct_of_reference" || find_catalog_metric(quantity) != nullptr;
-}
+bool measurable(const std::string& quantity) { return is_quantity(quantity, QuantityScope::kCall); }
 
 bool within(const std::string& range, const std::string& call_range) {
   return range.compare(0, call_range.size(), call_range) == 0 &&

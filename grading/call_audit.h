@@ -40,8 +40,8 @@ struct CallAudit {
 CallAudit audit_calls(const Measurement& measurement, const HarnessResult& harness, const std::string& measured_range,
                       const std::string& reference_range, const std::vector<std::string>& quantities);
 
-/// Whether a rubric may measure `quantity`: "time", "speed_pct_of_reference", or a metric of
-/// the catalog (labbook metrics).
+/// Whether a rubric may measure `quantity`: a quantity of a harness call in labbook's table
+/// (labbook/model/quantity_table.h): a catalog metric, "time" or "speed_pct_of_reference".
 bool measurable(const std::string& quantity);
 
 /// `cupti_metrics` plus the counters audit_calls() needs to combine them over a call's

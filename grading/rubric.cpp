@@ -5,7 +5,7 @@
 #include "call_audit.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
-#include "labbook/model/metric_catalog.h"
+#include "labbook/model/quantity_table.h"
 #include "labbook/model/toml_reader.h"
 
 namespace labbook::grading {
@@ -35,11 +35,9 @@ Criterion parse_criterion(const toml::table& t, const std::string& origin) {
     if (!(*v >= 0)) r.fail(key, "must be 0 or more");
     *value = *v;
   }
-  if (!c.measure.empty() && !measurable(c.measure)) {
-    std::string known = "time, speed_pct_of_reference";
-    for (const auto& name : closest_metric_names(c.measure)) known += ", " + name;
-    r.fail("measure", "is '" + c.measure + "', which labbook does not measure (closest: " + known + "; `labbook metrics` lists the catalog)");
-  }
+  if (!c.measure.empty() && !measurable(c.measure))
+    r.fail("measure", "is '" + c.measure + "', which labbook does not measure (closest: " +
+                          closest_quantities(c.measure, QuantityScope::kCall) + "; `labbook metrics` lists the catalog)");
   if (!c.measure.empty()) {
     const auto full = r.number("full_at", false), zero = r.number("zero_at", false);
     if (!full || !zero) r.fail(t.source(), "a measured criterion needs 'full_at' and 'zero_at'");

@@ -5,6 +5,7 @@
 
 #include "activity_summary.h"
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/quantity_table.h"
 #include "lab_data.h"
 #include "stream_overlap.h"
 
@@ -12,77 +13,9 @@ namespace labbook::report {
 
 namespace {
 
-struct Derived {
-  const char* name;
-  const char* unit;
-  const char* description;
-};
-constexpr Derived kDerived[] = {
-    {"time", "ns", "kernel time on the GPU, from the trace run (CUPTI activity records); for a range with no "
-                   "kernel, the time of its copies"},
-    {"effective_bandwidth", "bytes/s",
-     "bytes the threads requested (sectors x 32 B x efficiency, loads + stores) / time; for a range with no "
-     "kernel, bytes its copies read and wrote (twice the size for device-to-device) / time"},
-    {"effective_bandwidth_pct_of_peak", "%",
-     "effective bandwidth as a share of the GPU's theoretical DRAM bandwidth (2 x memory clock x bus width / 8)"},
-    {"dram_bandwidth", "bytes/s", "(DRAM bytes read + written) / time"},
-    {"threads", "threads", "threads launched (grid x block)"},
-    // Whole-range quantities: from the range's own start and end, not per kernel.
-    {"payload", "", "the number the program attached to the NVTX range (its payload; median over its occurrences)"},
-    {"payload_bytes", "B", "a byte count the program attached to the NVTX range (its payload; median over its occurrences)"},
-    {"payload_ns", "ns", "a duration the program attached to the NVTX range (its payload; median over its occurrences)"},
-    {"range_time", "ns", "wall time of the NVTX range, from its push to its pop (median over its occurrences): "
-                         "everything the program did inside it, host work and waiting included"},
-    // nvprof's "GPU activities" row of the range's kernels (all names together), host-to-device and
-    // device-to-host copies; Time(%) is the row's share of the range's kernels, copies and memsets.
-    {"kernels_time_pct", "%", "Time(%) of the range's kernels: their share of its GPU activity time"},
-    {"kernels_time", "ns", "total time of the range's kernels"},
-    {"kernels_calls", "calls", "kernels launched in the range"},
-    {"kernels_avg", "ns", "average kernel time in the range"},
-    {"kernels_min", "ns", "shortest kernel time in the range"},
-    {"kernels_max", "ns", "longest kernel time in the range"},
-    {"memcpy_htod_time_pct", "%", "Time(%) of the range's host-to-device copies: their share of its GPU activity time"},
-    {"memcpy_htod_time", "ns", "total time of the range's host-to-device copies"},
-    {"memcpy_htod_calls", "calls", "host-to-device copies in the range"},
-    {"memcpy_htod_avg", "ns", "average host-to-device copy time in the range"},
-    {"memcpy_htod_min", "ns", "shortest host-to-device copy in the range"},
-    {"memcpy_htod_max", "ns", "longest host-to-device copy in the range"},
-    {"memcpy_dtoh_time_pct", "%", "Time(%) of the range's device-to-host copies: their share of its GPU activity time"},
-    {"memcpy_dtoh_time", "ns", "total time of the range's device-to-host copies"},
-    {"memcpy_dtoh_calls", "calls", "device-to-host copies in the range"},
-    {"memcpy_dtoh_avg", "ns", "average device-to-host copy time in the range"},
-    {"memcpy_dtoh_min", "ns", "shortest device-to-host copy in the range"},
-    {"memcpy_dtoh_max", "ns", "longest device-to-host copy in the range"},
-    // Unified memory: the collector's events carry no range, so they are counted by time,
-    // between the range's push and pop (any thread: the labs run one).
-    {"um_htod_bytes", "bytes", "unified memory migrated host to device while the range was open"},
-    {"um_dtoh_bytes", "bytes", "unified memory migrated device to host while the range was open"},
-    {"um_gpu_page_faults", "faults", "GPU page-fault groups of unified memory while the range was open"},
-    {"um_cpu_page_faults", "faults", "CPU page faults on unified memory while the range was open"},
-    // Overlap of the range's GPU work, from the trace run's start and end of every kernel and copy.
-    {"copy_overlap_pct", "%",
-     "share of the range's copy time (memcpys, each direction counted) during which at least one of its kernels was "
-     "running: the copy time hidden behind kernels"},
-    {"max_concurrent_kernels", "kernels", "the most kernels of the range running at one instant"},
-    {"cycles_per_load", "cycles",
-     "kernel time (trace run) x SM clock (sm_clock) / load instructions executed (inst_executed_global_loads + "
-     "inst_executed_shared_loads + inst_executed_local_loads, those collected); for one thread following a chain of "
-     "dependent loads, the latency of one load"},
-    {"flop_rate_sp", "FLOP/s",
-     "single-precision FLOPs the counters saw (flop_count_sp, plus tensor_flop_count_tf32 where collected) / "
-     "kernel time (trace run)"},
-    {"flop_rate_dp", "FLOP/s",
-     "double-precision FLOPs the counters saw (flop_count_dp, plus tensor_flop_count_dp where collected: cuBLAS "
-     "runs DGEMM on the FP64 tensor cores) / kernel time (trace run)"},
-    {"cycles_per_instruction", "cycles",
-     "kernel time (trace run) x SM clock (sm_clock) / warp instructions executed (inst_executed); for one thread "
-     "running a chain of dependent instructions, the latency of one instruction"},
-};
-
-const Derived* find_derived(const std::string& name) {
-  for (const auto& d : kDerived)
-    if (name == d.name) return &d;
-  return nullptr;
+const DerivedQuantity* find_derived(const std::string& name) {
+  const DerivedQuantity* d = find_derived_quantity(name);
+  return d && d->in(QuantityScope::kRange) ? d : nullptr;
 }
 
 std::optional<double> median(std::vector<double> v) {
@@ -278,14 +211,14 @@ bool is_known_quantity(const std::string& name) {
 }
 
 std::string quantity_unit(const std::string& quantity) {
-  if (const Derived* d = find_derived(quantity)) return d->unit;
+  if (const DerivedQuantity* d = find_derived(quantity)) return d->unit;
   if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->unit;
   if (!peak_rate_of(quantity).empty()) return "%";
   return "";
 }
 
 std::string quantity_description(const std::string& quantity) {
-  if (const Derived* d = find_derived(quantity)) return d->description;
+  if (const DerivedQuantity* d = find_derived(quantity)) return d->description;
   if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->description + " (" + m->formula_text() + ")";
   if (const std::string rate = peak_rate_of(quantity); !rate.empty())
     return rate + " as a share of this GPU's peak for it: the lab's published figure per clock per SM x SMs x "

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "labbook/model/error.h"
+#include "labbook/model/quantity_table.h"
 #include "rubric.h"
 #include "scoring.h"
 
@@ -171,4 +172,18 @@ TEST(Scoring, AFindingAgainstTheMeasurementLeavesOnlyCorrectnessPoints) {
   EXPECT_DOUBLE_EQ(s.total, 40) << "correct, but nothing for what the counters cannot vouch for";
   EXPECT_EQ(s.criteria[1].note, "not scored: call 4 read 2 MB from DRAM, less than the 64 MB it must read");
   EXPECT_FALSE(s.criteria[1].measured);
+}
+
+TEST(QuantityTable, EachQuantityIsDefinedWhereItCanBeMeasured) {
+  using labbook::is_quantity;
+  using labbook::QuantityScope;
+  // A catalog metric is measured for a lab's range and for a harness call alike.
+  EXPECT_TRUE(is_quantity("gld_efficiency", QuantityScope::kRange));
+  EXPECT_TRUE(is_quantity("gld_efficiency", QuantityScope::kCall));
+  // The reference's share exists only beside a harness call; a lab's bandwidths only for ranges.
+  EXPECT_TRUE(is_quantity("speed_pct_of_reference", QuantityScope::kCall));
+  EXPECT_FALSE(is_quantity("speed_pct_of_reference", QuantityScope::kRange));
+  EXPECT_FALSE(is_quantity("effective_bandwidth", QuantityScope::kCall));
+  EXPECT_TRUE(is_quantity("time", QuantityScope::kCall));
+  EXPECT_EQ(labbook::closest_quantities("speed_pct_of_referense", QuantityScope::kCall, 1), "speed_pct_of_reference");
 }

@@ -1,0 +1,133 @@
+#include "labbook/model/quantity_table.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "labbook/model/metric_catalog.h"
+
+namespace labbook {
+
+namespace {
+
+constexpr DerivedQuantity kDerived[] = {
+    {"time", "ns", "kernel time on the GPU, from the trace run (CUPTI activity records); for a range with no "
+                   "kernel, the time of its copies",
+     QuantityScope::kBoth},
+    {"effective_bandwidth", "bytes/s",
+     "bytes the threads requested (sectors x 32 B x efficiency, loads + stores) / time; for a range with no "
+     "kernel, bytes its copies read and wrote (twice the size for device-to-device) / time", QuantityScope::kRange},
+    {"effective_bandwidth_pct_of_peak", "%",
+     "effective bandwidth as a share of the GPU's theoretical DRAM bandwidth (2 x memory clock x bus width / 8)",
+     QuantityScope::kRange},
+    {"dram_bandwidth", "bytes/s", "(DRAM bytes read + written) / time", QuantityScope::kRange},
+    {"threads", "threads", "threads launched (grid x block)", QuantityScope::kRange},
+    // Whole-range quantities: from the range's own start and end, not per kernel.
+    {"payload", "", "the number the program attached to the NVTX range (its payload; median over its occurrences)",
+     QuantityScope::kRange},
+    {"payload_bytes", "B", "a byte count the program attached to the NVTX range (its payload; median over its occurrences)",
+     QuantityScope::kRange},
+    {"payload_ns", "ns", "a duration the program attached to the NVTX range (its payload; median over its occurrences)",
+     QuantityScope::kRange},
+    {"range_time", "ns", "wall time of the NVTX range, from its push to its pop (median over its occurrences): "
+                         "everything the program did inside it, host work and waiting included",
+     QuantityScope::kRange},
+    // nvprof's "GPU activities" row of the range's kernels (all names together), host-to-device and
+    // device-to-host copies; Time(%) is the row's share of the range's kernels, copies and memsets.
+    {"kernels_time_pct", "%", "Time(%) of the range's kernels: their share of its GPU activity time",
+     QuantityScope::kRange},
+    {"kernels_time", "ns", "total time of the range's kernels", QuantityScope::kRange},
+    {"kernels_calls", "calls", "kernels launched in the range", QuantityScope::kRange},
+    {"kernels_avg", "ns", "average kernel time in the range", QuantityScope::kRange},
+    {"kernels_min", "ns", "shortest kernel time in the range", QuantityScope::kRange},
+    {"kernels_max", "ns", "longest kernel time in the range", QuantityScope::kRange},
+    {"memcpy_htod_time_pct", "%", "Time(%) of the range's host-to-device copies: their share of its GPU activity time",
+     QuantityScope::kRange},
+    {"memcpy_htod_time", "ns", "total time of the range's host-to-device copies", QuantityScope::kRange},
+    {"memcpy_htod_calls", "calls", "host-to-device copies in the range", QuantityScope::kRange},
+    {"memcpy_htod_avg", "ns", "average host-to-device copy time in the range", QuantityScope::kRange},
+    {"memcpy_htod_min", "ns", "shortest host-to-device copy in the range", QuantityScope::kRange},
+    {"memcpy_htod_max", "ns", "longest host-to-device copy in the range", QuantityScope::kRange},
+    {"memcpy_dtoh_time_pct", "%", "Time(%) of the range's device-to-host copies: their share of its GPU activity time",
+     QuantityScope::kRange},
+    {"memcpy_dtoh_time", "ns", "total time of the range's device-to-host copies", QuantityScope::kRange},
+    {"memcpy_dtoh_calls", "calls", "device-to-host copies in the range", QuantityScope::kRange},
+    {"memcpy_dtoh_avg", "ns", "average device-to-host copy time in the range", QuantityScope::kRange},
+    {"memcpy_dtoh_min", "ns", "shortest device-to-host copy in the range", QuantityScope::kRange},
+    {"memcpy_dtoh_max", "ns", "longest device-to-host copy in the range", QuantityScope::kRange},
+    // Unified memory: the collector's events carry no range, so they are counted by time,
+    // between the range's push and pop (any thread: the labs run one).
+    {"um_htod_bytes", "bytes", "unified memory migrated host to device while the range was open",
+     QuantityScope::kRange},
+    {"um_dtoh_bytes", "bytes", "unified memory migrated device to host while the range was open",
+     QuantityScope::kRange},
+    {"um_gpu_page_faults", "faults", "GPU page-fault groups of unified memory while the range was open",
+     QuantityScope::kRange},
+    {"um_cpu_page_faults", "faults", "CPU page faults on unified memory while the range was open",
+     QuantityScope::kRange},
+    // Overlap of the range's GPU work, from the trace run's start and end of every kernel and copy.
+    {"copy_overlap_pct", "%",
+     "share of the range's copy time (memcpys, each direction counted) during which at least one of its kernels was "
+     "running: the copy time hidden behind kernels", QuantityScope::kRange},
+    {"max_concurrent_kernels", "kernels", "the most kernels of the range running at one instant",
+     QuantityScope::kRange},
+    {"cycles_per_load", "cycles",
+     "kernel time (trace run) x SM clock (sm_clock) / load instructions executed (inst_executed_global_loads + "
+     "inst_executed_shared_loads + inst_executed_local_loads, those collected); for one thread following a chain of "
+     "dependent loads, the latency of one load", QuantityScope::kRange},
+    {"flop_rate_sp", "FLOP/s",
+     "single-precision FLOPs the counters saw (flop_count_sp, plus tensor_flop_count_tf32 where collected) / "
+     "kernel time (trace run)", QuantityScope::kRange},
+    {"flop_rate_dp", "FLOP/s",
+     "double-precision FLOPs the counters saw (flop_count_dp, plus tensor_flop_count_dp where collected: cuBLAS "
+     "runs DGEMM on the FP64 tensor cores) / kernel time (trace run)", QuantityScope::kRange},
+    {"cycles_per_instruction", "cycles",
+     "kernel time (trace run) x SM clock (sm_clock) / warp instructions executed (inst_executed); for one thread "
+     "running a chain of dependent instructions, the latency of one instruction", QuantityScope::kRange},
+    // What the audit of an exercise's calls derives (grading/call_audit.h).
+    {"speed_pct_of_reference", "%",
+     "the lab's reference kernel's time over the student's, x 100, medians over the timed calls of one run",
+     QuantityScope::kCall},
+};
+
+/// Edit distance, for suggestions.
+std::size_t distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+const DerivedQuantity* find_derived_quantity(const std::string& name) {
+  for (const auto& d : kDerived)
+    if (name == d.name) return &d;
+  return nullptr;
+}
+
+bool is_quantity(const std::string& name, QuantityScope s) {
+  if (find_catalog_metric(name)) return true;
+  const DerivedQuantity* d = find_derived_quantity(name);
+  return d && d->in(s);
+}
+
+std::string closest_quantities(const std::string& name, QuantityScope s, std::size_t count) {
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& d : kDerived)
+    if (d.in(s)) scored.push_back({distance(name, d.name), d.name});
+  for (const auto& m : closest_metric_names(name, count)) scored.push_back({distance(name, m), m});
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out;
+  for (std::size_t i = 0; i < std::min(count, scored.size()); ++i) out += (i ? ", " : "") + scored[i].second;
+  return out;
+}
+
+}  // namespace labbook
