@@ -1,5 +1,7 @@
 #include "harness_records.h"
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 namespace labbook::grading {
@@ -25,12 +27,14 @@ class RecordReader {
     ++count_;
     return j;
   }
-  /// The `n` raw bytes that follow a record, or nullptr when the stream holds fewer.
-  const float* bytes(std::uint64_t n) {
-    if (n > stream_.size() - at_ || n % sizeof(float) != 0) return nullptr;
-    const char* p = stream_.data() + at_;
+  /// The `n` raw bytes that follow a record, as floats (copied: the stream gives them no
+  /// alignment); false when the stream holds fewer or `n` is no whole number of floats.
+  bool floats(std::uint64_t n, std::vector<float>& out) {
+    if (n > stream_.size() - at_ || n % sizeof(float) != 0) return false;
+    out.resize(n / sizeof(float));
+    std::memcpy(out.data(), stream_.data() + at_, n);
     at_ += n;
-    return reinterpret_cast<const float*>(p);
+    return true;
   }
 
  private:
@@ -61,6 +65,7 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
   std::uint64_t last_seed = base_seed * 1000;
   bool ended = false, call_open = false;
   std::string harness_problem;
+  std::vector<float> out;
   if (reader.at_end()) broken("it sent no records");
   for (bool first = true; !reader.at_end() && protocol.empty(); first = false) {
     std::string bad;
@@ -74,7 +79,8 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
       break;
     }
     if (first) {
-      if (r.value("labbook_harness", 0) != kHarnessProtocol)
+      const auto version = r.find("labbook_harness");
+      if (version == r.end() || !version->is_number_integer() || version->get<long long>() != kHarnessProtocol)
         broken("its records are not labbook's harness protocol " + std::to_string(kHarnessProtocol) + " (rebuild it against this labbook)");
       continue;
     }
@@ -84,7 +90,11 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
     } else if (r.contains("output") && r["output"].is_number_unsigned() && r.contains("shape") && r["shape"].is_array() &&
                r.contains("bytes") && r["bytes"].is_number_unsigned()) {
       const auto seed = r["output"].get<std::uint64_t>();
-      const auto shape = r["shape"].get<std::vector<std::uint64_t>>();
+      std::vector<std::uint64_t> shape;
+      for (const auto& d : r["shape"]) {
+        if (!d.is_number_unsigned()) break;
+        shape.push_back(d.get<std::uint64_t>());
+      }
       const auto bytes = r["bytes"].get<std::uint64_t>();
       if (!call_open) {
         broken("it sent an output with no call before it");
@@ -106,8 +116,7 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
         break;
       }
       last_seed = seed;
-      const float* out = reader.bytes(bytes);
-      if (!out || bytes != check.output_floats(shape) * sizeof(float)) {
+      if (bytes != check.output_floats(shape) * sizeof(float) || !reader.floats(bytes, out)) {
         broken("output " + std::to_string(student_calls + 1) + " is cut off or of the wrong size");
         break;
       }
@@ -115,7 +124,7 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
       call.compulsory_read_bytes = call.compulsory_write_bytes = check.compulsory_bytes(shape);
       ++student_calls;
       if (result.problem.empty())
-        if (std::string why = check_output(check, seed, shape, out, tolerance); !why.empty())
+        if (std::string why = check_output(check, seed, shape, out.data(), tolerance); !why.empty())
           result.problem = lab::call_name(static_cast<int>(student_calls), shape) + ": " + why;
     } else if (r.contains("problem") && r["problem"].is_string()) {
       if (harness_problem.empty()) harness_problem = r["problem"].get<std::string>();

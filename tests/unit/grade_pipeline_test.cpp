@@ -235,6 +235,19 @@ TEST(HarnessRecords, TheStudentsOwnVerdictCountsForNothing) {
   }
 }
 
+TEST(HarnessRecords, RecordsOfTheWrongTypesAreJudgedNotThrown) {
+  const Exercise e = load_exercise(kFixture + "/exercise.toml");
+  for (const std::string s : {"{\"labbook_harness\": \"2\"}\n{\"end\": true}\n",
+                              "{\"labbook_harness\": 2}\n{\"call\": \"student/n=100\", \"seconds\": 1}\n"
+                              "{\"output\": 7001, \"shape\": [\"x\"], \"bytes\": 400}\n",
+                              "{\"labbook_harness\": 2}\n[1, 2]\n", "{\"labbook_harness\": 2}\n{\"output\": -1}\n"}) {
+    HarnessResult r;
+    EXPECT_NO_THROW(r = judge_harness_records(s, e, 7, {})) << s;
+    EXPECT_FALSE(r.correct) << s;
+    EXPECT_NE(r.problem.find("not to be trusted"), std::string::npos) << r.problem;
+  }
+}
+
 TEST(HarnessRecords, ACutOffOutputIsNotTrusted) {
   const Exercise e = load_exercise(kFixture + "/exercise.toml");
   const std::string s = "{\"labbook_harness\": 2}\n{\"call\": \"student/n=100\", \"seconds\": 1}\n"
