@@ -144,8 +144,10 @@ CallMeasure measure_call(const Measurement& m, const HarnessCall& call) {
   c.counters = combine(kernels);
   for (const auto& copy : m.copies)
     if (within(copy.range, call.range) && !copy.is_memset &&
-        (copy.kind == CopyKind::HostToDevice || copy.kind == CopyKind::DeviceToHost))
+        (copy.kind == CopyKind::HostToDevice || copy.kind == CopyKind::DeviceToHost)) {
       c.host_copy_bytes += static_cast<double>(copy.bytes);
+      if (copy.kind == CopyKind::DeviceToHost) c.device_to_host_bytes += static_cast<double>(copy.bytes);
+    }
   return c;
 }
 

@@ -23,6 +23,7 @@ struct CallMeasure {
   double kernel_ns = 0;                     ///< summed durations of its kernels (trace run)
   std::map<std::string, double> counters;   ///< its kernels' CUPTI metrics, combined
   double host_copy_bytes = 0;               ///< copied between host and device inside it
+  double device_to_host_bytes = 0;          ///< of which from the device to the host
 };
 
 struct CallAudit {

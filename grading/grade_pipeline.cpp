@@ -38,6 +38,11 @@ constexpr uid_t kSandboxUidBase = 2000000000;
 /// The harness's record channel and the collector's, as the harness sees them.
 constexpr int kRecordsFd = kFirstChannelFd;
 constexpr int kMeasurementFd = kFirstChannelFd + 1;
+/// The most metrics runs a submission gets: the number comes from its first metrics run, in
+/// the student's process (grading/README: what remains).
+constexpr int kMaxMetricsRuns = 8;
+/// The most a measurement may take: ample for the few dozen kernels of an exercise.
+constexpr std::uint64_t kMeasurementBytes = 64ull << 20;
 
 class SandboxRunner : public Runner {
  public:
@@ -110,11 +115,11 @@ void build_all(const ClassSettings& settings, Toolchain& toolchain, std::vector<
   for (auto& t : threads) t.join();
 }
 
-/// The harness's command line: its seed (the student's), the rubric's tolerances, and where
-/// its records go.
-std::vector<std::string> harness_command(const ClassSettings& settings, const Student& s) {
-  std::vector<std::string> command = {s.work + "/harness", "--seed", std::to_string(student_seed(s.submission.student)),
-                                      "--records", std::to_string(kRecordsFd)};
+/// The harness's command line: its seed (the student's), the rubric's tolerances, and (unless
+/// nobody reads them) where its records go.
+std::vector<std::string> harness_command(const ClassSettings& settings, const Student& s, bool records = true) {
+  std::vector<std::string> command = {s.work + "/harness", "--seed", std::to_string(student_seed(s.submission.student))};
+  if (records) command.insert(command.end(), {"--records", std::to_string(kRecordsFd)});
   if (const Criterion* c = settings.rubric.correctness())
     for (const auto& [flag, value] : {std::pair{"--atol", c->absolute_tolerance}, std::pair{"--rtol", c->relative_tolerance}}) {
       char text[32];
@@ -171,6 +176,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   request.cupti_metrics = with_combining_weights(cupti_metrics_for(metrics));
   request.work_dir = s.listings();
   request.plan_dir = run_dir;
+  request.max_metrics_runs = kMaxMetricsRuns;
   const std::uint64_t seed = student_seed(s.submission.student);
   const lab::Tolerance tolerance = tolerance_of(settings.rubric);
   request.runner = [&](const std::vector<std::string>& command, const std::map<std::string, std::string>& env,
@@ -181,8 +187,10 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     r.channels = 2;
     // Room for every output of the run and a large measurement, no more: a program that floods
     // its pipes is stopped before it fills labbook's memory.
-    r.limits.channel_bytes = e.check.run_output_bytes() + (256ull << 20);
+    r.limits.channel_bytes = {e.check.run_output_bytes() + (16ull << 20), kMeasurementBytes};
     const SandboxResult last = runner.run(r);
+    // labbook's own trouble, not the student's: no score, tried again next time.
+    if (last.end == SandboxResult::End::FailedToStart) throw Error("the sandbox could not start the harness: " + last.describe());
     runs.log += last.out + last.err;
     if (!stdout_path.empty()) write_file_atomically(stdout_path, last.out);
     // The measurement came through the pipe: it goes where the session reads it, a folder
@@ -190,11 +198,9 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     const std::string measurement = env.at(profiler::env::kOutput);
     fs::remove(measurement);
     if (last.channels.size() > 1 && !last.channels[1].empty()) write_file_atomically(measurement, last.channels[1]);
-    const std::string records = last.channels.empty() ? "" : last.channels[0];
-    HarnessResult judged = judge_harness_records(records, e, seed, tolerance);
-    if (last.end != SandboxResult::End::Exited && runs.missing.empty())
-      runs.missing = std::string("the program ") + (last.end == SandboxResult::End::FailedToStart ? "" : "was ") +
-                     last.describe();
+    HarnessResult judged = judge_harness_records(last.channels.empty() ? std::string() : last.channels[0], e, seed, tolerance);
+    if (!judged.setup_failure.empty()) throw Error("the harness could not set up: " + judged.setup_failure);
+    if (last.end != SandboxResult::End::Exited && runs.missing.empty()) runs.missing = "the program was " + last.describe();
     runs.results.push_back(std::move(judged));
     switch (last.end) {
       case SandboxResult::End::Exited: return last.exit_code;
@@ -221,6 +227,13 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   // The trace run's calls: its times are the program's own, not slowed by counters.
   const CallAudit audit =
       audit_calls(profiled.measurement, runs.results.front(), e.measured_range, e.reference_range, quantities);
+  // Results made off the GPU are not the exercise's, however right they are.
+  for (const CallMeasure& c : audit.calls)
+    if (!within(c.call.range, e.reference_range) && (c.kernels == 0 || c.device_to_host_bytes > 0) && *o.correct) {
+      o.correct = false;
+      o.problem = "call " + c.call.range + (c.kernels == 0 ? " ran no kernel" : " copied data from the device to the host") +
+                  ": its results were not made by kernels on the GPU";
+    }
   o.measured = audit.measured;
   o.findings = audit.findings;
 }
@@ -229,9 +242,10 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
 MemcheckReport run_memcheck(const ClassSettings& settings, const Toolchain& toolchain, Runner& runner, const Student& s,
                             const std::string& gpu) {
   const std::string run_dir = fresh_folder(fs::path(s.dir) / "run", s.uid);
-  SandboxRequest r = harness_request(toolchain, s, run_dir, memcheck_command(settings.sanitizer, harness_command(settings, s)), gpu);
+  // No records: the sanitizer's report is feedback only.
+  SandboxRequest r =
+      harness_request(toolchain, s, run_dir, memcheck_command(settings.sanitizer, harness_command(settings, s, false)), gpu);
   r.env.push_back({"TMPDIR", run_dir});
-  r.channels = 1;   // the records, unread: the sanitizer's report is feedback only
   r.limits.wall_seconds = 300;   // the sanitizer checks every access: a run takes many times longer
   const SandboxResult result = runner.run(r);
   MemcheckReport report;

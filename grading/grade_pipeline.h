@@ -8,7 +8,8 @@
 /// What a student's folder OUT/<student>/ holds, and who may write where:
 ///   work/      the submission and its build; writable by the sandbox while it builds, bound
 ///              read-only while the harness runs, so a run cannot change the next one's program
-///   run/       the harness's working folder while it runs (the collector's pass plan)
+///   run/       the harness's working folder while it runs (where nothing can be created: the
+///              seccomp filter forbids it once student code may run)
 ///   labbook/   labbook's own: listings of the object, the runs' measurements (which come back
 ///              through a pipe, never through a file the program could write)
 ///   feedback.{md,html}, instructor.{md,html}, results.json, run.log, score.json (last)

@@ -1,5 +1,7 @@
 #include "harness_records.h"
 
+#include "call_audit.h"
+
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -7,6 +9,9 @@
 namespace labbook::grading {
 
 namespace {
+
+/// No record line of the protocol comes near this (its outputs travel as raw bytes).
+constexpr std::size_t kLongestRecord = 64 << 10;
 
 /// Reads the stream record by record; `fail` says where it first broke the protocol.
 class RecordReader {
@@ -18,6 +23,10 @@ class RecordReader {
     const std::size_t eol = stream_.find('\n', at_);
     if (eol == std::string::npos) {
       problem = "its last record is cut off";
+      return {};
+    }
+    if (eol - at_ > kLongestRecord) {
+      problem = "record " + std::to_string(count_ + 1) + " is longer than any record of the protocol";
       return {};
     }
     const std::string line = stream_.substr(at_, eol - at_);
@@ -64,8 +73,12 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
   std::size_t student_calls = 0;
   std::uint64_t last_seed = base_seed * 1000;
   bool ended = false, call_open = false;
-  std::string harness_problem;
   std::vector<float> out;
+  // The first problem in the stream's order, the harness's own (a changed input, a CUDA
+  // error) or an output labbook found wrong: what a student running the harness alone sees.
+  const auto wrong = [&](const std::string& problem) {
+    if (result.problem.empty()) result.problem = problem;
+  };
   if (reader.at_end()) broken("it sent no records");
   for (bool first = true; !reader.at_end() && protocol.empty(); first = false) {
     std::string bad;
@@ -80,13 +93,21 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
     }
     if (first) {
       const auto version = r.find("labbook_harness");
-      if (version == r.end() || !version->is_number_integer() || version->get<long long>() != kHarnessProtocol)
-        broken("its records are not labbook's harness protocol " + std::to_string(kHarnessProtocol) + " (rebuild it against this labbook)");
+      if (version == r.end() || !version->is_number_integer() || version->get<long long>() != lab::kHarnessProtocol)
+        broken("its records are not labbook's harness protocol " + std::to_string(lab::kHarnessProtocol) + " (rebuild it against this labbook)");
       continue;
     }
-    if (r.contains("call") && r["call"].is_string() && r.contains("seconds") && r["seconds"].is_number()) {
+    if (r.contains("setup_failed") && r["setup_failed"].is_string()) {
+      // The harness could not set up before any student code ran: labbook's trouble.
+      if (!result.calls.empty()) {
+        broken("it said the harness could not set up after its calls had begun");
+        break;
+      }
+      result.setup_failure = r["setup_failed"].get<std::string>();
+    } else if (r.contains("call") && r["call"].is_string() && r.contains("seconds") && r["seconds"].is_number()) {
       result.calls.push_back({r["call"].get<std::string>(), r["seconds"].get<double>(), 0, 0});
-      call_open = true;
+      // Only a call of the student's has an output; the reference's never does.
+      call_open = !within(result.calls.back().range, exercise.reference_range);
     } else if (r.contains("output") && r["output"].is_number_unsigned() && r.contains("shape") && r["shape"].is_array() &&
                r.contains("bytes") && r["bytes"].is_number_unsigned()) {
       const auto seed = r["output"].get<std::uint64_t>();
@@ -97,7 +118,7 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
       }
       const auto bytes = r["bytes"].get<std::uint64_t>();
       if (!call_open) {
-        broken("it sent an output with no call before it");
+        broken("it sent an output with no call of the student's just before it");
         break;
       }
       call_open = false;
@@ -125,29 +146,27 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
       ++student_calls;
       if (result.problem.empty())
         if (std::string why = check_output(check, seed, shape, out.data(), tolerance); !why.empty())
-          result.problem = lab::call_name(static_cast<int>(student_calls), shape) + ": " + why;
+          wrong(lab::call_name(static_cast<int>(student_calls), shape) + ": " + why);
     } else if (r.contains("problem") && r["problem"].is_string()) {
-      if (harness_problem.empty()) harness_problem = r["problem"].get<std::string>();
+      wrong(r["problem"].get<std::string>());
     } else if (r.contains("flag") && r["flag"].is_string() && r.contains("message") && r["message"].is_string()) {
       result.flags.push_back({r["flag"].get<std::string>(), r["message"].get<std::string>()});
     } else if (r.contains("end") && r["end"] == true) {
       ended = true;
     } else {
-      broken("record " + r.dump().substr(0, 80) + " is not one labbook knows");
+      // ASCII only (ensure_ascii), so that cutting it never splits a character.
+      broken("record " + r.dump(-1, ' ', true).substr(0, 80) + " is not one labbook knows");
     }
   }
-  // What the harness itself saw wrong (a changed input, a CUDA error) comes first: the run
-  // ended there, or its outputs were computed from something else.
-  if (!harness_problem.empty()) {
-    result.problem = harness_problem;
+  // A problem found before the stream broke stands (the run is wrong either way); a broken
+  // stream comes next; then a stream that stopped short.
+  if (!result.problem.empty()) {
+    if (!ended) result.problem += " (and the program did not finish)";
   } else if (!protocol.empty()) {
     result.problem = "the program's records to labbook are not to be trusted: " + protocol;
   } else if (!ended || student_calls != check.calls.size()) {
-    if (result.problem.empty())
-      result.problem = "the program stopped after " + std::to_string(student_calls) + " of the exercise's " +
-                       std::to_string(check.calls.size()) + " calls, without finishing";
-    else
-      result.problem += " (and the program did not finish)";
+    result.problem = "the program stopped after " + std::to_string(student_calls) + " of the exercise's " +
+                     std::to_string(check.calls.size()) + " calls, without finishing";
   }
   result.correct = result.problem.empty();
   return result;

@@ -4,7 +4,8 @@
 /// student's process. The harness (labs/common/exercise_harness.h) writes, as they happen, to
 /// a pipe labbook reads while the program runs:
 ///
-///     {"labbook_harness": 2}                                        first, once
+///     {"labbook_harness": 2}                                        first, once (lab::kHarnessProtocol)
+///     {"setup_failed": TEXT}                                        CUDA or the filter could not be set up
 ///     {"call": RANGE, "seconds": S}                                 each timed call
 ///     {"output": SEED, "shape": [NX, NY], "bytes": N} + N bytes     after a student's call: its output
 ///     {"problem": TEXT}                                             what the harness saw wrong (an input changed, a CUDA error)
@@ -24,9 +25,6 @@
 
 namespace labbook::grading {
 
-/// The protocol version this labbook reads; the harness writes it first.
-constexpr int kHarnessProtocol = 2;
-
 struct HarnessCall {
   std::string range;             ///< NVTX path, e.g. "student/n=8192/2"
   double seconds = 0;            ///< from one device-wide synchronisation to the next
@@ -45,6 +43,9 @@ struct HarnessResult {
   std::string problem;           ///< why it is wrong, for the student
   std::vector<HarnessCall> calls;
   std::vector<HarnessFlag> flags;
+  /// The harness could not set up (CUDA, the seccomp filter) before any student code ran:
+  /// labbook's trouble, not the student's.
+  std::string setup_failure;
 };
 
 /// Reads one run's record stream and judges it: `base_seed` is the --seed labbook gave the

@@ -662,7 +662,9 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
           ns = static_cast<ino_t>(json_number(c.text, "pid-namespace").value_or(0));
           ns_init = static_cast<pid_t>(json_number(c.text, "child-pid").value_or(0));
         }
-      } else if (!drain(c, &c == &captures[0] || &c == &captures[1] ? limits.output_bytes : limits.channel_bytes) &&
+      } else if (!drain(c, &c == &captures[0] || &c == &captures[1]
+                                  ? limits.output_bytes
+                                  : limits.channel_limit(static_cast<int>(&c - channel_captures.data()))) &&
                  !stopped) {
         stop(End::OutputFlood);
       }

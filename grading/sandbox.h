@@ -42,9 +42,13 @@ struct SandboxLimits {
   /// Any one file written (RLIMIT_FSIZE: the writer gets SIGXFSZ), and the size of each of
   /// the private /tmp and /dev/shm, which live in memory. nvcc's temporaries fit easily.
   std::uint64_t file_bytes = 256ull << 20;
-  /// Each record channel (SandboxRequest::channels); one byte more and the run is stopped
+  /// Record channel i (SandboxRequest::channels) may carry channel_bytes[i] bytes, one
+  /// beyond 1 MiB where the list is shorter; one byte more and the run is stopped
   /// (End::OutputFlood).
-  std::uint64_t channel_bytes = 4ull << 30;
+  std::vector<std::uint64_t> channel_bytes;
+  std::uint64_t channel_limit(int channel) const {
+    return static_cast<std::size_t>(channel) < channel_bytes.size() ? channel_bytes[channel] : 1u << 20;
+  }
 };
 
 struct SandboxRequest {

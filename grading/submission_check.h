@@ -58,7 +58,7 @@ std::string device_problem(const SymbolPolicy& policy, const std::string& cubin_
 
 /// Why the object's host code is refused, from `objdump -d` of it, or "" when it is fine: a
 /// system call made by the submission's own instructions (inline assembly) goes around every
-/// call object_problem() looks for, and could write the harness's result file.
+/// call object_problem() looks for.
 std::string host_code_problem(const std::string& objdump_output);
 
 }  // namespace labbook::grading

@@ -50,7 +50,9 @@ void write_all(int fd, const std::string& text) {
   while (left > 0) {
     const ssize_t n = ::write(fd, p, left);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw Error("cannot write the measurement to descriptor " + std::to_string(fd) + ": " + std::strerror(errno));
+    if (n <= 0)
+      throw Error("cannot write the measurement to descriptor " + std::to_string(fd) + ": " +
+                  (n < 0 ? std::strerror(errno) : "nothing was written"));
     p += n;
     left -= static_cast<std::size_t>(n);
   }

@@ -130,6 +130,11 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     if (pass == 0 && request.replay == "application") {
       const PassPlan written = read_plan(plan);
       passes = written.groups.empty() ? planned_runs : written.runs();
+      if (request.max_metrics_runs && passes > *request.max_metrics_runs) {
+        into.issues.push_back({"metrics_lost", "the plan asked for " + std::to_string(passes) + " metrics runs; at most " +
+                                                   std::to_string(*request.max_metrics_runs) + " are made"});
+        passes = *request.max_metrics_runs;
+      }
     }
   }
   return true;

@@ -21,8 +21,12 @@ struct ProfileRequest {
   std::string work_dir;                    ///< where the per-run measurement files go
   /// Where the pass plan (and counters carried between runs) go, written by the program
   /// itself: work_dir when empty. `labbook grade` keeps it apart from work_dir, which the
-  /// program must not reach.
+  /// program must not reach; there the program cannot write them (seccomp), so its later runs
+  /// plan again alike, and a metric needing several passes of one group goes unmeasured.
   std::string plan_dir;
+  /// The most metrics runs to make, whatever the program's first run planned (`labbook
+  /// grade`: the plan comes from the student's process); more are an issue. None: no bound.
+  std::optional<int> max_metrics_runs;
   std::string replay = "application";      ///< "application": a run per pass; "kernel": CUPTI replays kernels
   std::string cache_control = "all";       ///< "all": L2 flushed before each profiled kernel; "none"
   /// Which launches get metrics (the collector's LABBOOK_NVTX etc.); all when empty.

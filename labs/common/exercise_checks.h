@@ -18,6 +18,10 @@
 
 namespace labbook::lab {
 
+/// The version of the records the harness sends labbook (grading/harness_records.h): both
+/// sides take it from here.
+constexpr int kHarnessProtocol = 2;
+
 /// How far a result may be from the double-precision reference: |got - want| <= absolute +
 /// relative * |want|. NaN and infinities never pass (the poison is NaN).
 struct Tolerance {

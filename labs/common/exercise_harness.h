@@ -19,6 +19,7 @@
 //   exit 0 right, 1 wrong, 2 usage, 3 CUDA error or no filter, 77 no GPU
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -57,18 +58,17 @@ class ExerciseHarness {
       else if (args.flag() == "--records") records_ = args.number<int>(3, 1023);
       else args.fail("unknown argument '" + args.flag() + "'");
     }
+    record("{\"labbook_harness\": " + std::to_string(kHarnessProtocol) + "}\n");
     require_gpu();
-    ok(cudaFree(nullptr), "setting CUDA up");
-    if (const std::string why = forbid_escapes(); !why.empty()) {
-      std::fprintf(stderr, "harness: %s\n", why.c_str());
-      std::exit(3);
-    }
-    record("{\"labbook_harness\": 2}\n");
+    if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess) setup_failed(std::string("CUDA: ") + cudaGetErrorString(e));
+    if (const std::string why = forbid_escapes(); !why.empty()) setup_failed(why);
   }
 
   const Tolerance& tolerance() const { return tolerance_; }
   /// A new seed for every call: no two calls see the same data.
   std::uint64_t next_seed() { return seed_ * 1000 + ++seeds_; }
+  /// The name of the student's next call, numbered as labbook numbers outputs: "call 3 (8192 x 8192)".
+  std::string next_student_call(const std::vector<std::uint64_t>& shape) { return call_name(++student_calls_, shape); }
 
   /// Runs `work` (which launches the student's code, or the reference's) as call `range`:
   /// persisting L2 reset, timed from a device-wide synchronisation to the next, inside NVTX
@@ -100,7 +100,8 @@ class ExerciseHarness {
     cudaGetLastError();
   }
 
-  /// Sends the output of the student's call just made, drawn from `seed`, of size `shape`,
+  /// Sends the output of the student's call just made (named by next_student_call), its
+  /// inputs drawn from `seed`, of size `shape`,
   /// for labbook to check; `local_problem` is the harness's own check, for a student running
   /// it alone.
   void output(std::uint64_t seed, const std::vector<std::uint64_t>& shape, const std::vector<float>& values,
@@ -109,8 +110,7 @@ class ExerciseHarness {
     for (std::size_t i = 0; i < shape.size(); ++i) head += (i ? ", " : "") + std::to_string(shape[i]);
     record(head + "], \"bytes\": " + std::to_string(values.size() * sizeof(float)) + "}\n");
     record(values.data(), values.size() * sizeof(float));
-    ++outputs_;
-    if (!local_problem.empty() && local_problem_.empty()) local_problem_ = call_name(outputs_, shape) + ": " + local_problem;
+    if (!local_problem.empty() && local_problem_.empty()) local_problem_ = call_name(student_calls_, shape) + ": " + local_problem;
   }
 
   /// Something the harness saw wrong that labbook cannot see from the outputs (an input
@@ -137,6 +137,13 @@ class ExerciseHarness {
   }
 
  private:
+  /// CUDA or the filter could not be set up, before any student code ran: labbook's trouble.
+  [[noreturn]] void setup_failed(const std::string& why) {
+    record("{\"setup_failed\": " + json(why) + "}\n");
+    std::fprintf(stderr, "harness: %s\n", why.c_str());
+    std::exit(3);
+  }
+
   static double real(Arguments& args) {
     const char* text = args.value();
     char* end = nullptr;
@@ -176,6 +183,7 @@ class ExerciseHarness {
     const char* p = static_cast<const char*>(data);
     while (size > 0) {
       const ssize_t n = ::write(records_, p, size);
+      if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return;
       p += n;
       size -= static_cast<std::size_t>(n);
@@ -185,7 +193,7 @@ class ExerciseHarness {
   std::uint64_t seed_ = 1, seeds_ = 0;
   Tolerance tolerance_;
   int records_ = -1;
-  int outputs_ = 0;
+  int student_calls_ = 0;
   bool flagged_persisting_l2_ = false;
   std::string local_problem_;
 };

@@ -125,7 +125,9 @@ void append_records(std::string& out, const char* key, const std::vector<Record>
   out += records.empty() ? "]" : "\n ]";
 }
 
-std::string text_of(const Measurement& m) {
+}  // namespace
+
+std::string measurement_text(const Measurement& m) {
   std::string head = head_json(m).dump(1);   // "{\n ... \n}": the records go before its "}"
   std::string out = head.substr(0, head.rfind('}'));
   while (!out.empty() && out.back() == '\n') out.pop_back();
@@ -136,8 +138,6 @@ std::string text_of(const Measurement& m) {
   append_records(out, "memory_events", m.memory_events);
   return out + "\n}\n";
 }
-
-}  // namespace
 
 json to_json(const Measurement& m) {
   json j = head_json(m);
@@ -293,10 +293,8 @@ Measurement read_measurement(const std::string& path) {
   return measurement_from_json(j, path);
 }
 
-std::string measurement_text(const Measurement& m) { return text_of(m); }
-
 void write_measurement(const Measurement& m, const std::string& path) {
-  write_file_atomically(path, text_of(m));
+  write_file_atomically(path, measurement_text(m));
 }
 
 }  // namespace labbook

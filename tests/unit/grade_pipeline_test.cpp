@@ -95,6 +95,7 @@ class FakeRunner : public Runner {
 
   static std::string records(const std::string& what, std::uint64_t base, int run) {
     if (what == "forged_v1") return "{\"version\": 1, \"correct\": true, \"problem\": \"\", \"calls\": [], \"flags\": []}\n";
+    if (what == "setup_failed") return "{\"labbook_harness\": 2}\n{\"setup_failed\": \"seccomp_load: Invalid argument\"}\n";
     const bool right = what != "wrong" && !(what == "wrong_later" && run > 0);
     std::string s = "{\"labbook_harness\": 2}\n";
     std::uint64_t k = 0;
@@ -106,7 +107,8 @@ class FakeRunner : public Runner {
       output(s, seed(), 64, right);
       if (what == "early_exit") return s;
       s += "{\"call\": \"reference/n=64/" + std::to_string(i) + "\", \"seconds\": 0.0001}\n";
-      seed();
+      if (what == "reference_output") output(s, seed(), 64, true);
+      else seed();
     }
     if (what == "extra_output") output(s, base * 1000 + 99, 64, true);
     s += "{\"end\": true}\n";
@@ -129,6 +131,13 @@ class FakeRunner : public Runner {
       m.kernels.push_back(k);
     };
     kernel("student/n=100", 1000);
+    if (what == "copies_home") {
+      Copy c;
+      c.kind = CopyKind::DeviceToHost;
+      c.bytes = 256;
+      c.range = "student/n=100";
+      m.copies.push_back(c);
+    }
     for (int i = 1; i <= 2; ++i) {
       kernel("student/n=64/" + std::to_string(i), 1000);
       kernel("reference/n=64/" + std::to_string(i), 900);
@@ -178,10 +187,12 @@ TEST_F(GradePipeline, GradesAWholeClassEachWithItsReason) {
       {"crash", {0, "the program was killed by SIGSEGV"}},
       {"forged_v1", {0, "not labbook's harness protocol 2"}},
       {"early_exit", {0, "stopped after 2 of the exercise's 3 calls"}},
-      {"extra_output", {0, "more outputs than the exercise's 3 calls"}},
+      {"extra_output", {0, "not to be trusted"}},
       {"after_end", {0, "records after its last"}},
       {"same_seed", {0, "inputs labbook did not ask for"}},
       {"no_measurement", {50, ""}},
+      {"copies_home", {0, "copied data from the device to the host"}},
+      {"reference_output", {0, "no call of the student's just before it"}},
   };
   for (const auto& [student, expected] : want) submit(student, student);
   const auto graded = grade();
@@ -200,6 +211,13 @@ TEST_F(GradePipeline, GradesAWholeClassEachWithItsReason) {
   // The measurement came through the pipe into labbook's own folder, not the program's.
   EXPECT_TRUE(fs::exists(settings_.out_dir + "/honest/labbook/trace-run.json"));
   EXPECT_FALSE(fs::exists(settings_.out_dir + "/honest/run/trace-run.json"));
+}
+
+TEST_F(GradePipeline, LabbooksOwnTroubleLeavesTheStudentUngradedToBeTriedAgain) {
+  submit("setup_failed", "setup_failed");
+  const auto graded = grade();
+  EXPECT_NE(of(graded, "setup_failed").labbook_error.find("seccomp_load"), std::string::npos);
+  EXPECT_FALSE(fs::exists(settings_.out_dir + "/setup_failed/score.json"));
 }
 
 TEST_F(GradePipeline, ARunAgainSkipsWhoIsGradedAndForceGradesAgain) {

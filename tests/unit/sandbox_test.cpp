@@ -173,7 +173,7 @@ TEST_F(Sandbox, RecordChannelsComeBackInOrderAndNothingElseIsOpen) {
 TEST_F(Sandbox, StopsAFloodOfRecords) {
   auto q = request({"sh", "-c", "yes >&5"});
   q.channels = 1;
-  q.limits.channel_bytes = 64 << 10;
+  q.limits.channel_bytes = {64 << 10};
   const auto r = run_sandboxed(q);
   EXPECT_EQ(r.end, End::OutputFlood) << r.describe();
   EXPECT_EQ(r.channels.at(0).size(), 64u << 10);
