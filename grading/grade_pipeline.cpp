@@ -158,6 +158,7 @@ struct Runs {
   std::string missing;   ///< why a run is not to be trusted, if one is not
   std::string log;
   bool stopped = false;  ///< a run was stopped by a limit
+  std::string trouble;   ///< labbook's own trouble in a run: nothing to grade the student on
 };
 
 /// Runs the harness under the collector, every run in the sandbox on `gpu`, judges each run's
@@ -189,8 +190,9 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     // its pipes is stopped before it fills labbook's memory.
     r.limits.channel_bytes = {e.check.run_output_bytes() + (16ull << 20), kMeasurementBytes};
     const SandboxResult last = runner.run(r);
-    // labbook's own trouble, not the student's: no score, tried again next time.
-    if (last.end == SandboxResult::End::FailedToStart) throw Error("the sandbox could not start the harness: " + last.describe());
+    // labbook's own trouble, not the student's: no score, tried again next time (thrown again
+    // below, should the session have taken it for a lost metrics run).
+    if (last.end == SandboxResult::End::FailedToStart) runs.trouble = "the sandbox could not start the harness: " + last.describe();
     runs.log += last.out + last.err;
     if (!stdout_path.empty()) write_file_atomically(stdout_path, last.out);
     // The measurement came through the pipe: it goes where the session reads it, a folder
@@ -198,8 +200,11 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     const std::string measurement = env.at(profiler::env::kOutput);
     fs::remove(measurement);
     if (last.channels.size() > 1 && !last.channels[1].empty()) write_file_atomically(measurement, last.channels[1]);
-    HarnessResult judged = judge_harness_records(last.channels.empty() ? std::string() : last.channels[0], e, seed, tolerance);
-    if (!judged.setup_failure.empty()) throw Error("the harness could not set up: " + judged.setup_failure);
+    static const std::string none;
+    const std::string& records = last.channels.empty() ? none : last.channels[0];   // hundreds of MiB: not copied
+    HarnessResult judged = judge_harness_records(records, e, seed, tolerance);
+    if (!judged.setup_failure.empty() && runs.trouble.empty()) runs.trouble = "the harness could not set up: " + judged.setup_failure;
+    if (!runs.trouble.empty()) throw Error(runs.trouble);
     if (last.end != SandboxResult::End::Exited && runs.missing.empty()) runs.missing = "the program was " + last.describe();
     runs.results.push_back(std::move(judged));
     switch (last.end) {
@@ -209,6 +214,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     }
   };
   const profiler::ProfileOutcome profiled = profiler::profile_program(request);
+  if (!runs.trouble.empty()) throw Error(runs.trouble);
   SubmissionOutcome& o = s.outcome;
   // Right only if every run's records check out; the first wrong run's problem otherwise.
   o.correct = runs.missing.empty() && !runs.results.empty();

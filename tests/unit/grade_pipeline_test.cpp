@@ -95,7 +95,7 @@ class FakeRunner : public Runner {
 
   static std::string records(const std::string& what, std::uint64_t base, int run) {
     if (what == "forged_v1") return "{\"version\": 1, \"correct\": true, \"problem\": \"\", \"calls\": [], \"flags\": []}\n";
-    if (what == "setup_failed") return "{\"labbook_harness\": 2}\n{\"setup_failed\": \"seccomp_load: Invalid argument\"}\n";
+    if (what == "setup_failed" || (what == "setup_failed_later" && run > 0)) return "{\"labbook_harness\": 2}\n{\"setup_failed\": \"seccomp_load: Invalid argument\"}\n";
     const bool right = what != "wrong" && !(what == "wrong_later" && run > 0);
     std::string s = "{\"labbook_harness\": 2}\n";
     std::uint64_t k = 0;
@@ -214,10 +214,14 @@ TEST_F(GradePipeline, GradesAWholeClassEachWithItsReason) {
 }
 
 TEST_F(GradePipeline, LabbooksOwnTroubleLeavesTheStudentUngradedToBeTriedAgain) {
-  submit("setup_failed", "setup_failed");
-  const auto graded = grade();
-  EXPECT_NE(of(graded, "setup_failed").labbook_error.find("seccomp_load"), std::string::npos);
-  EXPECT_FALSE(fs::exists(settings_.out_dir + "/setup_failed/score.json"));
+  // In the program's own run, or in a metrics run after it (which the session alone would
+  // take for lost metrics, and grade the student on what was left).
+  for (const std::string student : {"setup_failed", "setup_failed_later"}) {
+    submit(student, student);
+    const auto graded = grade();
+    EXPECT_NE(of(graded, student).labbook_error.find("seccomp_load"), std::string::npos) << student;
+    EXPECT_FALSE(fs::exists(settings_.out_dir + "/" + student + "/score.json")) << student;
+  }
 }
 
 TEST_F(GradePipeline, ARunAgainSkipsWhoIsGradedAndForceGradesAgain) {
