@@ -1,6 +1,5 @@
 #include "grade_pipeline.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
