@@ -97,7 +97,10 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
         broken("its records are not labbook's harness protocol " + std::to_string(lab::kHarnessProtocol) + " (rebuild it against this labbook)");
       continue;
     }
-    if (r.contains("setup_failed") && r["setup_failed"].is_string()) {
+    if (r.contains("labbook_harness")) {
+      broken("it began its records a second time");
+      break;
+    } else if (r.contains("setup_failed") && r["setup_failed"].is_string()) {
       // The harness could not set up before any student code ran: labbook's trouble.
       if (!result.calls.empty()) {
         broken("it said the harness could not set up after its calls had begun");
