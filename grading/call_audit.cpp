@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "labbook/model/metric_catalog.h"
-#include "labbook/model/quantity_table.h"
 
 namespace labbook::grading {
 
@@ -208,8 +207,6 @@ void check_student_call(const CallMeasure& c, bool timed, const CallMeasure* fir
 }
 
 }  // namespace
-
-bool measurable(const std::string& quantity) { return is_quantity(quantity, QuantityScope::kCall); }
 
 bool within(const std::string& range, const std::string& call_range) {
   return range.compare(0, call_range.size(), call_range) == 0 &&

@@ -41,10 +41,6 @@ struct CallAudit {
 CallAudit audit_calls(const Measurement& measurement, const HarnessResult& harness, const std::string& measured_range,
                       const std::string& reference_range, const std::vector<std::string>& quantities);
 
-/// Whether a rubric may measure `quantity`: a quantity of a harness call in labbook's table
-/// (labbook/model/quantity_table.h): a catalog metric, "time" or "speed_pct_of_reference".
-bool measurable(const std::string& quantity);
-
 /// `cupti_metrics` plus the counters audit_calls() needs to combine them over a call's
 /// kernels (the sectors that weight an efficiency): without them an efficiency is not measured.
 std::vector<std::string> with_combining_weights(std::vector<std::string> cupti_metrics);

@@ -1,6 +1,8 @@
 #include "nvcc_toolchain.h"
 
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "labbook/model/atomic_file.h"
 #include "program_runner.h"
@@ -52,8 +54,7 @@ class NvccToolchain : public Toolchain {
       profiler::run_program(command, {}, path);
       return read_file(path);
     };
-    const SymbolPolicy policy =
-        load_symbol_policy(paths_.source_dir + "/grading/allowed_symbols.toml", e.host_calls, e.entry_points);
+    const SymbolPolicy& policy = policy_of(e);
     if (std::string problem = object_problem(policy, listing({"readelf", "-SW", "-sW", "-rW", work + "/submission.o"}, "submission.readelf"),
                                              listing({"readelf", "-sW", work + "/harness.o"}, "harness.readelf"));
         !problem.empty())
@@ -71,8 +72,20 @@ class NvccToolchain : public Toolchain {
   std::vector<std::string> run_paths() const override { return outside_usr({paths_.collector_dir, paths_.cupti_dir}); }
 
  private:
+  /// The exercise's allow-list, read once for the whole class (builds run on several threads).
+  const SymbolPolicy& policy_of(const Exercise& e) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto it = policies_.find(e.path);
+    if (it == policies_.end())
+      it = policies_.emplace(e.path, load_symbol_policy(paths_.source_dir + "/grading/allowed_symbols.toml", e.host_calls,
+                                                        e.entry_points)).first;
+    return it->second;
+  }
+
   ToolPaths paths_;
   Runner& runner_;
+  std::mutex mutex_;
+  std::map<std::string, SymbolPolicy> policies_;   // by exercise.toml
 };
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <set>
 
-#include "call_audit.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/quantity_table.h"
@@ -35,7 +34,7 @@ Criterion parse_criterion(const toml::table& t, const std::string& origin) {
     if (!(*v >= 0)) r.fail(key, "must be 0 or more");
     *value = *v;
   }
-  if (!c.measure.empty() && !measurable(c.measure))
+  if (!c.measure.empty() && !is_quantity(c.measure, QuantityScope::kCall))
     r.fail("measure", "is '" + c.measure + "', which labbook does not measure (closest: " +
                           closest_quantities(c.measure, QuantityScope::kCall) + "; `labbook metrics` lists the catalog)");
   if (!c.measure.empty()) {

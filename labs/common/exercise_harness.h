@@ -11,8 +11,8 @@
 //   - the persisting L2 carve-out set to zero before each call, and flagged when a call set one;
 //   - records for `labbook grade` on the descriptor --records names, written as they happen
 //     (grading/harness_records.h: protocol 2): every call, and each student call's output with
-//     its seed, which labbook checks itself against inputs it draws again. The harness's own
-//     check (exercise_checks.h) only tells a student who runs it alone.
+//     its seed, which labbook checks itself against inputs it draws again. Without --records
+//     the harness checks the outputs itself (exercise_checks.h), for a student running it alone.
 // Outputs are poisoned by the caller (DeviceBuffer::poison: 0xFF bytes, NaN for floats).
 //
 //   harness [--seed S] [--atol A] [--rtol R] [--records FD]
@@ -101,16 +101,20 @@ class ExerciseHarness {
   }
 
   /// Sends the output of the student's call just made (named by next_student_call), its
-  /// inputs drawn from `seed`, of size `shape`,
-  /// for labbook to check; `local_problem` is the harness's own check, for a student running
-  /// it alone.
-  void output(std::uint64_t seed, const std::vector<std::uint64_t>& shape, const std::vector<float>& values,
-              const std::string& local_problem) {
+  /// inputs drawn from `seed`, of size `shape`, for labbook to check. `check()` is the
+  /// harness's own check ("" or the problem), run only for a student running it alone: under
+  /// `labbook grade` (--records) labbook checks, and checking twice would only cost time.
+  template <class Check>
+  void output(std::uint64_t seed, const std::vector<std::uint64_t>& shape, const std::vector<float>& values, Check&& check) {
+    if (records_ < 0) {
+      if (const std::string problem = check(); !problem.empty() && local_problem_.empty())
+        local_problem_ = call_name(student_calls_, shape) + ": " + problem;
+      return;
+    }
     std::string head = "{\"output\": " + std::to_string(seed) + ", \"shape\": [";
     for (std::size_t i = 0; i < shape.size(); ++i) head += (i ? ", " : "") + std::to_string(shape[i]);
     record(head + "], \"bytes\": " + std::to_string(values.size() * sizeof(float)) + "}\n");
     record(values.data(), values.size() * sizeof(float));
-    if (!local_problem.empty() && local_problem_.empty()) local_problem_ = call_name(student_calls_, shape) + ": " + local_problem;
   }
 
   /// Something the harness saw wrong that labbook cannot see from the outputs (an input
@@ -120,10 +124,12 @@ class ExerciseHarness {
     if (local_problem_.empty()) local_problem_ = problem;
   }
 
-  /// Ends the records, prints the harness's own verdict, and returns the exit code.
+  /// Ends the records, prints the harness's own verdict (under `labbook grade`, only what it saw
+  /// itself: labbook judges the outputs), and returns the exit code.
   int finish() {
     record("{\"end\": true}\n");
-    std::printf("%s\n", local_problem_.empty() ? "correct" : local_problem_.c_str());
+    const char* verdict = records_ >= 0 ? "done: labbook checks the outputs" : "correct";
+    std::printf("%s\n", local_problem_.empty() ? verdict : local_problem_.c_str());
     return local_problem_.empty() ? 0 : 1;
   }
 

@@ -34,7 +34,7 @@ void student_transpose_call(ExerciseHarness& h, const std::string& range, unsign
   h.call(range, what, [&] { run(in.get(), out.get(), nx, ny); });
   std::vector<float> got, input;
   out.download(got);
-  h.output(seed, {nx, ny}, got, check_transpose(host, nx, ny, got.data(), h.tolerance()));
+  h.output(seed, {nx, ny}, got, [&] { return check_transpose(host, nx, ny, got.data(), h.tolerance()); });
   in.download(input);
   if (const auto i = first_changed(input, host))
     h.wrong(what + ": the input changed at element " + std::to_string(*i) + " (the input is read-only)");

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/text.h"
 
 namespace labbook {
 
@@ -89,22 +90,6 @@ constexpr DerivedQuantity kDerived[] = {
      QuantityScope::kCall},
 };
 
-/// Edit distance, for suggestions.
-std::size_t distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
 const DerivedQuantity* find_derived_quantity(const std::string& name) {
@@ -122,8 +107,8 @@ bool is_quantity(const std::string& name, QuantityScope s) {
 std::string closest_quantities(const std::string& name, QuantityScope s, std::size_t count) {
   std::vector<std::pair<std::size_t, std::string>> scored;
   for (const auto& d : kDerived)
-    if (d.in(s)) scored.push_back({distance(name, d.name), d.name});
-  for (const auto& m : closest_metric_names(name, count)) scored.push_back({distance(name, m), m});
+    if (d.in(s)) scored.push_back({edit_distance(name, d.name), d.name});
+  for (const auto& m : closest_metric_names(name, count)) scored.push_back({edit_distance(name, m), m});
   std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::string out;
   for (std::size_t i = 0; i < std::min(count, scored.size()); ++i) out += (i ? ", " : "") + scored[i].second;

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// The string helpers every part of labbook needs: join a list, split a list, read a C++ name.
+/// The string helpers every part of labbook needs: join a list, split a list, read a C++ name,
+/// how far apart two names are.
 #include <string>
 #include <vector>
 
@@ -15,5 +16,8 @@ std::vector<std::string> split(const std::string& text, char separator);
 /// The C++ name of a mangled symbol ("_Z3addPfi" -> "add(float*, int)"); `name` itself when it
 /// is not a mangled name (a C function, a kernel name already readable).
 std::string demangled(const std::string& name);
+
+/// Edits (insert, delete, replace a character) from `a` to `b`, for "closest name" hints.
+std::size_t edit_distance(const std::string& a, const std::string& b);
 
 }  // namespace labbook
