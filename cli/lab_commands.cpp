@@ -150,13 +150,15 @@ int render_lab(const RenderOptions& options) {
 int check_lab(const std::string& lab_id, const std::string& measurement) {
   const report::LabData lab = find_lab(lab_id);
   const std::string path = measurement.empty() ? recording_path(lab) : measurement;
-  int failures = 0;
+  int failures = 0, inconclusive = 0;
   const auto outcomes = report::check_measurement(lab, read_measurement(path));
   for (const auto& o : outcomes) {
-    std::printf("%-4s %s\n", o.passed ? "ok" : "FAIL", o.text.c_str());
+    std::printf("%-4s %s\n", o.inconclusive ? "?" : o.passed ? "ok" : "FAIL", o.text.c_str());
     failures += o.passed ? 0 : 1;
+    inconclusive += o.inconclusive ? 1 : 0;
   }
-  std::printf("%s: %zu checks, %d failed (%s)\n", lab.id.c_str(), outcomes.size(), failures, path.c_str());
+  std::printf("%s: %zu checks, %d failed, %d inconclusive (%s)\n", lab.id.c_str(), outcomes.size(), failures,
+              inconclusive, path.c_str());
   return failures == 0 ? 0 : kExitFailure;
 }
 

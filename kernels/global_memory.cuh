@@ -52,11 +52,18 @@ __global__ void simpleMathAoS(const innerStruct* data, innerStruct* result, unsi
   }
 }
 
+/// Both loads come before either store, as in the source's testInnerArray: `result.x` may
+/// alias `data.y`, so `result.x[i] = data.x[i] + 10.f; result.y[i] = data.y[i] + 20.f;`
+/// forces the load of y to wait for the store of x, i.e. for the load of x to return. That
+/// halves the loads each thread has in flight (one, vs. AoS's two) and made SoA ~13 % slower
+/// than AoS on an H100 with the same DRAM bytes.
 __global__ void simpleMathSoA(innerArray data, innerArray result, unsigned n) {
   const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
   if (i < n) {
-    result.x[i] = data.x[i] + 10.f;
-    result.y[i] = data.y[i] + 20.f;
+    const float x = data.x[i];
+    const float y = data.y[i];
+    result.x[i] = x + 10.f;
+    result.y[i] = y + 20.f;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "claim_verdict.h"
 #include "format.h"
 #include "model_predictions.h"
 #include "quantities.h"
@@ -24,24 +25,36 @@ std::string number(double v) {
   return buf;
 }
 
+/// The outcome of a bound on a value with run-to-run noise: decided when every repeat
+/// agrees, inconclusive (and not a failure) when they fall on both sides.
+/// `shown_as` scales the interval for the text (100 for a share shown in %).
+CheckOutcome banded(const std::string& what, double low, double high, double min, std::optional<double> max,
+                    double shown_as = 1.0) {
+  const Verdict v = judge_interval(low, high, min, max);
+  if (v == Verdict::kInconclusive)
+    return {true, what + ": inconclusive (within run-to-run noise, " + number(shown_as * low) + " to " +
+                      number(shown_as * high) + ")", true};
+  return {v == Verdict::kHolds, what};
+}
+
 /// One [[check]] on one measured range.
 CheckOutcome check_range(const Check& c, const std::string& range, const Measurement& m, const LabData& lab,
                          ModelPredictions& model) {
   const QuantityValue v = range_quantity(m, range, c.quantity, lab.peaks);
   const std::string what = range + " " + c.quantity + " = " + shown(v, c.quantity);
   if (!v.value) return {false, what};
-  if (c.value) {
-    const bool ok = std::fabs(*v.value - *c.value) <= c.tolerance;
-    return {ok, what + " (want " + number(*c.value) + " ± " + number(c.tolerance) + ")"};
-  }
-  if (c.at_least) return {*v.value >= *c.at_least, what + " (want ≥ " + number(*c.at_least) + ")"};
-  if (c.at_most) return {*v.value <= *c.at_most, what + " (want ≤ " + number(*c.at_most) + ")"};
+  if (c.value)
+    return banded(what + " (want " + number(*c.value) + " ± " + number(c.tolerance) + ")", v.low(), v.high(),
+                  *c.value - c.tolerance, *c.value + c.tolerance);
+  if (c.at_least) return banded(what + " (want ≥ " + number(*c.at_least) + ")", v.low(), v.high(), *c.at_least, std::nullopt);
+  if (c.at_most) return banded(what + " (want ≤ " + number(*c.at_most) + ")", v.low(), v.high(), -INFINITY, *c.at_most);
   if (!c.relative_to.empty()) {
     const QuantityValue base = range_quantity(m, c.relative_to, c.quantity, lab.peaks);
-    if (!base.value || *base.value == 0) return {false, what + "; " + c.relative_to + ": " + shown(base, c.quantity)};
-    const double ratio = *v.value / *base.value;
-    return {ratio >= c.fraction, what + ", " + number(100 * ratio) + " % of " + c.relative_to + " (want ≥ " +
-                                     number(100 * c.fraction) + " %)"};
+    if (!base.value || *base.value == 0 || base.low() <= 0)
+      return {false, what + "; " + c.relative_to + ": " + shown(base, c.quantity)};
+    const Ratio r = ratio_of(v, base);
+    return banded(what + ", " + number(100 * r.value) + " % of " + c.relative_to + " (want ≥ " + number(100 * c.fraction) + " %)",
+                  r.low, r.high, c.fraction, std::nullopt, 100.0);
   }
   const Prediction p = model.predict(range, c.quantity);
   if (!p.this_gpu) return {false, what + ": the model predicts nothing here"};

@@ -14,6 +14,9 @@ namespace labbook::report {
 struct CheckOutcome {
   bool passed = false;
   std::string text;   ///< one line: what was checked, what was measured
+  /// The repeats of a timed value fall on both sides of the bound: run-to-run noise decides
+  /// it, not the GPU. Passed, and said so.
+  bool inconclusive = false;
 };
 
 /// Every check's outcome, in lab.toml order, then the timeline checks.

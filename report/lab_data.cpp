@@ -270,6 +270,8 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
 
   for (const toml::table* t : top.tables("claim")) {
     const TableReader c(*t, origin, "[[claim]]", peaks);
+    c.only({"text", "citation", "quantity", "best", "candidates", "lowest", "tolerance", "numerator", "denominator",
+            "min_ratio", "max_ratio"});
     Claim claim;
     claim.text = c.string("text");
     claim.citation = c.string("citation");
@@ -285,7 +287,11 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     } else {
       claim.numerator = c.string("numerator");
       claim.denominator = c.string("denominator");
-      claim.min_ratio = *c.number("min_ratio");
+      const auto min_ratio = c.number("min_ratio", false);
+      claim.max_ratio = c.number("max_ratio", false);
+      if (!min_ratio && !claim.max_ratio) c.fail(t->source(), "needs 'min_ratio', 'max_ratio' or both");
+      claim.min_ratio = min_ratio.value_or(0.0);
+      if (claim.max_ratio && *claim.max_ratio < claim.min_ratio) c.fail("max_ratio", "must be at least 'min_ratio'");
     }
     lab.claims.push_back(std::move(claim));
   }

@@ -117,14 +117,16 @@ struct ReferenceValue {
   int line = 0;               ///< in lab.toml
 };
 
-/// A claim from a source, checked on the measurement: either
-/// quantity(numerator) / quantity(denominator) >= min_ratio (a speed-up: numerator = the
-/// slower variant's time), or `best` has the lowest
-/// (or highest) quantity among `candidates`, within `tolerance` (relative).
+/// A claim from a source, checked on the measurement (claim_verdict.h decides it): either
+/// quantity(numerator) / quantity(denominator) lies in [min_ratio, max_ratio] (a speed-up:
+/// numerator = the slower variant's time; max_ratio for a source's "slightly", "about",
+/// "up to"), or `best` has the lowest (or highest) quantity among `candidates`, beyond the
+/// run-to-run noise and beyond `tolerance` (relative) of the runner-up.
 struct Claim {
   std::string text, citation, quantity;
   std::string numerator, denominator;
   double min_ratio = 0;
+  std::optional<double> max_ratio;
   std::string best;
   std::vector<std::string> candidates;
   bool lowest = true;

@@ -25,6 +25,20 @@ std::optional<double> median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+/// The median of `samples`, keeping them; nullopt when there are none.
+std::optional<QuantityValue> from_samples(std::vector<double> samples) {
+  const auto m = median(samples);
+  if (!m) return std::nullopt;
+  return QuantityValue{m, "", std::move(samples)};
+}
+
+/// `v` with its value and every sample scaled by `factor` (a share of a peak).
+QuantityValue scaled(QuantityValue v, double factor) {
+  if (v.value) *v.value *= factor;
+  for (double& s : v.samples) s *= factor;
+  return v;
+}
+
 /// Requested bytes of one kind of access: sectors x 32 x efficiency / 100.
 std::optional<double> requested_bytes(const Kernel& k, const char* sectors_metric, const char* efficiency_metric) {
   const CatalogMetric* sectors = find_catalog_metric(sectors_metric);
@@ -124,7 +138,7 @@ std::optional<QuantityValue> copies_quantity(const Measurement& m, const std::st
     if (auto v = copy_value(c, quantity)) values.push_back(*v);
   }
   if (!any_copy) return std::nullopt;
-  if (auto v = median(values)) return QuantityValue{v, ""};
+  if (auto v = from_samples(values)) return *v;
   return QuantityValue{std::nullopt, "not measured: range '" + range + "' holds copies, not kernels"};
 }
 
@@ -197,6 +211,13 @@ std::optional<QuantityValue> unified_memory_quantity(const Measurement& m, const
 
 }  // namespace
 
+double QuantityValue::low() const {
+  return samples.empty() ? value.value_or(0.0) : *std::min_element(samples.begin(), samples.end());
+}
+double QuantityValue::high() const {
+  return samples.empty() ? value.value_or(0.0) : *std::max_element(samples.begin(), samples.end());
+}
+
 std::string peak_rate_of(const std::string& quantity) {
   static const std::string suffix = "_pct_of_peak";
   if (find_derived(quantity) || quantity.size() <= suffix.size() ||
@@ -231,14 +252,14 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
   if (quantity == "range_time") {
     std::vector<double> times;
     for (const Range* r : closed_ranges(m, range)) times.push_back(static_cast<double>(*r->end_ns - r->start_ns));
-    if (auto v = median(times)) return {v, ""};
+    if (auto v = from_samples(times)) return *v;
     return {std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
   }
   if (quantity == "payload" || quantity == "payload_bytes" || quantity == "payload_ns") {
     std::vector<double> payloads;
     for (const Range* r : closed_ranges(m, range))
       if (r->payload) payloads.push_back(*r->payload);
-    if (auto v = median(payloads)) return {v, ""};
+    if (auto v = from_samples(payloads)) return *v;
     return {std::nullopt, "not measured: range '" + range + "' carried no payload"};
   }
   if (auto v = activity_quantity(m, range, quantity)) return *v;
@@ -253,14 +274,14 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
     if (!peak)
       return {std::nullopt, "not known: the lab data gives no [[peak]] for " + rate + " on compute capability " +
                                 std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)};
-    return {100.0 * *measured.value / *peak->on(d), ""};
+    return scaled(measured, 100.0 / *peak->on(d));
   }
   if (quantity == "effective_bandwidth_pct_of_peak") {
     const QuantityValue bandwidth = range_quantity(m, range, "effective_bandwidth");
     const double peak = m.devices.empty() ? 0 : m.devices.front().peak_dram_bytes_per_second();
     if (!bandwidth.value) return bandwidth;
     if (peak <= 0) return {std::nullopt, "not known: the measurement names no GPU"};
-    return {100.0 * *bandwidth.value / peak, ""};
+    return scaled(bandwidth, 100.0 / peak);
   }
   std::vector<double> values;
   bool any_kernel = false;
@@ -273,7 +294,7 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
     if (auto copies = copies_quantity(m, range, quantity)) return *copies;
     return {std::nullopt, "not measured: no kernel ran in range '" + range + "'"};
   }
-  if (auto v = median(values)) return {v, ""};
+  if (auto v = from_samples(values)) return *v;
   return {std::nullopt, why_missing(m, quantity)};
 }
 

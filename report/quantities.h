@@ -12,8 +12,17 @@
 namespace labbook::report {
 
 struct QuantityValue {
-  std::optional<double> value;
-  std::string missing;        ///< why there is no value (empty when there is one)
+  std::optional<double> value;   ///< the median of `samples`
+  std::string missing;           ///< why there is no value (empty when there is one)
+  /// Every repeat's value (one per kernel, copy or range occurrence): the run-to-run noise
+  /// that claims and checks are decided against. Empty when there is no value.
+  std::vector<double> samples = {};
+
+  /// The lowest and highest repeat (the value itself when no repeats are known).
+  double low() const;
+  double high() const;
+  /// True when the repeats differ: there is run-to-run noise to report.
+  bool varies() const { return low() != high(); }
 };
 
 /// Unit of a quantity ("%", "ns", "bytes/s", ...); "" when unknown.

@@ -9,6 +9,7 @@
 
 #include "activity_summary.h"
 #include "bar_chart.h"
+#include "claim_verdict.h"
 #include "format.h"
 #include "line_chart.h"
 #include "labbook/model/metric_catalog.h"
@@ -37,6 +38,7 @@ json value_json(const QuantityValue& v, const std::string& unit) {
   json j = {{"unit", unit}};
   if (v.value) j["value"] = *v.value;
   else j["missing"] = v.missing;
+  if (v.varies()) j["repeats"] = v.samples;   // the run-to-run noise behind the median
   return j;
 }
 
@@ -227,58 +229,21 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
 void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations) {
   if (lab.claims.empty()) return;
   sheet.heading(2, "Claims from the sources, checked here");
+  sheet.markdown(
+      "A claim holds when every repeat of the experiments agrees with it. When the repeats fall on both sides of "
+      "what the claim needs, the verdict is *inconclusive*: the difference is within run-to-run noise.");
   Table t{{"Claim", "Measured here", "Verdict"}, {}};
   for (const auto& c : lab.claims) {
     const int n = citations.number(c.citation);
-    const std::string unit = quantity_unit(c.quantity);
-    std::string measured;
-    Text verdict;
-    json row = {{"claim", c.text}, {"citation", c.citation}};
-    if (c.is_best_claim()) {
-      std::string best_range;
-      double best_value = 0;
-      std::string listing;
-      bool complete = true;
-      for (const auto& candidate : c.candidates) {
-        const QuantityValue v = range_quantity(m, candidate, c.quantity, lab.peaks);
-        if (!v.value) {
-          complete = false;
-          continue;
-        }
-        listing += (listing.empty() ? "" : "; ") + candidate + " " + format_value(*v.value, unit);
-        const bool better = c.lowest ? *v.value < best_value : *v.value > best_value;
-        if (best_range.empty() || better) best_range = candidate, best_value = *v.value;
-      }
-      const QuantityValue claimed = range_quantity(m, c.best, c.quantity, lab.peaks);
-      measured = listing.empty() ? "not measured" : listing;
-      if (!complete || !claimed.value) verdict = "cannot be checked: not every candidate was measured";
-      else if (std::fabs(*claimed.value - best_value) <= c.tolerance * std::fabs(best_value))
-        verdict = {strong("holds here"), {": " + c.best + " is the best (within " + printf1("%.0f %%", c.tolerance * 100) + ")"}};
-      else
-        verdict = {strong("does not hold here"), {": the best is " + best_range + " (" + format_value(best_value, unit) + ")"}};
-    } else {
-      const QuantityValue num = range_quantity(m, c.numerator, c.quantity, lab.peaks);
-      const QuantityValue den = range_quantity(m, c.denominator, c.quantity, lab.peaks);
-      if (num.value && den.value && *den.value != 0 && *num.value != 0) {
-        // The lab data orders the pair so that the claim is ratio >= min_ratio (for a
-        // speed-up: the slower variant's time over the faster one's).
-        const double ratio = *num.value / *den.value;
-        measured = c.numerator + ": " + format_value(*num.value, unit) + "; " + c.denominator + ": " +
-                   format_value(*den.value, unit) + " (ratio " + printf1("%.2f", ratio) + ")";
-        if (ratio >= c.min_ratio)
-          verdict = {strong("holds here"), {" (ratio " + printf1("%.2f", ratio) + " ≥ " + printf1("%.2f", c.min_ratio) + ")"}};
-        else
-          verdict = {strong("does not hold here"),
-                     {" (ratio " + printf1("%.2f", ratio) + ", the claim needs ≥ " + printf1("%.2f", c.min_ratio) + ")"}};
-        row["ratio"] = ratio;
-      } else {
-        measured = !num.value ? num.missing : den.missing;
-        verdict = "cannot be checked";
-      }
-    }
-    row["verdict"] = verdict.plain();
+    const ClaimOutcome outcome = judge_claim(c, m, lab.peaks);
+    const std::string name = verdict_name(outcome.verdict);
+    Text verdict = outcome.verdict == Verdict::kCannotBeChecked ? Text(name) : Text{strong(name)};
+    if (!outcome.reason.empty()) verdict.spans.push_back({": " + outcome.reason});
+    json row = {{"claim", c.text}, {"citation", c.citation}, {"verdict", verdict.plain()}};
+    if (outcome.ratio)
+      row["ratio"] = {{"value", outcome.ratio->value}, {"low", outcome.ratio->low}, {"high", outcome.ratio->high}};
     sheet.data["claims"].push_back(row);
-    t.rows.push_back({c.text + " [" + std::to_string(n) + "]", measured, verdict});
+    t.rows.push_back({c.text + " [" + std::to_string(n) + "]", outcome.measured, verdict});
   }
   sheet.table(std::move(t));
 }

@@ -5,6 +5,7 @@
 
 __global__ void add_points(const float* x, const float* y, float* rx, float* ry, unsigned n) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) ry[i] = y[i] + 20.f;
-  if (i <= n) rx[i] = (i < n ? x[i] : 0.f) + 10.f;
+  const float xi = i < n ? x[i] : 0.f, yi = i < n ? y[i] : 0.f;
+  if (i < n) ry[i] = yi + 20.f;
+  if (i <= n) rx[i] = xi + 10.f;
 }

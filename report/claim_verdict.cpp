@@ -1,0 +1,144 @@
+#include "claim_verdict.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "format.h"
+
+namespace labbook::report {
+
+namespace {
+
+std::string two_decimals(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+/// "67.3 µs" or, when the repeats differ, "67.3 µs (67.1 µs to 67.9 µs over 4 repeats)".
+std::string with_noise(const QuantityValue& v, const std::string& unit) {
+  std::string out = format_value(*v.value, unit);
+  if (v.varies())
+    out += " (" + format_value(v.low(), unit) + " to " + format_value(v.high(), unit) + " over " +
+           std::to_string(v.samples.size()) + " repeats)";
+  return out;
+}
+
+/// " or 2.00 %" for a claim's tolerance, "" for none.
+std::string or_tolerance(double tolerance) { return tolerance > 0 ? " (or " + two_decimals(tolerance * 100) + " %)" : ""; }
+
+/// Two measured values are told apart when their repeats do not overlap and their medians
+/// differ by more than `tolerance` (relative to `b`).
+bool distinguishable(const QuantityValue& a, const QuantityValue& b, double tolerance) {
+  const bool overlap = a.low() <= b.high() && b.low() <= a.high();
+  return !overlap && std::fabs(*a.value - *b.value) > tolerance * std::fabs(*b.value);
+}
+
+ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
+  const std::string unit = quantity_unit(c.quantity);
+  const QuantityValue num = range_quantity(m, c.numerator, c.quantity, peaks);
+  const QuantityValue den = range_quantity(m, c.denominator, c.quantity, peaks);
+  ClaimOutcome out;
+  if (!num.value || !den.value || *den.value == 0 || *num.value == 0 || den.low() <= 0) {
+    out.measured = !num.value ? num.missing : !den.value ? den.missing : "a value of zero, no ratio";
+    return out;
+  }
+  const Ratio r = ratio_of(num, den);
+  out.ratio = r;
+  out.measured = c.numerator + ": " + with_noise(num, unit) + "; " + c.denominator + ": " + with_noise(den, unit);
+  out.verdict = judge_interval(r.low, r.high, c.min_ratio, c.max_ratio);
+  std::string ratio = "ratio " + two_decimals(r.value);
+  if (r.low != r.high) ratio += " (" + two_decimals(r.low) + " to " + two_decimals(r.high) + " over the repeats)";
+  out.reason = ratio + "; the claim needs " + band_text(c.min_ratio, c.max_ratio) +
+               (out.verdict == Verdict::kInconclusive ? ": some repeats meet it, others do not" : "");
+  return out;
+}
+
+ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
+  const std::string unit = quantity_unit(c.quantity);
+  const std::string extreme = c.lowest ? "lowest" : "highest";
+  ClaimOutcome out;
+  using Candidate = std::pair<std::string, QuantityValue>;
+  std::vector<Candidate> values;
+  for (const auto& candidate : c.candidates) {
+    QuantityValue v = range_quantity(m, candidate, c.quantity, peaks);
+    if (v.value) {
+      out.measured += (out.measured.empty() ? "" : "; ") + candidate + " " + with_noise(v, unit);
+      values.emplace_back(candidate, std::move(v));
+    }
+  }
+  if (values.size() != c.candidates.size()) {
+    if (out.measured.empty()) out.measured = "not measured";
+    out.reason = "not every candidate was measured";
+    return out;
+  }
+  // Best first, in the claim's direction.
+  std::stable_sort(values.begin(), values.end(), [&](const Candidate& a, const Candidate& b) {
+    return c.lowest ? *a.second.value < *b.second.value : *a.second.value > *b.second.value;
+  });
+  const auto& [winner, winner_value] = values[0];
+  const auto claimed = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == c.best; });
+  if (claimed == values.begin()) {
+    const auto& [runner_up, runner_up_value] = values[1];
+    if (distinguishable(winner_value, runner_up_value, c.tolerance)) {
+      out.verdict = Verdict::kHolds;
+      out.reason = c.best + " is the " + extreme + " (" + format_value(*winner_value.value, unit) + "), ahead of " +
+                   runner_up + " (" + format_value(*runner_up_value.value, unit) + ") beyond the noise";
+    } else {
+      out.verdict = Verdict::kInconclusive;
+      out.reason = c.best + " is the " + extreme + " (" + format_value(*winner_value.value, unit) + "), but " + runner_up +
+                   " (" + format_value(*runner_up_value.value, unit) + ") is within run-to-run noise" + or_tolerance(c.tolerance) +
+                   " of it";
+    }
+    return out;
+  }
+  const std::string measured_best =
+      "the " + extreme + " is " + winner + " (" + format_value(*winner_value.value, unit) + "), not " + c.best + " (" +
+      format_value(*claimed->second.value, unit) + ")";
+  if (distinguishable(claimed->second, winner_value, c.tolerance)) {
+    out.verdict = Verdict::kDoesNotHold;
+    out.reason = measured_best;
+  } else {
+    out.verdict = Verdict::kInconclusive;
+    out.reason = measured_best + "; the two are within run-to-run noise" + or_tolerance(c.tolerance) + " of each other";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kHolds: return "holds here";
+    case Verdict::kDoesNotHold: return "does not hold here";
+    case Verdict::kInconclusive: return "inconclusive (within run-to-run noise)";
+    case Verdict::kCannotBeChecked: break;
+  }
+  return "cannot be checked";
+}
+
+Verdict judge_interval(double low, double high, double min, std::optional<double> max) {
+  const double top = max.value_or(INFINITY);
+  if (low >= min && high <= top) return Verdict::kHolds;
+  if (high < min || low > top) return Verdict::kDoesNotHold;
+  return Verdict::kInconclusive;
+}
+
+std::string band_text(double min, std::optional<double> max) {
+  if (!max) return "≥ " + two_decimals(min);
+  if (min <= 0) return "≤ " + two_decimals(*max);
+  return two_decimals(min) + " to " + two_decimals(*max);
+}
+
+Ratio ratio_of(const QuantityValue& numerator, const QuantityValue& denominator) {
+  return {*numerator.value / *denominator.value, numerator.low() / denominator.high(),
+          numerator.high() / denominator.low()};
+}
+
+ClaimOutcome judge_claim(const Claim& claim, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
+  return claim.is_best_claim() ? judge_best(claim, m, peaks) : judge_ratio(claim, m, peaks);
+}
+
+}  // namespace labbook::report

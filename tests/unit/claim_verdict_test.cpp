@@ -1,0 +1,150 @@
+// A source's claim decided on repeated measurements: a two-sided band (a "slightly" that a
+// ratio of 547 does not meet), "inconclusive" when the repeats fall on both sides of what the
+// claim needs, a "best of" that a close runner-up leaves undecided, and a [[check]] on a time
+// that the noise decides. Each case failed with the median-only verdicts before.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "claim_verdict.h"
+#include "lab_checks.h"
+#include "lab_data.h"
+#include "lab_toml_fixture.h"
+
+using namespace labbook::report;
+
+namespace {
+
+const std::string kSection = "[[section]]\ntitle = \"S\"\nexperiments = [\"slow\"]\nquantities = [\"time\"]\n";
+
+/// A kernel launched `times_us.size()` times in `range`, each launch taking that many µs.
+void add_launches(labbook::Measurement& m, const std::string& range, const std::vector<double>& times_us) {
+  for (double t : times_us) {
+    labbook::Kernel k;
+    k.range = range;
+    k.start_ns = 1000 * m.kernels.size() * 1000;
+    k.end_ns = *k.start_ns + static_cast<std::uint64_t>(t * 1000);
+    k.launch = m.kernels.size();
+    m.kernels.push_back(k);
+  }
+}
+
+Claim ratio_claim(double min_ratio, std::optional<double> max_ratio = std::nullopt) {
+  Claim c;
+  c.text = "slow is slower";
+  c.quantity = "time";
+  c.numerator = "slow";
+  c.denominator = "fast";
+  c.min_ratio = min_ratio;
+  c.max_ratio = max_ratio;
+  return c;
+}
+
+Claim best_claim(const std::string& best, double tolerance = 0) {
+  Claim c;
+  c.text = "b256 is the fastest";
+  c.quantity = "time";
+  c.best = best;
+  c.candidates = {"b128", "b256", "b1024"};
+  c.tolerance = tolerance;
+  return c;
+}
+
+}  // namespace
+
+TEST(ClaimVerdict, ASlightSlowdownIsABandAndARatioFarAboveItDoesNotHold) {
+  labbook::Measurement m;
+  add_launches(m, "slow", {547, 547, 547});
+  add_launches(m, "fast", {1, 1, 1});
+  EXPECT_EQ(judge_claim(ratio_claim(1.0), m, {}).verdict, Verdict::kHolds);   // one-sided: the old verdict
+  const ClaimOutcome banded = judge_claim(ratio_claim(1.0, 1.2), m, {});
+  EXPECT_EQ(banded.verdict, Verdict::kDoesNotHold);
+  EXPECT_NE(banded.reason.find("ratio 547.00; the claim needs 1.00 to 1.20"), std::string::npos) << banded.reason;
+}
+
+TEST(ClaimVerdict, RepeatsOnBothSidesOfTheThresholdAreInconclusive) {
+  labbook::Measurement m;
+  add_launches(m, "slow", {34.1, 33.0, 34.6, 34.2});
+  add_launches(m, "fast", {33.5, 33.4, 34.0, 33.6});
+  const ClaimOutcome o = judge_claim(ratio_claim(1.0), m, {});
+  EXPECT_EQ(o.verdict, Verdict::kInconclusive);   // the median ratio, 1.02, alone says "holds"
+  ASSERT_TRUE(o.ratio);
+  EXPECT_GT(o.ratio->value, 1.0);
+  EXPECT_LT(o.ratio->low, 1.0);
+  EXPECT_NE(o.reason.find("some repeats meet it, others do not"), std::string::npos) << o.reason;
+  EXPECT_NE(o.measured.find("over 4 repeats"), std::string::npos) << o.measured;
+}
+
+TEST(ClaimVerdict, ClearlySeparatedRepeatsDecideBothWays) {
+  labbook::Measurement m;
+  add_launches(m, "slow", {80.1, 80.4, 80.9});
+  add_launches(m, "fast", {67.9, 68.0, 68.3});
+  EXPECT_EQ(judge_claim(ratio_claim(1.1), m, {}).verdict, Verdict::kHolds);
+  EXPECT_EQ(judge_claim(ratio_claim(2.0), m, {}).verdict, Verdict::kDoesNotHold);
+  EXPECT_EQ(judge_claim(ratio_claim(0, 1.05), m, {}).verdict, Verdict::kDoesNotHold);   // "no slower"
+}
+
+TEST(ClaimVerdict, BestOfWithARunnerUpWithinTheNoiseIsInconclusive) {
+  labbook::Measurement m;
+  add_launches(m, "b128", {68.2, 68.4, 68.3});
+  add_launches(m, "b256", {67.6, 67.4, 67.9});
+  add_launches(m, "b1024", {67.3, 67.5, 67.2});
+  // The old verdict: b256 within 2 % of the best, so "holds". b1024 is faster, but the repeats overlap.
+  const ClaimOutcome o = judge_claim(best_claim("b256", 0.02), m, {});
+  EXPECT_EQ(o.verdict, Verdict::kInconclusive);
+  EXPECT_NE(o.reason.find("the lowest is b1024"), std::string::npos) << o.reason;
+  // The winner with a runner-up inside its noise does not hold either.
+  EXPECT_EQ(judge_claim(best_claim("b1024"), m, {}).verdict, Verdict::kInconclusive);
+}
+
+TEST(ClaimVerdict, BestOfHoldsOnlyBeyondTheNoiseAndSaysWhatWasCompared) {
+  labbook::Measurement m;
+  add_launches(m, "b128", {90.0, 91.0});
+  add_launches(m, "b256", {60.0, 61.0});
+  add_launches(m, "b1024", {75.0, 76.0});
+  const ClaimOutcome holds = judge_claim(best_claim("b256"), m, {});
+  EXPECT_EQ(holds.verdict, Verdict::kHolds);
+  EXPECT_NE(holds.reason.find("ahead of b1024"), std::string::npos) << holds.reason;
+  Claim highest = best_claim("b256");
+  highest.lowest = false;   // "b256 is the upper bound": the highest is b128, said in the claim's direction
+  const ClaimOutcome wrong = judge_claim(highest, m, {});
+  EXPECT_EQ(wrong.verdict, Verdict::kDoesNotHold);
+  EXPECT_NE(wrong.reason.find("the highest is b128"), std::string::npos) << wrong.reason;
+}
+
+TEST(ClaimVerdict, MissingCandidatesCannotBeChecked) {
+  labbook::Measurement m;
+  add_launches(m, "b256", {60.0});
+  EXPECT_EQ(judge_claim(best_claim("b256"), m, {}).verdict, Verdict::kCannotBeChecked);
+  EXPECT_EQ(judge_claim(ratio_claim(1.0), m, {}).verdict, Verdict::kCannotBeChecked);
+}
+
+TEST(ClaimVerdict, BandsParseAndAreValidated) {
+  const std::string head = fixture::lab_toml_head() + kSection;
+  const std::string claim =
+      "[[claim]]\ntext = \"t\"\ncitation = \"c\"\nquantity = \"time\"\nnumerator = \"a\"\ndenominator = \"b\"\n";
+  const LabData lab = parse_lab_data(head + claim + "min_ratio = 1.0\nmax_ratio = 1.2\n", "lab.toml");
+  ASSERT_EQ(lab.claims.size(), 1u);
+  EXPECT_EQ(lab.claims[0].max_ratio.value_or(0), 1.2);
+  EXPECT_NE(fixture::lab_toml_error(head + claim + "min_ratio = 1.5\nmax_ratio = 1.2\n").find("'max_ratio' must be at least"),
+            std::string::npos);
+  EXPECT_NE(fixture::lab_toml_error(head + claim).find("needs 'min_ratio', 'max_ratio' or both"), std::string::npos);
+  EXPECT_NE(fixture::lab_toml_error(head + claim + "min_ratio = 1.0\nmax_ration = 1.2\n").find("unknown key 'max_ration'"),
+            std::string::npos);
+}
+
+TEST(LabChecks, ATimeCheckOnBothSidesOfItsBoundIsInconclusiveNotFailed) {
+  const LabData lab = parse_lab_data(fixture::lab_toml_head() + kSection +
+                                         "[[check]]\nexperiments = \"slow\"\nquantity = \"time\"\nat_least = 34000\n"
+                                         "[[check]]\nexperiments = \"fast\"\nquantity = \"time\"\nat_least = 34000\n",
+                                     "lab.toml");
+  labbook::Measurement m;
+  add_launches(m, "slow", {34.1, 33.0, 34.6});
+  add_launches(m, "fast", {33.5, 33.4, 33.6});
+  const auto outcomes = check_measurement(lab, m);
+  ASSERT_GE(outcomes.size(), 2u);
+  EXPECT_TRUE(outcomes[0].passed);
+  EXPECT_TRUE(outcomes[0].inconclusive) << outcomes[0].text;
+  EXPECT_FALSE(outcomes[1].passed) << outcomes[1].text;   // every repeat below the bound
+  EXPECT_FALSE(outcomes[1].inconclusive);
+}
