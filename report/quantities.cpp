@@ -118,12 +118,25 @@ std::string why_missing(const Measurement& m, const std::string& quantity) {
   return "not collected";
 }
 
-/// A copy's value: its time, or the bytes it moved through memory (a device-to-device copy
-/// reads and writes its size) per second.
-std::optional<double> copy_value(const Copy& c, const std::string& quantity) {
-  const double t = static_cast<double>(c.end_ns - c.start_ns);
-  if (quantity == "time") return t;
-  if (quantity == "effective_bandwidth" && t > 0)
+/// The runtime call that issued `c` (same correlation id), or nullptr.
+const ApiCall* issuing_call(const Measurement& m, const Copy& c) {
+  for (const auto& call : m.api_calls)
+    if (call.correlation == c.correlation) return &call;
+  return nullptr;
+}
+
+/// A copy's value: its time on the GPU or as the program saw it (from its call's start to the
+/// later of the call's return and the copy's end), or the bytes it moved through memory (a
+/// device-to-device copy reads and writes its size) per second of either.
+std::optional<double> copy_value(const Measurement& m, const Copy& c, const std::string& quantity) {
+  double t = static_cast<double>(c.end_ns - c.start_ns);
+  if (quantity == "host_time" || quantity == "host_bandwidth") {
+    const ApiCall* call = issuing_call(m, c);
+    if (!call) return std::nullopt;
+    t = static_cast<double>(std::max(call->end_ns, c.end_ns) - call->start_ns);
+  }
+  if (quantity == "time" || quantity == "host_time") return t;
+  if ((quantity == "effective_bandwidth" || quantity == "host_bandwidth") && t > 0)
     return static_cast<double>(c.bytes) * (c.kind == CopyKind::DeviceToDevice ? 2.0 : 1.0) / (t * 1e-9);
   return std::nullopt;
 }
@@ -135,10 +148,12 @@ std::optional<QuantityValue> copies_quantity(const Measurement& m, const std::st
   for (const auto& c : m.copies) {
     if (c.range != range || c.is_memset) continue;
     any_copy = true;
-    if (auto v = copy_value(c, quantity)) values.push_back(*v);
+    if (auto v = copy_value(m, c, quantity)) values.push_back(*v);
   }
   if (!any_copy) return std::nullopt;
   if (auto v = from_samples(values)) return *v;
+  if (quantity == "host_time" || quantity == "host_bandwidth")
+    return QuantityValue{std::nullopt, "not measured: the trace holds no runtime call for range '" + range + "''s copies"};
   return QuantityValue{std::nullopt, "not measured: range '" + range + "' holds copies, not kernels"};
 }
 

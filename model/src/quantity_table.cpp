@@ -17,6 +17,14 @@ constexpr DerivedQuantity kDerived[] = {
     {"effective_bandwidth", "bytes/s",
      "bytes the threads requested (sectors x 32 B x efficiency, loads + stores) / time; for a range with no "
      "kernel, bytes its copies read and wrote (twice the size for device-to-device) / time", QuantityScope::kRange},
+    {"host_time", "ns",
+     "a copy as the program sees it: from the start of the runtime call that issued it to the later of the call's "
+     "return and the copy's end on the GPU (median over the range's copies)",
+     QuantityScope::kRange},
+    {"host_bandwidth", "bytes/s",
+     "bytes a copy moved (twice the size for device-to-device) / host_time: the bandwidth the program sees, the "
+     "call's own work (staging a pageable buffer, pinning, synchronising) included",
+     QuantityScope::kRange},
     {"effective_bandwidth_pct_of_peak", "%",
      "effective bandwidth as a share of the GPU's theoretical DRAM bandwidth (2 x memory clock x bus width / 8)",
      QuantityScope::kRange},

@@ -306,3 +306,32 @@ TEST(LineChart, SizesWithABinaryUnitArePlacedByTheirBytes) {
   // 4 KiB -> 2 MiB and 2 MiB -> 1 GiB are both x512: equal steps on the log axis.
   EXPECT_NEAR(drawn[1] - drawn[0], drawn[2] - drawn[1], 0.5);
 }
+
+TEST(RangeQuantities, AHostCopyIsTimedFromItsCallToItsEndNotByItsDmaAlone) {
+  Measurement m;
+  // A 4 KiB pageable copy: the call starts at 0, the DMA runs from 9,000 to 10,000 ns, the
+  // call returns at 11,000 ns. An async copy: the call returns at 500 ns, the copy ends at 2,000.
+  Copy sync;
+  sync.kind = CopyKind::HostToDevice;
+  sync.bytes = 4096;
+  sync.range = "copy/small";
+  sync.correlation = 7;
+  sync.start_ns = 9000, sync.end_ns = 10000;
+  m.copies.push_back(sync);
+  m.api_calls.push_back({"cudaMemcpy", 1, 7, 0, 11000});
+  Copy async = sync;
+  async.range = "copy/async";
+  async.correlation = 8;
+  async.start_ns = 1000, async.end_ns = 2000;
+  m.copies.push_back(async);
+  m.api_calls.push_back({"cudaMemcpyAsync", 1, 8, 0, 500});
+
+  EXPECT_NEAR(*range_quantity(m, "copy/small", "effective_bandwidth").value, 4096 / 1e-6, 1);   // the DMA alone
+  EXPECT_EQ(*range_quantity(m, "copy/small", "host_time").value, 11000.0);
+  EXPECT_NEAR(*range_quantity(m, "copy/small", "host_bandwidth").value, 4096 / 11e-6, 1);
+  EXPECT_EQ(*range_quantity(m, "copy/async", "host_time").value, 2000.0) << "to the copy's end, not the call's return";
+  m.api_calls.clear();
+  const QuantityValue unknown = range_quantity(m, "copy/small", "host_bandwidth");
+  EXPECT_FALSE(unknown.value);
+  EXPECT_NE(unknown.missing.find("no runtime call"), std::string::npos) << unknown.missing;
+}
