@@ -118,22 +118,23 @@ __global__ void registerPressure(const std::uint32_t* in, std::uint32_t* out, un
   if (i < n) out[i] = mix_result(in[i], rounds);
 }
 
-/// Every thread sums `rounds` entries of c_table: one entry per round for the whole warp, or
-/// one per lane (memory_spaces_indexing.h: table_entry).
+/// Every thread sums `rounds` entries of the first `entries` of c_table (a power of two): one
+/// entry per round for the whole warp, or one per lane (memory_spaces_indexing.h:
+/// table_entry). `entries` sets the working set the constant cache must hold.
 template <bool Divergent>
-__global__ void tableConstant(std::uint32_t* out, unsigned rounds) {
+__global__ void tableConstant(std::uint32_t* out, unsigned rounds, unsigned entries) {
   const unsigned lane = threadIdx.x % 32;
   std::uint32_t sum = 0;
-  for (unsigned r = 0; r < rounds; ++r) sum += c_table[table_entry(r, lane, Divergent)];
+  for (unsigned r = 0; r < rounds; ++r) sum += c_table[table_entry(r, lane, Divergent, entries)];
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
 /// The same reads from a table in global memory.
 template <bool Divergent>
-__global__ void tableGlobal(const std::uint32_t* table, std::uint32_t* out, unsigned rounds) {
+__global__ void tableGlobal(const std::uint32_t* table, std::uint32_t* out, unsigned rounds, unsigned entries) {
   const unsigned lane = threadIdx.x % 32;
   std::uint32_t sum = 0;
-  for (unsigned r = 0; r < rounds; ++r) sum += table[table_entry(r, lane, Divergent)];
+  for (unsigned r = 0; r < rounds; ++r) sum += table[table_entry(r, lane, Divergent, entries)];
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 

@@ -20,8 +20,15 @@ namespace labbook::kernels {
 inline constexpr unsigned kLocalArray = 32;
 /// Values each thread of the register-pressure kernel keeps live across its loop.
 inline constexpr unsigned kLiveValues = 40;
-/// Entries of the table read through constant and through global memory (16 KiB).
+/// Entries of the `__constant__` table and of its copy in global memory (16 KiB): the largest
+/// table the table kernels walk. A kernel reads only the first `entries` of them.
 inline constexpr unsigned kTableEntries = 4096;
+/// Entries of the table behind the main constant/global rows (1 KiB): well inside the constant
+/// cache's working set (8 KiB per SM on compute capability 9.0 by the CUDA C++ Programming
+/// Guide; lab 7's broadcast over 4 KiB already read slower than global memory), so that a
+/// broadcast costs a constant-cache hit and not a miss. Larger tables, up to kTableEntries,
+/// are the table-size sweep (broadcast/*/table=...).
+inline constexpr unsigned kFittingTableEntries = 256;
 
 /// Element j of a thread's array: a mix of its input and j that no compiler folds away.
 LABBOOK_HOST_DEVICE inline std::uint32_t local_element(std::uint32_t input, unsigned j) {
@@ -63,19 +70,22 @@ LABBOOK_HOST_DEVICE inline std::uint32_t mix_result(std::uint32_t input, unsigne
   return sum;
 }
 
-/// Table entry read in round r by lane `lane`: the same entry for the whole warp
-/// (`divergent` false) or 32 entries 129 words apart, one per lane.
-LABBOOK_HOST_DEVICE inline unsigned table_entry(unsigned r, unsigned lane, bool divergent) {
-  return (r * 97u + (divergent ? lane * 129u : 0u)) % kTableEntries;
+/// Table entry read in round r by lane `lane` from a table of `entries` words (a power of two,
+/// 32 to kTableEntries): the same entry for the whole warp (`divergent` false) or 32 entries
+/// 129 words apart, one per lane (129 is odd: 32 different entries in any such table). Rounds
+/// step 97 words (388 bytes), so the 1024 rounds of the kernels touch every line of the table:
+/// its working set is the whole table.
+LABBOOK_HOST_DEVICE inline unsigned table_entry(unsigned r, unsigned lane, bool divergent, unsigned entries) {
+  return (r * 97u + (divergent ? lane * 129u : 0u)) & (entries - 1u);
 }
 
 /// Value of table entry e (the host fills both tables with it).
 LABBOOK_HOST_DEVICE inline std::uint32_t table_value(unsigned e) { return e * 2654435761u + 7u; }
 
 /// A thread's result of the table kernels: the sum of the entries it read.
-LABBOOK_HOST_DEVICE inline std::uint32_t table_sum(unsigned lane, unsigned rounds, bool divergent) {
+LABBOOK_HOST_DEVICE inline std::uint32_t table_sum(unsigned lane, unsigned rounds, bool divergent, unsigned entries) {
   std::uint32_t sum = 0;
-  for (unsigned r = 0; r < rounds; ++r) sum += table_value(table_entry(r, lane, divergent));
+  for (unsigned r = 0; r < rounds; ++r) sum += table_value(table_entry(r, lane, divergent, entries));
   return sum;
 }
 

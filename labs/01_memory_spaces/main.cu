@@ -161,25 +161,22 @@ class Lab {
   }
 
   // Every lane reads one table entry per round: the same for the whole warp, or one per lane,
-  // from constant memory and from global memory.
+  // from constant memory and from global memory. The main rows read a 1 KiB table, inside the
+  // constant cache's working set; the sweep broadcast/*/table=SIZE repeats the broadcast over
+  // tables of 1 to 16 KiB, to show what a table beyond that working set costs.
   void tables() {
-    const unsigned blocks = 1024, block = 256, rounds = 1024, n = blocks * block;
     std::vector<std::uint32_t> table(k::kTableEntries);
     for (unsigned e = 0; e < k::kTableEntries; ++e) table[e] = k::table_value(e);
     CUDA_CHECK(cudaMemcpyToSymbol(k::c_table, table.data(), table.size() * sizeof(std::uint32_t)));
-    DeviceBuffer<std::uint32_t> d_table(k::kTableEntries), out(n);
+    DeviceBuffer<std::uint32_t> d_table(k::kTableEntries);
     d_table.upload(table);
     for (bool divergent : {false, true}) {
       const std::string how = divergent ? "divergent" : "same";
-      auto want = [&](std::size_t i) { return k::table_sum(static_cast<unsigned>(i % 32), rounds, divergent); };
-      run("constant/" + how, out, [&] {
-        if (divergent) k::tableConstant<true><<<blocks, block>>>(out.get(), rounds);
-        else k::tableConstant<false><<<blocks, block>>>(out.get(), rounds);
-      }, want);
-      run("global/" + how, out, [&] {
-        if (divergent) k::tableGlobal<true><<<blocks, block>>>(d_table.get(), out.get(), rounds);
-        else k::tableGlobal<false><<<blocks, block>>>(d_table.get(), out.get(), rounds);
-      }, want);
+      table_pair("constant/" + how, "global/" + how, d_table.get(), k::kFittingTableEntries, divergent);
+    }
+    for (unsigned entries = k::kFittingTableEntries; entries <= k::kTableEntries; entries *= 2) {
+      const std::string size = "table=" + size_name(std::uint64_t{entries} * sizeof(std::uint32_t));
+      table_pair("broadcast/constant/" + size, "broadcast/global/" + size, d_table.get(), entries, false);
     }
   }
 
@@ -226,6 +223,26 @@ class Lab {
     log_.record(path, ms, correct);
   }
 
+  // The table kernels over the first `entries` words of c_table and of `d_table` (its copy in
+  // global memory): from constant memory in range `constant_path`, from global in `global_path`.
+  void table_pair(const std::string& constant_path, const std::string& global_path, const std::uint32_t* d_table,
+                  unsigned entries, bool divergent) {
+    const unsigned blocks = 1024, block = 256, rounds = 1024, n = blocks * block;
+    if (!log_.selected(constant_path) && !log_.selected(global_path)) return;
+    std::vector<std::uint32_t> lane_sum(32);
+    for (unsigned lane = 0; lane < 32; ++lane) lane_sum[lane] = k::table_sum(lane, rounds, divergent, entries);
+    auto want = [&](std::size_t i) { return lane_sum[i % 32]; };
+    DeviceBuffer<std::uint32_t> out(n);
+    run(constant_path, out, [&] {
+      if (divergent) k::tableConstant<true><<<blocks, block>>>(out.get(), rounds, entries);
+      else k::tableConstant<false><<<blocks, block>>>(out.get(), rounds, entries);
+    }, want);
+    run(global_path, out, [&] {
+      if (divergent) k::tableGlobal<true><<<blocks, block>>>(d_table, out.get(), rounds, entries);
+      else k::tableGlobal<false><<<blocks, block>>>(d_table, out.get(), rounds, entries);
+    }, want);
+  }
+
   Options opt_;
   std::mt19937_64 rng_;
   std::vector<std::uint32_t> result_;
@@ -243,8 +260,20 @@ int main(int argc, char** argv) {
               prop.regsPerBlock / prop.maxThreadsPerBlock, prop.totalConstMem);
 
   Lab lab(opt);
+  // Working sets: powers of two from 4 KiB, and two more where L2's two partitions part ways:
+  // the largest multiple of 8 MiB up to half of L2 (one partition) and up to 4/5 of L2
+  // (beyond one partition, inside both). On an H100 (50 MiB of L2): 24 MiB and 40 MiB.
   const std::uint64_t largest = std::min<std::uint64_t>(opt.max_ws, prop.totalGlobalMem / 4);
-  for (std::uint64_t ws = 4096; ws <= largest; ws *= 2) lab.global_chase(ws);
+  std::vector<std::uint64_t> working_sets;
+  for (std::uint64_t ws = 4096; ws <= largest; ws *= 2) working_sets.push_back(ws);
+  const std::uint64_t l2 = static_cast<std::uint64_t>(prop.l2CacheSize), step = 8ull << 20;
+  for (const std::uint64_t at_most : {l2 / 2, l2 * 4 / 5}) {
+    const std::uint64_t ws = at_most / step * step;
+    if (ws >= step && ws <= largest) working_sets.push_back(ws);
+  }
+  std::sort(working_sets.begin(), working_sets.end());
+  working_sets.erase(std::unique(working_sets.begin(), working_sets.end()), working_sets.end());
+  for (const std::uint64_t ws : working_sets) lab.global_chase(ws);
   lab.shared_chase();
   lab.constant_chase();
   lab.register_chain();

@@ -3,10 +3,13 @@
 // Reproduces the transpose experiments of 003_c67e0f909fb510d6.txt (« Variantes du noyau pour
 // l'opération de transposition » to Table 4-13) on today's GPU: copies by rows and columns as
 // bounds, naive, unrolled and diagonal transposes at 16 x 16 with L1 caching on and off, the
-// NaiveCol block-size sweep, every kernel at the source's best thin block (8 x 32), and a
-// size that does not fit in L2 (at 32 x 8 blocks, a warp per 128-byte row); plus a tiled transpose through padded shared memory and a
-// device-to-device cudaMemcpy as the practical peak. Every experiment is one NVTX range such
-// as "l1/NaiveCol"; every result is checked on the host. Runs on its own.
+// NaiveCol block-size sweep, every kernel at the source's best thin block (8 x 32), all at
+// 2048^2 (L2-resident on an H100); then a size that does not fit in L2 (16384^2, 1 GiB per
+// matrix, DRAM-bound like the source's 2048^2 on Fermi) at the source's two block shapes:
+// 16 x 16 ("large/", Tables 4-4 to 4-10) and 8 x 32 ("large_thin/", Table 4-13). Plus a tiled
+// transpose through padded shared memory and a device-to-device cudaMemcpy of each size as
+// the practical peak for that size. Every experiment is one NVTX range such as
+// "l1/NaiveCol"; every result is checked on the host. Runs on its own.
 //
 //   lab5_transpose [--n N] [--large N] [--repeat R] [--only TEXT] [--seed S]
 //
@@ -177,8 +180,10 @@ int main(int argc, char** argv) {
     lab.all_kernels<true>("thin", m, dim3(8, 32), false, false);   // the source's best (Table 4-11)
   }
   if (opt.large) {
+    // DRAM-bound, at the source's block shapes, so that shares of DRAM peak compare with its own.
     Matrices m(opt.large, opt.seed + 1);
-    lab.all_kernels<true>("large", m, dim3(32, 8), true, true);   // whole 128-byte rows per warp
+    lab.all_kernels<true>("large", m, dim3(16, 16), true, true);         // Tables 4-4 to 4-10
+    lab.all_kernels<true>("large_thin", m, dim3(8, 32), false, false);   // Table 4-13
   }
   return lab.report();
 }
