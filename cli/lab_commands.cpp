@@ -16,6 +16,7 @@
 #include "profile_session.h"
 #include "sheet_builder.h"
 #include "sheet_files.h"
+#include "terminal_summary.h"
 #include "trace_writer.h"
 #include "workbook_index.h"
 
@@ -57,36 +58,16 @@ report::Navigation navigation(const std::vector<report::LabData>& labs, const st
   return nav;
 }
 
-/// Prints the sheet's path and the rows that have a source value: one screen.
+/// Prints the sheet's summary (report/terminal_summary.h) and where its files are.
 void print_summary(const report::Sheet& sheet, const report::SheetFiles& files) {
-  std::printf("\n%s\n", sheet.title.c_str());
-  std::printf("%-30s %-24s %-14s %-14s %-14s %s\n", "experiment", "quantity", "measured here", "model here",
-              "verdict", "source (its GPU)");
-  for (const auto& section : sheet.data["sections"])
-    for (const auto& row : section["rows"]) {
-      if (!row.contains("source")) continue;
-      const auto& m = row["measured"];
-      char measured[64], model[64];
-      if (m.contains("value")) std::snprintf(measured, sizeof measured, "%.6g", m["value"].get<double>());
-      else std::snprintf(measured, sizeof measured, "not collected");
-      if (row.contains("model_this_gpu")) std::snprintf(model, sizeof model, "%.6g", row["model_this_gpu"].get<double>());
-      else std::snprintf(model, sizeof model, "-");   // ASCII: printf pads bytes, not characters
-      std::string verdict = row["verdict"].get<std::string>();
-      if (verdict == "—") verdict = "-";
-      std::printf("%-30s %-24s %-14s %-14s %-14s %.6g %s\n", row["experiment"].get<std::string>().c_str(),
-                  row["quantity"].get<std::string>().c_str(), measured, model,
-                  verdict.c_str(), row["source"]["value"].get<double>(),
-                  row["source"]["unit"].get<std::string>().c_str());
-    }
-  for (const auto& claim : sheet.data["claims"])
-    std::printf("claim: %s -> %s\n", claim["claim"].get<std::string>().c_str(), claim["verdict"].get<std::string>().c_str());
+  std::fputs(report::terminal_summary(sheet).c_str(), stdout);
   std::printf("\nsheet: %s\n       %s\n       %s\n", files.markdown.c_str(), files.html.c_str(), files.json.c_str());
 }
 
 void write_outputs(const report::LabData& lab, const Measurement& m, const std::string& out_dir, const std::string& note,
-                   const report::Navigation& nav = {}) {
+                   bool recorded, const report::Navigation& nav = {}) {
   fs::create_directories(out_dir);
-  const report::Sheet sheet = report::build_sheet(lab, m, {note});
+  const report::Sheet sheet = report::build_sheet(lab, m, {note, recorded});
   const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id, nav);
   report::write_chrome_trace(m, out_dir + "/" + lab.id + ".trace.json");
   print_summary(sheet, files);
@@ -137,13 +118,13 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
 int run_lab(const RunOptions& options) {
   const report::LabData lab = find_lab(options.lab);
   const auto [m, note] = measure_lab(lab, options);
-  write_outputs(lab, m, options.out_dir, note);
+  write_outputs(lab, m, options.out_dir, note, !note.empty());
   return 0;
 }
 
 int render_lab(const RenderOptions& options) {
   const report::LabData lab = find_lab(options.lab);
-  write_outputs(lab, read_measurement(options.measurement), options.out_dir, options.note);
+  write_outputs(lab, read_measurement(options.measurement), options.out_dir, options.note, /*recorded=*/true);
   return 0;
 }
 
@@ -170,7 +151,7 @@ int workbook(const RunOptions& options) {
     report::WorkbookEntry e{lab.id, lab.title, lab.summary, "", "", false, ""};
     try {
       const auto [m, note] = measure_lab(lab, options);
-      write_outputs(lab, m, options.out_dir, note, navigation(labs, lab.id));
+      write_outputs(lab, m, options.out_dir, note, !note.empty(), navigation(labs, lab.id));
       e.gpu = m.devices.empty() ? "unknown GPU" : m.devices.front().name;
       e.measured_at = m.program.started_at;
       e.recorded = !note.empty();
@@ -182,7 +163,7 @@ int workbook(const RunOptions& options) {
     entries.push_back(std::move(e));
   }
   const report::SheetFiles index =
-      report::write_sheet(report::build_workbook_index(entries), options.out_dir, "index", navigation(labs, "index"));
+      report::write_sheet(report::build_workbook_index(entries, labs.empty() ? std::vector<report::SourceDocument>{} : labs.front().sources), options.out_dir, "index", navigation(labs, "index"));
   std::printf("\nworkbook: %s\n          %s\n", index.markdown.c_str(), index.html.c_str());
   return failures == 0 ? 0 : kExitFailure;
 }

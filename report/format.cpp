@@ -1,5 +1,6 @@
 #include "format.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -13,9 +14,25 @@ std::string printf_string(const char* format, double value) {
 }
 bool is_count(const std::string& unit) {
   for (const char* u : {"sectors", "requests", "transactions", "threads", "wavefronts", "conflicts", "cycles", "calls", "faults", "B",
-                        "FLOP", "kernels"})
+                        "FLOP", "kernels", "instructions"})
     if (unit == u) return true;
   return false;
+}
+
+/// A unit that names things counted ("formats", "address bits", "cudaError_t"): words, no
+/// '/' and no scale of labbook's own. Whole values of it print without decimals.
+bool is_word_unit(const std::string& unit) {
+  if (unit.empty() || unit.find('/') != std::string::npos) return false;
+  for (unsigned char c : unit)
+    if (!std::isalpha(c) && c != ' ' && c != '_') return false;
+  return true;
+}
+
+/// "1 kernel", "2 kernels": a plural count unit after exactly one.
+std::string counted(double v, const std::string& unit) {
+  const long long n = std::llround(v);
+  const bool plural_word = unit.size() > 2 && unit.back() == 's' && unit.find(' ') == std::string::npos;
+  return with_thousands(n) + " " + (n == 1 && plural_word ? unit.substr(0, unit.size() - 1) : unit);
 }
 }  // namespace
 
@@ -57,8 +74,16 @@ std::string format_value(double v, const std::string& unit) {
   if (unit == "bytes/s") return printf_string("%.1f GB/s", v / 1e9);
   if (unit == "FLOP/s") return printf_string("%.1f GFLOP/s", v / 1e9);
   if (unit == "Hz") return printf_string("%.3f GHz", v / 1e9);
-  if (is_count(unit)) return with_thousands(std::llround(v)) + " " + unit;
+  if (is_count(unit)) return counted(v, unit);
+  if (is_word_unit(unit) && v == std::floor(v) && std::fabs(v) < 1e15) return counted(v, unit);
   return printf_string("%.2f", v) + (unit.empty() ? "" : " " + unit);
+}
+
+std::string format_size(double bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (std::fabs(bytes) >= 1024 && u < 4) bytes /= 1024, ++u;
+  return (bytes == std::floor(bytes) ? printf_string("%.0f", bytes) : printf_string("%.1f", bytes)) + " " + kUnits[u];
 }
 
 bool is_scaled_unit(const std::string& unit) {

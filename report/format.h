@@ -5,9 +5,13 @@
 namespace labbook::report {
 
 /// Formats `value` given in `unit` (labbook's units: "%", "ns", "bytes", "bytes/s", "FLOP/s",
-/// "Hz", counts such as "sectors" or "FLOP"; anything else is printed as a number followed by
-/// the unit).
+/// "Hz", counts such as "sectors" or "FLOP", with a plural unit made singular after exactly
+/// one; a unit of words such as "formats" prints whole values without decimals; anything else
+/// is printed with two decimals followed by the unit).
 std::string format_value(double value, const std::string& unit);
+
+/// A size in bytes as a person reads it: 4096 -> "4 KiB", 1073741824 -> "1 GiB", 1536 -> "1.5 KiB".
+std::string format_size(double bytes);
 
 /// True for the units format_value prints in a form of its own ("ns" as µs or ms, "bytes" as
 /// MiB, "B" with thousands separators, "%"): a source value in another unit than its quantity's

@@ -322,6 +322,22 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   return lab;
 }
 
-LabData load_lab_data(const std::string& path) { return parse_lab_data(read_file(path), path); }
+LabData load_lab_data(const std::string& path) {
+  LabData lab = parse_lab_data(read_file(path), path);
+  const std::filesystem::path sources = std::filesystem::path(lab.folder()).parent_path() / "sources.toml";
+  if (!std::filesystem::exists(sources)) return lab;
+  lab.sources = load_source_documents(sources.string());
+  // A citation of a source file ("003_c67e0f909fb510d6.txt, ...") must name a listed document.
+  auto check = [&](const std::string& citation, int line) {
+    const std::string file = citation.substr(0, citation.find(','));
+    const bool names_a_source = file.size() > 4 && file.compare(file.size() - 4, 4, ".txt") == 0;
+    if (names_a_source && !cited_document(lab.sources, citation))
+      throw Error(path + ":" + std::to_string(line) + ": the citation names '" + file + "', which " + sources.string() +
+                  " does not list");
+  };
+  for (const auto& r : lab.references) check(r.citation, r.line);
+  for (const auto& c : lab.claims) check(c.citation, 0);
+  return lab;
+}
 
 }  // namespace labbook::report

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "labbook/model/measurement.h"
+#include "source_documents.h"
 
 namespace labbook::report {
 
@@ -207,6 +208,9 @@ struct LabData {
   std::vector<Claim> claims;
   std::optional<ModelSettings> model;
   std::vector<Check> checks;
+  /// The documents the labs cite (labs/sources.toml beside the lab folders), when present:
+  /// every citation of a source file must name one of them.
+  std::vector<SourceDocument> sources;
 
   /// Folder holding lab.toml.
   std::string folder() const;
@@ -215,7 +219,8 @@ struct LabData {
   std::vector<std::string> experiments() const;
 };
 
-/// Parses and validates a lab data file. Throws labbook::Error "path:line: what is wrong".
+/// Parses and validates a lab data file, with the sources file of its labs folder
+/// (<folder>/../sources.toml) when there is one. Throws labbook::Error "path:line: what is wrong".
 LabData load_lab_data(const std::string& path);
 
 /// Parses TOML text; `origin` is the name used in error messages.

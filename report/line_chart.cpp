@@ -13,9 +13,12 @@ namespace {
 constexpr double kLeft = 78, kPlotWidth = 520, kLegendWidth = 230, kTop = 40, kPlotHeight = 300, kBottom = 58;
 const char* const kColours[] = {"#2f6fb0", "#d0622b", "#3a9a4a", "#8a4fb0", "#b0902f", "#c0397a", "#3aa0a0", "#666666"};
 
+/// A tick's number, never in e-notation ("1000", not "1e+03").
 std::string compact(double v, const char* format = "%.3g") {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, format, v);
+  char buf[64];
+  if (std::fabs(v) >= 1000) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (v != 0 && std::fabs(v) < 1e-3) std::snprintf(buf, sizeof buf, "%.6f", v);
+  else std::snprintf(buf, sizeof buf, format, v);
   return buf;
 }
 

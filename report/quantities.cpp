@@ -253,6 +253,12 @@ std::string quantity_unit(const std::string& quantity) {
   return "";
 }
 
+std::string quantity_label(const std::string& quantity) {
+  std::string label = quantity;
+  std::replace(label.begin(), label.end(), '_', ' ');
+  return label;
+}
+
 std::string quantity_description(const std::string& quantity) {
   if (const DerivedQuantity* d = find_derived(quantity)) return d->description;
   if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->description + " (" + m->formula_text() + ")";
@@ -270,7 +276,8 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
     if (auto v = from_samples(times)) return *v;
     return {std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
   }
-  if (quantity == "payload" || quantity == "payload_bytes" || quantity == "payload_ns") {
+  if (quantity == "payload" || quantity == "payload_bytes" || quantity == "payload_ns" || quantity == "payload_pct" ||
+      quantity == "payload_error") {
     std::vector<double> payloads;
     for (const Range* r : closed_ranges(m, range))
       if (r->payload) payloads.push_back(*r->payload);

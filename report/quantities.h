@@ -27,6 +27,9 @@ struct QuantityValue {
 
 /// Unit of a quantity ("%", "ns", "bytes/s", ...); "" when unknown.
 std::string quantity_unit(const std::string& quantity);
+/// The quantity's name as a label a reader reads (a column header, an axis): its words
+/// without underscores, "cycles_per_load" -> "cycles per load".
+std::string quantity_label(const std::string& quantity);
 /// One line saying what the quantity is and how it is computed.
 std::string quantity_description(const std::string& quantity);
 

@@ -46,6 +46,15 @@ std::string cell(const QuantityValue& v, const std::string& unit) {
   return v.value ? format_value(*v.value, unit) : v.missing;
 }
 
+/// "Measured here", or for a recording "Measured on H100 (recording)": the reader must know
+/// the numbers were not taken on the machine that rendered the sheet.
+std::string measured_heading(const Measurement& m, bool recorded) {
+  if (!recorded) return "Measured here";
+  std::string gpu = m.devices.empty() ? "its GPU" : m.devices.front().name;
+  if (gpu.rfind("NVIDIA ", 0) == 0) gpu = gpu.substr(7, gpu.find(' ', 7) - 7);
+  return "Measured on " + gpu + " (recording)";
+}
+
 /// Numbers sources, in order of first use, for the References section.
 class Citations {
  public:
@@ -61,8 +70,8 @@ class Citations {
   std::vector<std::string> list_;
 };
 
-void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m) {
-  Table t{{"", "This run"}, {}};
+void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m, bool recorded) {
+  Table t{{"", recorded ? "Recorded run" : "This run"}, {}};
   json facts = json::object();
   if (m.devices.empty()) {
     t.rows.push_back({"GPU", "unknown (the measurement names no device)"});
@@ -86,7 +95,7 @@ void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m) {
       const auto value = p.on(d);
       if (!value) continue;
       const std::string unit = quantity_unit(p.quantity);
-      t.rows.push_back({"Peak " + p.quantity,
+      t.rows.push_back({"Peak " + quantity_label(p.quantity),
                         format_value(*value, unit) + " = " + printf1("%g", p.per_sm_per_clock) + " per clock per SM (" +
                             p.text + ") x " + std::to_string(d.sm_count) + " SMs x " +
                             printf1("%.0f MHz", d.sm_clock_khz / 1e3) + " (maximum SM clock); " + p.citation});
@@ -101,9 +110,16 @@ void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m) {
   if (!clocks.empty()) {
     std::sort(clocks.begin(), clocks.end());
     const double max_clock = m.devices.empty() ? 0 : m.devices.front().sm_clock_khz * 1e3;
-    clock_cell = format_value(clocks[clocks.size() / 2], "Hz") + " median over kernels (" +
-                 format_value(clocks.front(), "Hz") + " to " + format_value(clocks.back(), "Hz") + "; maximum " +
-                 format_value(max_clock, "Hz") + "); clocks were not locked";
+    const double median = clocks[clocks.size() / 2];
+    clock_cell = format_value(median, "Hz") + " median over kernels (" + format_value(clocks.front(), "Hz") + " to " +
+                 format_value(clocks.back(), "Hz") + "; maximum " + format_value(max_clock, "Hz") +
+                 "); clocks were not locked";
+    // The counters' clock is cycles counted over the kernel's measured duration; the maximum
+    // is the driver's figure. They are measured apart, so the first can read a little above.
+    if (max_clock > 0 && median > max_clock)
+      clock_cell += ". The median reads " + printf1("%.1f %%", 100.0 * (median / max_clock - 1)) +
+                    " above the maximum: it is cycles counted over each kernel's measured duration, not the "
+                    "driver's clock setting, so read the two as equal within that";
     facts["sm_clock_hz_median"] = clocks[clocks.size() / 2];
   }
   t.rows.push_back({"SM clock during kernels", clock_cell});
@@ -127,10 +143,10 @@ std::string source_unit(const std::string& unit) {
 }
 
 void add_section(Sheet& sheet, const LabData& lab, const Section& section, const Measurement& m,
-                 Citations& citations, ModelPredictions& model) {
+                 Citations& citations, ModelPredictions& model, const std::string& measured_title) {
   sheet.heading(3, section.title);
   if (!section.text.empty()) sheet.markdown(section.text);
-  Table t{{"Experiment", "Quantity", "Source (its GPU)", "Model, source's GPU", "Model, this GPU", "Measured here",
+  Table t{{"Experiment", "Quantity", "Source (its GPU)", "Model, source's GPU", "Model, this GPU", measured_title,
            "Verdict", "What changed"},
           {}};
   if (!section.baseline.empty()) t.header.insert(t.header.begin() + 6, "Of " + section.baseline);
@@ -144,7 +160,13 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
   json rows = json::array();
   for (const auto& experiment : section.experiments) {
     for (const auto& quantity : section.quantities) {
-      const std::string unit = quantity_unit(quantity);
+      auto ref = std::find_if(lab.references.begin(), lab.references.end(), [&](const ReferenceValue& r) {
+        return r.experiment == experiment && r.quantity == quantity;
+      });
+      // A number the program reported (a payload) has no unit of its own: it counts what the
+      // source's value counts ("formats", "cudaError_t").
+      std::string unit = quantity_unit(quantity);
+      if (unit.empty() && ref != lab.references.end()) unit = ref->unit;
       const QuantityValue measured = range_quantity(m, experiment, quantity, lab.peaks);
       json row = {{"experiment", experiment}, {"quantity", quantity}, {"measured", value_json(measured, unit)}};
       const Prediction p = model.predict(experiment, quantity);
@@ -162,9 +184,6 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
       if (p.source_gpu) row["model_source_gpu"] = {{"value", *p.source_gpu}, {"architecture", p.source_architecture}};
       if (p.this_gpu) row["model_this_gpu"] = *p.this_gpu;
       row["verdict"] = verdict;
-      auto ref = std::find_if(lab.references.begin(), lab.references.end(), [&](const ReferenceValue& r) {
-        return r.experiment == experiment && r.quantity == quantity;
-      });
       if (ref != lab.references.end()) {
         const int n = citations.number(ref->citation);
         cells[2] = format_value(ref->value, ref->unit) + " (" + short_gpu(ref->gpu) + ") [" + std::to_string(n) + "]";
@@ -205,12 +224,15 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
   sheet.heading(3, sweep.title);
   if (!sweep.text.empty()) sheet.markdown(sweep.text);
   Table t;
-  t.header.push_back(sweep.parameter);
+  t.header.push_back(quantity_label(sweep.parameter));
   for (const auto& g : sweep.groups)
-    for (const auto& q : sweep.quantities) t.header.push_back(g + " " + q);
+    for (const auto& q : sweep.quantities) t.header.push_back(g + ": " + quantity_label(q));
   json rows = json::array();
   for (const auto& v : values) {
-    std::vector<Text> cells = {v};
+    // A size in bytes reads as one ("4 KiB"), not as its digits.
+    char* end = nullptr;
+    const double number = std::strtod(v.c_str(), &end);
+    std::vector<Text> cells = {sweep.parameter == "bytes" && end && *end == '\0' ? format_size(number) : v};
     json row = {{sweep.parameter, v}};
     for (const auto& g : sweep.groups)
       for (const auto& q : sweep.quantities) {
@@ -226,13 +248,14 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
   sheet.data["sweeps"].push_back({{"title", sweep.title}, {"rows", rows}});
 }
 
-void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations) {
+void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations,
+                const std::string& measured_title) {
   if (lab.claims.empty()) return;
   sheet.heading(2, "Claims from the sources, checked here");
   sheet.markdown(
       "A claim holds when every repeat of the experiments agrees with it. When the repeats fall on both sides of "
       "what the claim needs, the verdict is *inconclusive*: the difference is within run-to-run noise.");
-  Table t{{"Claim", "Measured here", "Verdict"}, {}};
+  Table t{{"Claim", measured_title, "Verdict"}, {}};
   for (const auto& c : lab.claims) {
     const int n = citations.number(c.citation);
     const ClaimOutcome outcome = judge_claim(c, m, lab.peaks);
@@ -346,7 +369,7 @@ void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m) {
       lines.push_back(std::move(line));
     }
     const std::string file = lab.id + ".curve-" + std::to_string(i + 1) + ".svg";
-    const CurveAxes axes{c.parameter, c.x_unit, c.quantity, quantity_unit(c.quantity), c.log_x, c.log_y};
+    const CurveAxes axes{c.parameter, c.x_unit, quantity_label(c.quantity), quantity_unit(c.quantity), c.log_x, c.log_y};
     sheet.figures.push_back({file, line_chart_svg(c.title, lines, levels, axes)});
     sheet.heading(3, c.title);
     sheet.markdown((c.text.empty() ? "" : c.text + "\n\n") + "![" + c.title + "](" + file + ")");
@@ -455,7 +478,8 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
     sheet.lines({{strong("Note:"), {" " + context.note}}});
     sheet.data["note"] = context.note;
   }
-  add_setup(sheet, lab, m);
+  add_setup(sheet, lab, m, context.recorded);
+  const std::string measured_title = measured_heading(m, context.recorded);
   sheet.heading(2, "Goals");
   sheet.markdown(lab.prose.goals);
   sheet.heading(2, "Background");
@@ -466,15 +490,15 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   if (lab.model)
     sheet.markdown(
         "Each row: the value a source printed (its GPU, citation in brackets); what the warp-level model predicts for "
-        "the source's GPU and for this one, from the addresses each warp of the kernel touches; the value measured "
-        "here; and the verdict, measured against the model for this GPU (\"as predicted\" within " +
+        "the source's GPU and for this one, from the addresses each warp of the kernel touches; the measured value; "
+        "and the verdict, measured against the model for this GPU (\"as predicted\" within " +
         format_value(lab.model->tolerance, "") + " percentage points for percentages, " +
         format_value(lab.model->tolerance, "") + " % otherwise). Transactions on the sources' GPUs were 128-byte "
         "lines (L1 caching) or 32-byte segments; here they are 32-byte sectors.");
   else
-    sheet.markdown("Each row: the value a source printed (its GPU, citation in brackets), the value measured here, "
-                   "and what changed between the two.");
-  for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model);
+    sheet.markdown("Each row: the value a source printed (its GPU, citation in brackets), the measured value, and "
+                   "what changed between the two.");
+  for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model, measured_title);
   add_warp_figures(sheet, lab, model);
   for (const auto& sweep : lab.sweeps) add_sweep(sheet, lab, sweep, m);
   if (lab.resources) add_resource_section(sheet, *lab.resources, lab.folder(), m);
@@ -482,7 +506,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   add_curves(sheet, lab, m);
   add_activity_tables(sheet, lab, m, citations);
   add_timelines(sheet, lab, m);
-  add_claims(sheet, lab, m, citations);
+  add_claims(sheet, lab, m, citations, measured_title);
 
   sheet.heading(2, "What to look at");
   sheet.markdown(lab.prose.look_at);
@@ -502,9 +526,20 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
 
   sheet.heading(2, "References");
   std::string refs;
-  for (std::size_t i = 0; i < citations.list().size(); ++i)
-    refs += std::to_string(i + 1) + ". `" + citations.list()[i].substr(0, citations.list()[i].find(',')) + "`" +
-            citations.list()[i].substr(citations.list()[i].find(',')) + "\n";
+  std::vector<const SourceDocument*> cited;
+  for (std::size_t i = 0; i < citations.list().size(); ++i) {
+    const std::string& citation = citations.list()[i];
+    const std::string::size_type comma = citation.find(',');
+    const SourceDocument* doc = cited_document(lab.sources, citation);
+    refs += std::to_string(i + 1) + ". " + (doc ? "**" + doc->short_name + "**" : "`" + citation.substr(0, comma) + "`") +
+            (comma == std::string::npos ? "" : citation.substr(comma)) + "\n";
+    if (doc && std::find(cited.begin(), cited.end(), doc) == cited.end()) cited.push_back(doc);
+  }
+  if (!cited.empty()) {
+    refs += "\nThe documents cited (title as the text gives it, then in English):\n\n";
+    for (const SourceDocument* doc : cited)
+      refs += "- **" + doc->short_name + "**: " + doc->summary() + "; `" + doc->file + "`\n";
+  }
   refs += "\nGPU and build of each source value:\n\n";
   for (const auto& r : lab.references)
     refs += "- " + r.experiment + " " + r.quantity + ": " + r.gpu + (r.build.empty() ? "" : "; " + r.build) + "\n";

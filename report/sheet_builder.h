@@ -9,6 +9,9 @@ namespace labbook::report {
 
 struct SheetContext {
   std::string note;   ///< shown at the top, e.g. that the numbers come from a recording
+  /// The measurement was read from a file (a lab's recording, `labbook render`), not taken by
+  /// this run: headings say "Recorded run" and "Measured on <GPU> (recording)".
+  bool recorded = false;
 };
 
 /// Lab data + measurement -> sheet: for each experiment the source's value, the value

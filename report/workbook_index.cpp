@@ -2,7 +2,7 @@
 
 namespace labbook::report {
 
-Sheet build_workbook_index(const std::vector<WorkbookEntry>& labs) {
+Sheet build_workbook_index(const std::vector<WorkbookEntry>& labs, const std::vector<SourceDocument>& sources) {
   Sheet sheet;
   sheet.title = "labbook — the CUDA memory hierarchy, lab by lab";
   sheet.data = {{"labs", nlohmann::json::array()}};
@@ -23,6 +23,17 @@ Sheet build_workbook_index(const std::vector<WorkbookEntry>& labs) {
                                   {"problem", lab.problem}});
   }
   sheet.table(std::move(t));
+  if (!sources.empty()) {
+    sheet.heading(2, "Sources");
+    sheet.markdown("The documents whose experiments the labs reproduce; sheets cite them by the short name in bold.");
+    std::vector<Text> items;
+    for (const auto& d : sources) {
+      items.push_back({strong(d.short_name), {": " + d.summary() + "; "}, code(d.file)});
+      sheet.data["sources"].push_back({{"file", d.file}, {"short", d.short_name}, {"title", d.title},
+                                       {"author", d.author}, {"year", d.year}, {"language", d.language}});
+    }
+    sheet.list(std::move(items));
+  }
   sheet.markdown("Written by `labbook workbook` (`make labs`); each sheet says how its numbers were collected.");
   return sheet;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sheet.h"
+#include "source_documents.h"
 
 namespace labbook::report {
 
@@ -16,6 +17,7 @@ struct WorkbookEntry {
   std::string problem;            ///< why there is no sheet ("" when there is one)
 };
 
-Sheet build_workbook_index(const std::vector<WorkbookEntry>& labs);
+/// `sources`: the documents the labs cite, listed under "Sources" (none: no such section).
+Sheet build_workbook_index(const std::vector<WorkbookEntry>& labs, const std::vector<SourceDocument>& sources = {});
 
 }  // namespace labbook::report

@@ -35,6 +35,11 @@ constexpr DerivedQuantity kDerived[] = {
      QuantityScope::kRange},
     {"payload_bytes", "B", "a byte count the program attached to the NVTX range (its payload; median over its occurrences)",
      QuantityScope::kRange},
+    {"payload_pct", "%", "a share in percent the program attached to the NVTX range (its payload; median over its occurrences)",
+     QuantityScope::kRange},
+    {"payload_error", "cudaError_t",
+     "the cudaError_t a call returned, attached by the program to the NVTX range (its payload; 0 is cudaSuccess)",
+     QuantityScope::kRange},
     {"payload_ns", "ns", "a duration the program attached to the NVTX range (its payload; median over its occurrences)",
      QuantityScope::kRange},
     {"range_time", "ns", "wall time of the NVTX range, from its push to its pop (median over its occurrences): "

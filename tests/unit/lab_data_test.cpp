@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "lab_data.h"
+#include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "lab_toml_fixture.h"
 
@@ -144,4 +148,32 @@ tolerance = 0.5
   EXPECT_NE(fixture::lab_toml_error(none).find("needs exactly one of"), std::string::npos) << fixture::lab_toml_error(none);
   std::string predicted = std::string(kMinimal) + "\n[[check]]\nexperiments = \"a\"\nquantity = \"time\"\nas_predicted = true\n";
   EXPECT_NE(fixture::lab_toml_error(predicted).find("'as_predicted' needs a [model] table"), std::string::npos) << fixture::lab_toml_error(predicted);
+}
+
+TEST(LabData, CitationsOfSourceFilesMustNameADocumentOfSourcesToml) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("labbook_sources_" + std::to_string(::getpid()));
+  fs::create_directories(root / "09_x");
+  labbook::write_file_atomically((root / "sources.toml").string(),
+                                 "[[source]]\nfile = \"004_12112d3317679e06.txt\"\nshort = \"Slides (de)\"\n"
+                                 "title = \"t\"\nlanguage = \"German\"\nyear = 2013\nyear_basis = \"estimated: CUDA 5.5\"\n");
+  const std::string reference =
+      "[[section]]\ntitle = \"S\"\nexperiments = [\"e\"]\nquantities = [\"time\"]\n"
+      "[[reference]]\nexperiment = \"e\"\nquantity = \"time\"\nvalue = 1\nunit = \"ns\"\ngpu = \"g\"\ncitation = \"";
+  const std::string lab = (root / "09_x" / "lab.toml").string();
+  labbook::write_file_atomically(lab, fixture::lab_toml_head() + reference + "004_12112d3317679e06.txt, « a slide »\"\n");
+  const LabData ok = load_lab_data(lab);
+  ASSERT_EQ(ok.sources.size(), 1u);
+  EXPECT_EQ(ok.sources[0].short_name, "Slides (de)");
+  EXPECT_EQ(ok.sources[0].summary(), "« t »; no author named; 2013 (estimated); German");
+
+  labbook::write_file_atomically(lab, fixture::lab_toml_head() + reference + "005_0000000000000000.txt, « a slide »\"\n");
+  try {
+    load_lab_data(lab);
+    ADD_FAILURE() << "a citation of an unlisted document loaded";
+  } catch (const labbook::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("names '005_0000000000000000.txt', which"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("lab.toml:"), std::string::npos) << e.what();
+  }
+  fs::remove_all(root);
 }

@@ -49,7 +49,7 @@ TEST_P(LabFolder, SheetFromTheRecordingMatchesItsGoldenFile) {
   const LabData l = lab();
   ASSERT_FALSE(l.recorded.empty()) << GetParam() << " has no recording";
   const std::string recording = folder() + "/" + l.recorded;
-  const Sheet sheet = build_sheet(l, read_measurement(recording), {"rendered from the recording for the golden test"});
+  const Sheet sheet = build_sheet(l, read_measurement(recording), {"rendered from the recording for the golden test", true});
   const std::string md = to_markdown(sheet);
   validate_markdown(sheet, md);
   const std::string golden = recording.substr(0, recording.rfind('.')) + ".golden.md";
