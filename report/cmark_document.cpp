@@ -61,9 +61,19 @@ std::string plain_text(cmark_node* node) {
   return out;
 }
 
+/// The text authored inline Markdown shows once parsed (`code` -> code, *a* -> a).
+std::string shown_text(const std::string& markdown) {
+  Document doc = parse(markdown, nullptr);
+  std::string out;
+  for (cmark_node* block = cmark_node_first_child(doc.get()); block; block = cmark_node_next(block))
+    out += plain_text(block);
+  return out;
+}
+
 /// What a reader of the cell sees: the parser folds newlines and trims the ends.
 std::string visible(const Text& cell) {
-  std::string out = cell.plain();
+  std::string out;
+  for (const auto& s : cell.spans) out += s.style == Span::Style::Authored ? shown_text(s.text) : s.text;
   std::replace(out.begin(), out.end(), '\n', ' ');
   std::replace(out.begin(), out.end(), '\r', ' ');
   const auto first = out.find_first_not_of(' ');

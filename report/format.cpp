@@ -1,5 +1,6 @@
 #include "format.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -84,6 +85,29 @@ std::string format_size(double bytes) {
   int u = 0;
   while (std::fabs(bytes) >= 1024 && u < 4) bytes /= 1024, ++u;
   return (bytes == std::floor(bytes) ? printf_string("%.0f", bytes) : printf_string("%.1f", bytes)) + " " + kUnits[u];
+}
+
+std::string format_as_printed(double v, const std::string& unit) {
+  // The scale and the decimals format_value uses for this unit; other units print as they are.
+  double scale = 0;
+  int decimals = 1;
+  std::string suffix;
+  if (unit == "bytes/s") scale = 1e9, suffix = " GB/s";
+  else if (unit == "FLOP/s") scale = 1e9, suffix = " GFLOP/s";
+  else if (unit == "%") scale = 1, decimals = 2, suffix = " %";
+  else if (unit == "ns" && std::fabs(v) >= 1e3 && std::fabs(v) < 1e6) scale = 1e3, suffix = " µs";
+  else if (unit == "ns" && std::fabs(v) >= 1e6) scale = 1e6, decimals = 3, suffix = " ms";
+  if (scale == 0) return format_value(v, unit);
+  const double shown = v / scale;
+  // More decimals only where the source printed them (38.13 GB/s, not 38.1).
+  while (decimals < 4) {
+    const double p = std::pow(10.0, decimals);
+    if (std::fabs(std::round(shown * p) / p - shown) <= 1e-9 * std::max(1.0, std::fabs(shown))) break;
+    ++decimals;
+  }
+  char format[16];
+  std::snprintf(format, sizeof format, "%%.%df", decimals);
+  return printf_string(format, shown) + suffix;
 }
 
 bool is_scaled_unit(const std::string& unit) {

@@ -10,6 +10,10 @@ namespace labbook::report {
 /// is printed with two decimals followed by the unit).
 std::string format_value(double value, const std::string& unit);
 
+/// A source's number with every digit the source printed: format_value's units and scale,
+/// with more decimals where the value has them (38.13e9 bytes/s -> "38.13 GB/s", not "38.1").
+std::string format_as_printed(double value, const std::string& unit);
+
 /// A size in bytes as a person reads it: 4096 -> "4 KiB", 1073741824 -> "1 GiB", 1536 -> "1.5 KiB".
 std::string format_size(double bytes);
 

@@ -298,6 +298,12 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
 
   if (root.contains("model")) lab.model = parse_model(top.table("model"), origin, lab.peaks);
 
+  for (const toml::table* t : top.tables("not_reproduced")) {
+    const TableReader r(*t, origin, "[[not_reproduced]]");
+    r.only({"experiment", "citation", "reason"});
+    lab.not_reproduced.push_back({r.string("experiment"), r.string("citation"), r.string("reason")});
+  }
+
   for (const toml::table* t : top.tables("check")) {
     const TableReader c(*t, origin, "[[check]]", peaks);
     Check check;
@@ -337,6 +343,7 @@ LabData load_lab_data(const std::string& path) {
   };
   for (const auto& r : lab.references) check(r.citation, r.line);
   for (const auto& c : lab.claims) check(c.citation, 0);
+  for (const auto& n : lab.not_reproduced) check(n.citation, 0);
   return lab;
 }
 

@@ -188,6 +188,14 @@ struct Check {
   int line = 0;               ///< in lab.toml
 };
 
+/// An experiment of a source this lab does not reproduce ([[not_reproduced]]), and why: the
+/// sheet says so instead of leaving it out silently.
+struct NotReproduced {
+  std::string experiment;   ///< what the source does, in a few words
+  std::string citation;
+  std::string reason;       ///< why not here, or what a lab would need to do it
+};
+
 struct LabData {
   std::string path;           ///< the lab.toml this came from
   std::string id, title, program, source;
@@ -208,6 +216,7 @@ struct LabData {
   std::vector<Claim> claims;
   std::optional<ModelSettings> model;
   std::vector<Check> checks;
+  std::vector<NotReproduced> not_reproduced;
   /// The documents the labs cite (labs/sources.toml beside the lab folders), when present:
   /// every citation of a source file must name one of them.
   std::vector<SourceDocument> sources;

@@ -48,6 +48,18 @@ std::string render(const Text& text, bool in_table) {
         break;
       }
       case Span::Style::Code: out += code_span(s.text, in_table); break;
+      case Span::Style::Authored:
+        // One line; in a table a pipe would end the cell.
+        for (char c : s.text) {
+          if (c == '\n' || c == '\r') {
+            if (!out.empty() && out.back() != ' ') out += ' ';
+          } else if (c == ' ' && !out.empty() && out.back() == ' ') {
+            continue;   // a line break's blank and the next line's are one
+          } else {
+            out += c == '|' && in_table ? std::string("\\|") : std::string(1, c);
+          }
+        }
+        break;
       case Span::Style::Link: {
         // The destination in <...> may hold anything but '<', '>' and line breaks.
         std::string target;

@@ -15,7 +15,9 @@ namespace labbook::report {
 /// A run of text, stored as it should read: the Markdown writer escapes it, so a kernel
 /// name such as `k<float*, 4>` or `operator|` reaches the reader unchanged.
 struct Span {
-  enum class Style { Plain, Strong, Code, Link };
+  /// Authored: inline Markdown from the lab data (an explanation, a reason), written as it is
+  /// so that its `code` and *emphasis* render; never for names or numbers from a measurement.
+  enum class Style { Plain, Strong, Code, Link, Authored };
   std::string text;
   Style style = Style::Plain;
   std::string target;   ///< Link only: a relative file name such as "lab4.md"
@@ -26,6 +28,7 @@ struct Span {
 };
 inline Span strong(std::string text) { return {std::move(text), Span::Style::Strong}; }
 inline Span code(std::string text) { return {std::move(text), Span::Style::Code}; }
+inline Span authored(std::string markdown) { return {std::move(markdown), Span::Style::Authored}; }
 inline Span link(std::string text, std::string target) { return {std::move(text), Span::Style::Link, std::move(target)}; }
 
 /// Inline text built from data: a table cell, a line or a list item.

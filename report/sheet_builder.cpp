@@ -186,10 +186,10 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
       row["verdict"] = verdict;
       if (ref != lab.references.end()) {
         const int n = citations.number(ref->citation);
-        cells[2] = format_value(ref->value, ref->unit) + " (" + short_gpu(ref->gpu) + ") [" + std::to_string(n) + "]";
+        cells[2] = format_as_printed(ref->value, ref->unit) + " (" + short_gpu(ref->gpu) + ") [" + std::to_string(n) + "]";
         std::string changed = expand_placeholders(ref->explanation, m, lab.peaks);
         if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
-        cells[7] = changed;
+        cells[7] = Text{authored(changed)};
         row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu},
                          {"build", ref->build}, {"citation", ref->citation}};
         if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
@@ -507,6 +507,18 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   add_activity_tables(sheet, lab, m, citations);
   add_timelines(sheet, lab, m);
   add_claims(sheet, lab, m, citations, measured_title);
+
+  if (!lab.not_reproduced.empty()) {
+    sheet.heading(2, "Not reproduced here");
+    sheet.markdown("Experiments of the sources this lab does not run, and why.");
+    Table t{{"The source's experiment", "Why not here"}, {}};
+    for (const auto& n : lab.not_reproduced)
+      t.rows.push_back({Text{authored(n.experiment), {" [" + std::to_string(citations.number(n.citation)) + "]"}},
+                        Text{authored(n.reason)}});
+    sheet.table(std::move(t));
+    for (const auto& n : lab.not_reproduced)
+      sheet.data["not_reproduced"].push_back({{"experiment", n.experiment}, {"citation", n.citation}, {"reason", n.reason}});
+  }
 
   sheet.heading(2, "What to look at");
   sheet.markdown(lab.prose.look_at);

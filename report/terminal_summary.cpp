@@ -33,7 +33,7 @@ std::string terminal_summary(const Sheet& sheet) {
       if (verdict == "—") verdict = "-";
       out += pad(row["experiment"].get<std::string>(), 31) + pad(row["quantity"].get<std::string>(), 25) +
              pad(formatted(row["measured"], unit), 19) + pad(model, 19) + pad(verdict, 15) +
-             format_value(row["source"]["value"].get<double>(), row["source"]["unit"].get<std::string>()) + "\n";
+             format_as_printed(row["source"]["value"].get<double>(), row["source"]["unit"].get<std::string>()) + "\n";
     }
   for (const auto& claim : sheet.data["claims"])
     out += "claim: " + claim["claim"].get<std::string>() + " -> " + claim["verdict"].get<std::string>() + "\n";

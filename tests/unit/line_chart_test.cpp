@@ -335,3 +335,18 @@ TEST(RangeQuantities, AHostCopyIsTimedFromItsCallToItsEndNotByItsDmaAlone) {
   EXPECT_FALSE(unknown.value);
   EXPECT_NE(unknown.missing.find("no runtime call"), std::string::npos) << unknown.missing;
 }
+
+TEST(Format, SourceNumbersKeepTheirDigitsAndCountsReadAsCounts) {
+  EXPECT_EQ(format_as_printed(38.13e9, "bytes/s"), "38.13 GB/s");   // format_value alone: "38.1 GB/s"
+  EXPECT_EQ(format_as_printed(8e9, "bytes/s"), "8.0 GB/s");
+  EXPECT_EQ(format_as_printed(286000, "ns"), "286.0 µs");
+  EXPECT_EQ(format_as_printed(49.81, "%"), "49.81 %");
+  EXPECT_EQ(format_value(1, "kernels"), "1 kernel");
+  EXPECT_EQ(format_value(2, "kernels"), "2 kernels");
+  EXPECT_EQ(format_value(28705, "instructions"), "28,705 instructions");
+  EXPECT_EQ(format_value(21, "formats"), "21 formats");
+  EXPECT_EQ(format_value(12, "cudaError_t"), "12 cudaError_t");
+  EXPECT_EQ(format_value(2.04, "wavefronts/request"), "2.04 wavefronts/request");
+  EXPECT_EQ(format_size(4096), "4 KiB");
+  EXPECT_EQ(format_size(1073741824), "1 GiB");
+}
