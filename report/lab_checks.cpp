@@ -19,21 +19,16 @@ std::string shown(const QuantityValue& v, const std::string& quantity) {
   return v.value ? format_value(*v.value, quantity_unit(quantity)) : v.missing;
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 /// The outcome of a bound on a value with run-to-run noise: decided when every repeat
 /// agrees, inconclusive (and not a failure) when they fall on both sides.
-/// `shown_as` scales the interval for the text (100 for a share shown in %).
+/// `unit`: how the interval's ends read.
 CheckOutcome banded(const std::string& what, double low, double high, double min, std::optional<double> max,
-                    double shown_as = 1.0) {
+                    const std::string& unit) {
   const Verdict v = judge_interval(low, high, min, max);
   if (v == Verdict::kInconclusive)
-    return {true, what + ": inconclusive (within run-to-run noise, " + number(shown_as * low) + " to " +
-                      number(shown_as * high) + ")", true};
+    return {true, what + ": inconclusive (within run-to-run noise, " + format_value(low, unit) + " to " +
+                      format_value(high, unit) + ")", true};
   return {v == Verdict::kHolds, what};
 }
 
@@ -41,20 +36,25 @@ CheckOutcome banded(const std::string& what, double low, double high, double min
 CheckOutcome check_range(const Check& c, const std::string& range, const Measurement& m, const LabData& lab,
                          ModelPredictions& model) {
   const QuantityValue v = range_quantity(m, range, c.quantity, lab.peaks);
+  const std::string unit = quantity_unit(c.quantity);
   const std::string what = range + " " + c.quantity + " = " + shown(v, c.quantity);
   if (!v.value) return {false, what};
   if (c.value)
-    return banded(what + " (want " + number(*c.value) + " ± " + number(c.tolerance) + ")", v.low(), v.high(),
-                  *c.value - c.tolerance, *c.value + c.tolerance);
-  if (c.at_least) return banded(what + " (want ≥ " + number(*c.at_least) + ")", v.low(), v.high(), *c.at_least, std::nullopt);
-  if (c.at_most) return banded(what + " (want ≤ " + number(*c.at_most) + ")", v.low(), v.high(), -INFINITY, *c.at_most);
+    return banded(what + " (want " + format_value(*c.value, unit) + " ± " + format_value(c.tolerance, unit) + ")",
+                  v.low(), v.high(), *c.value - c.tolerance, *c.value + c.tolerance, unit);
+  if (c.at_least)
+    return banded(what + " (want ≥ " + format_value(*c.at_least, unit) + ")", v.low(), v.high(), *c.at_least, std::nullopt,
+                  unit);
+  if (c.at_most)
+    return banded(what + " (want ≤ " + format_value(*c.at_most, unit) + ")", v.low(), v.high(), -INFINITY, *c.at_most, unit);
   if (!c.relative_to.empty()) {
     const QuantityValue base = range_quantity(m, c.relative_to, c.quantity, lab.peaks);
     if (!base.value || *base.value == 0 || base.low() <= 0)
       return {false, what + "; " + c.relative_to + ": " + shown(base, c.quantity)};
     const Ratio r = ratio_of(v, base);
-    return banded(what + ", " + number(100 * r.value) + " % of " + c.relative_to + " (want ≥ " + number(100 * c.fraction) + " %)",
-                  r.low, r.high, c.fraction, std::nullopt, 100.0);
+    return banded(what + ", " + format_value(100 * r.value, "%") + " of " + c.relative_to + " (want ≥ " +
+                      format_value(100 * c.fraction, "%") + ")",
+                  100 * r.low, 100 * r.high, 100 * c.fraction, std::nullopt, "%");
   }
   const Prediction p = model.predict(range, c.quantity);
   if (!p.this_gpu) return {false, what + ": the model predicts nothing here"};

@@ -120,7 +120,7 @@ void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m, bool reco
       clock_cell += ". The median reads " + printf1("%.1f %%", 100.0 * (median / max_clock - 1)) +
                     " above the maximum: it is cycles counted over each kernel's measured duration, not the "
                     "driver's clock setting, so read the two as equal within that";
-    facts["sm_clock_hz_median"] = clocks[clocks.size() / 2];
+    facts["sm_clock_hz_median"] = median;
   }
   t.rows.push_back({"SM clock during kernels", clock_cell});
   t.rows.push_back({"CUPTI", std::to_string(m.program.cupti_version) + ", labbook collector " + m.program.collector_version});
