@@ -14,6 +14,7 @@
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/measurement_json.h"
 #include "markdown_writer.h"
+#include "lab_folders.h"
 #include "sheet_builder.h"
 
 using namespace labbook;
@@ -22,13 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> lab_folders() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(fs::path(LABBOOK_SOURCE_DIR) / "labs"))
-    if (fs::exists(e.path() / "lab.toml")) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using fixture::lab_folders;
 
 class LabFolder : public ::testing::TestWithParam<std::string> {
  protected:

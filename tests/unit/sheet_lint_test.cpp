@@ -9,6 +9,7 @@
 #include "lab_data.h"
 #include "labbook/model/measurement_json.h"
 #include "markdown_writer.h"
+#include "lab_folders.h"
 #include "sheet_builder.h"
 #include "sheet_lint.h"
 #include "terminal_summary.h"
@@ -195,13 +196,7 @@ TEST(SheetLint, DescribeAndLineNumbers) {
 
 namespace {
 
-std::vector<std::string> lab_folders() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(fs::path(LABBOOK_SOURCE_DIR) / "labs"))
-    if (fs::exists(e.path() / "lab.toml")) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using fixture::lab_folders;
 
 LabData lab_in(const std::string& folder) {
   return load_lab_data(std::string(LABBOOK_SOURCE_DIR) + "/labs/" + folder + "/lab.toml");
