@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace labbook::report {
 
@@ -63,18 +64,40 @@ std::string with_thousands(long long value) {
   return value < 0 ? "-" + out : out;
 }
 
+namespace {
+
+/// How a value of one of labbook's scaled units prints: divided by `scale`, with `decimals`,
+/// followed by `suffix`. nullopt for units printed as they are.
+struct Scaled {
+  double scale;
+  int decimals;
+  const char* suffix;
+};
+std::optional<Scaled> scaled_form(double v, const std::string& unit) {
+  if (unit == "%") return Scaled{1, 2, " %"};
+  if (unit == "ns") {
+    if (std::fabs(v) >= 1e6) return Scaled{1e6, 3, " ms"};
+    if (std::fabs(v) < 1e3 && v != 0) return Scaled{1, 1, " ns"};   // a timer's tick, not "0.0 µs"
+    return Scaled{1e3, 1, " µs"};
+  }
+  if (unit == "bytes") return Scaled{1024.0 * 1024.0, 1, " MiB"};
+  if (unit == "bytes/s") return Scaled{1e9, 1, " GB/s"};
+  if (unit == "FLOP/s") return Scaled{1e9, 1, " GFLOP/s"};
+  if (unit == "Hz") return Scaled{1e9, 3, " GHz"};
+  return std::nullopt;
+}
+
+std::string with_decimals(double v, int decimals) {
+  char format[16];
+  std::snprintf(format, sizeof format, "%%.%df", decimals);
+  return printf_string(format, v);
+}
+
+}  // namespace
+
 std::string format_value(double v, const std::string& unit) {
   if (std::isnan(v)) return "NaN";
-  if (unit == "%") return printf_string("%.2f %%", v);
-  if (unit == "ns") {
-    if (std::fabs(v) >= 1e6) return printf_string("%.3f ms", v / 1e6);
-    if (std::fabs(v) < 1e3 && v != 0) return printf_string("%.1f ns", v);   // a timer's tick, not "0.0 µs"
-    return printf_string("%.1f µs", v / 1e3);
-  }
-  if (unit == "bytes") return printf_string("%.1f MiB", v / (1024.0 * 1024.0));
-  if (unit == "bytes/s") return printf_string("%.1f GB/s", v / 1e9);
-  if (unit == "FLOP/s") return printf_string("%.1f GFLOP/s", v / 1e9);
-  if (unit == "Hz") return printf_string("%.3f GHz", v / 1e9);
+  if (const auto form = scaled_form(v, unit)) return with_decimals(v / form->scale, form->decimals) + form->suffix;
   if (is_count(unit)) return counted(v, unit);
   if (is_word_unit(unit) && v == std::floor(v) && std::fabs(v) < 1e15) return counted(v, unit);
   return printf_string("%.2f", v) + (unit.empty() ? "" : " " + unit);
@@ -88,26 +111,18 @@ std::string format_size(double bytes) {
 }
 
 std::string format_as_printed(double v, const std::string& unit) {
-  // The scale and the decimals format_value uses for this unit; other units print as they are.
-  double scale = 0;
-  int decimals = 1;
-  std::string suffix;
-  if (unit == "bytes/s") scale = 1e9, suffix = " GB/s";
-  else if (unit == "FLOP/s") scale = 1e9, suffix = " GFLOP/s";
-  else if (unit == "%") scale = 1, decimals = 2, suffix = " %";
-  else if (unit == "ns" && std::fabs(v) >= 1e3 && std::fabs(v) < 1e6) scale = 1e3, suffix = " µs";
-  else if (unit == "ns" && std::fabs(v) >= 1e6) scale = 1e6, decimals = 3, suffix = " ms";
-  if (scale == 0) return format_value(v, unit);
-  const double shown = v / scale;
+  // Sources print bytes as bytes, never in binary MiB: their digits are not MiB's.
+  const auto form = scaled_form(v, unit);
+  if (!form || unit == "bytes" || std::isnan(v)) return format_value(v, unit);
+  const double shown = v / form->scale;
   // More decimals only where the source printed them (38.13 GB/s, not 38.1).
+  int decimals = form->decimals;
   while (decimals < 4) {
     const double p = std::pow(10.0, decimals);
     if (std::fabs(std::round(shown * p) / p - shown) <= 1e-9 * std::max(1.0, std::fabs(shown))) break;
     ++decimals;
   }
-  char format[16];
-  std::snprintf(format, sizeof format, "%%.%df", decimals);
-  return printf_string(format, shown) + suffix;
+  return with_decimals(shown, decimals) + form->suffix;
 }
 
 bool is_scaled_unit(const std::string& unit) {

@@ -195,9 +195,10 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   else sweeps = top.tables("sweep");
   for (const toml::table* t : sweeps) {
     const TableReader s(*t, origin, "[sweep]", peaks);
-    Sweep sweep{s.string("title"), s.string("text", false), s.string("parameter"), s.strings("groups"),
-                s.strings("quantities")};
+    Sweep sweep{s.string("title"), s.string("text", false), s.string("parameter"), s.string("unit", false),
+                s.strings("groups"), s.strings("quantities")};
     if (sweep.groups.empty()) s.fail("groups", "is empty");
+    if (!sweep.unit.empty() && sweep.unit != "bytes") s.fail("unit", "must be \"bytes\" (sizes) or left out");
     for (const auto& q : sweep.quantities) s.check_quantity("quantities", q);
     lab.sweeps.push_back(std::move(sweep));
   }

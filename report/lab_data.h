@@ -32,6 +32,7 @@ struct Section {
 /// A parameter sweep shown as one table: a row per parameter value.
 struct Sweep {
   std::string title, text, parameter;
+  std::string unit;                       ///< of the parameter's values: "bytes" prints them as sizes; "" as written
   std::vector<std::string> groups;        ///< range prefixes: "<group>/<parameter>=<value>"
   std::vector<std::string> quantities;
 };

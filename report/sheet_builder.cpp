@@ -145,7 +145,7 @@ std::string source_unit(const std::string& unit) {
 void add_section(Sheet& sheet, const LabData& lab, const Section& section, const Measurement& m,
                  Citations& citations, ModelPredictions& model, const std::string& measured_title) {
   sheet.heading(3, section.title);
-  if (!section.text.empty()) sheet.markdown(section.text);
+  if (!section.text.empty()) sheet.markdown(expand_placeholders(section.text, m, lab.peaks));
   Table t{{"Experiment", "Quantity", "Source (its GPU)", "Model, source's GPU", "Model, this GPU", measured_title,
            "Verdict", "What changed"},
           {}};
@@ -222,7 +222,7 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
       if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
     }
   sheet.heading(3, sweep.title);
-  if (!sweep.text.empty()) sheet.markdown(sweep.text);
+  if (!sweep.text.empty()) sheet.markdown(expand_placeholders(sweep.text, m, lab.peaks));
   Table t;
   t.header.push_back(quantity_label(sweep.parameter));
   for (const auto& g : sweep.groups)
@@ -232,7 +232,7 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
     // A size in bytes reads as one ("4 KiB"), not as its digits.
     char* end = nullptr;
     const double number = std::strtod(v.c_str(), &end);
-    std::vector<Text> cells = {sweep.parameter == "bytes" && end && *end == '\0' ? format_size(number) : v};
+    std::vector<Text> cells = {sweep.unit == "bytes" && end && *end == '\0' ? format_size(number) : v};
     json row = {{sweep.parameter, v}};
     for (const auto& g : sweep.groups)
       for (const auto& q : sweep.quantities) {
