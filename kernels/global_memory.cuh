@@ -1,7 +1,7 @@
 #pragma once
 // Kernels of lab 4 (global memory), after 003_c67e0f909fb510d6.txt, chapter 4:
 // readSegment / writeSegment (misaligned accesses), simpleMathAoS / simpleMathSoA,
-// readSegmentUnroll. Their index arithmetic is in global_memory_indexing.h, which the
+// readSegmentUnroll, and readPattern / writePattern (the access patterns of its figures). Their index arithmetic is in global_memory_indexing.h, which the
 // warp-level model (warp_model/) compiles on the host to replay the addresses a warp touches.
 #include <cuda_runtime.h>
 
@@ -82,6 +82,27 @@ __global__ void readSegmentUnroll(const float* A, const float* B, float* C, unsi
 #pragma unroll
   for (unsigned u = 0; u < U; ++u)
     if (read_segment_index(index[u], offset) < n) C[index[u]] = sum[u];
+}
+
+/// C[i] = A[pattern_load_index(i)]: one load pattern of 003's figures per launch; stores
+/// stay coalesced, so the loads alone differ. n: a multiple of 32.
+__global__ void readPattern(const float* A, float* C, unsigned n, unsigned pattern) {
+  const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
+  if (i < n) C[i] = A[pattern_load_index(pattern, i, n)];
+}
+
+/// The same through __ldcg (L2 only), like -Xptxas -dlcm=cg.
+__global__ void readPatternUncached(const float* A, float* C, unsigned n, unsigned pattern) {
+  const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
+  if (i < n) C[i] = __ldcg(&A[pattern_load_index(pattern, i, n)]);
+}
+
+/// C[pattern_store_index(i)] = A[i] for the lanes that store: `warps` windows of 48 floats.
+__global__ void writePattern(const float* A, float* C, unsigned warps, unsigned pattern) {
+  const unsigned i = thread_index(blockIdx.x, blockDim.x, threadIdx.x);
+  if (i / 32 >= warps) return;
+  const unsigned k = pattern_store_index(pattern, i);
+  if (k != kNoStore) C[k] = A[i];
 }
 
 }  // namespace labbook::kernels

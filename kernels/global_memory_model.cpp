@@ -124,6 +124,42 @@ ModelledKernel read_segment_unroll(const ModelLaunch& launch) {
           }};
 }
 
+/// readPattern(Uncached): the pattern's loads from A, then a coalesced store of C[i].
+ModelledKernel read_pattern(const ModelLaunch& launch) {
+  const Launch1D l = launch_1d(launch, false);
+  const auto pattern = static_cast<unsigned>(launch.get("pattern"));
+  return {l.warps, [l, pattern](std::uint64_t w, std::vector<WarpAccess>& out) {
+            auto thread = [&](int lane) -> long long {
+              const long long i = thread_of(w, lane, l.block);
+              return i < l.n ? i : -1;
+            };
+            out.push_back(floats(Operation::Load, kA, [&](int lane) -> long long {
+              const long long i = thread(lane);
+              return i < 0 ? -1
+                           : static_cast<long long>(k::pattern_load_index(pattern, static_cast<unsigned>(i),
+                                                                          static_cast<unsigned>(l.n)));
+            }));
+            out.push_back(floats(Operation::Store, kC, thread));
+          }};
+}
+
+/// writePattern: the storing lanes load A[i] coalesced, then store into the warp's window.
+/// Every warp of the launch owns a window (main.cu launches whole windows only).
+ModelledKernel write_pattern(const ModelLaunch& launch) {
+  const Launch1D l = launch_1d(launch, false);
+  const auto pattern = static_cast<unsigned>(launch.get("pattern"));
+  return {l.warps, [l, pattern](std::uint64_t w, std::vector<WarpAccess>& out) {
+            auto target = [&](int lane) -> long long {
+              const unsigned kk = k::pattern_store_index(pattern, thread_of(w, lane, l.block));
+              return kk == k::kNoStore ? -1 : static_cast<long long>(kk);
+            };
+            out.push_back(floats(Operation::Load, kA, [&](int lane) -> long long {
+              return target(lane) < 0 ? -1 : static_cast<long long>(thread_of(w, lane, l.block));
+            }));
+            out.push_back(floats(Operation::Store, kC, target));
+          }};
+}
+
 }  // namespace
 
 void register_global_memory_model(KernelModels& models) {
@@ -133,6 +169,9 @@ void register_global_memory_model(KernelModels& models) {
   models.add("simpleMathAoS", [](const ModelLaunch& l) { return simple_math(l, true); });
   models.add("simpleMathSoA", [](const ModelLaunch& l) { return simple_math(l, false); });
   models.add("readSegmentUnroll", read_segment_unroll);
+  models.add("readPattern", read_pattern);
+  models.add("readPatternUncached", read_pattern);   // same addresses through L2 only
+  models.add("writePattern", write_pattern);
 }
 
 }  // namespace labbook::warp

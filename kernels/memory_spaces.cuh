@@ -118,6 +118,17 @@ __global__ void registerPressure(const std::uint32_t* in, std::uint32_t* out, un
   if (i < n) out[i] = mix_result(in[i], rounds);
 }
 
+/// The same under launch bounds (003: « Contrôler les registres avec les limites de
+/// lancement »): blocks of up to kBoundedThreads threads, at least kBoundedBlocks of them
+/// resident per SM, so ptxas must fit 2 x 1024 threads into the SM's 65,536 registers: at
+/// most 32 per thread, where the unbounded build takes more.
+constexpr unsigned kBoundedThreads = 1024, kBoundedBlocks = 2;
+__global__ void __launch_bounds__(kBoundedThreads, kBoundedBlocks)
+    registerPressureBounded(const std::uint32_t* in, std::uint32_t* out, unsigned n, unsigned rounds) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = mix_result(in[i], rounds);
+}
+
 /// Every thread sums `rounds` entries of the first `entries` of c_table (a power of two): one
 /// entry per round for the whole warp, or one per lane (memory_spaces_indexing.h:
 /// table_entry). `entries` sets the working set the constant cache must hold.

@@ -1,7 +1,8 @@
 // Lab 3's kernels (shared_memory.cuh) as warp programs for the model: every lane's shared
 // address comes from the kernels' own index functions (shared_memory_indexing.h). Only the
 // access an experiment is about is modelled (plus the global accesses of the reversal and
-// the tile), not the filling stores every kernel starts with.
+// the tile), not the filling stores every kernel starts with. The two dynamic arrays of 002
+// (twoArrays*) have no model: they show byte offsets, not costs.
 #include <cstdint>
 #include <vector>
 
@@ -62,6 +63,46 @@ KernelModel struct_members(int size, std::vector<std::pair<int, int>> members) {
                               }));
                           }};
   };
+}
+
+/// Each thread reading its own element of one or more arrays kSplitReads times (the double
+/// kernel: one array of 8-byte elements; the hi/lo kernel: two int arrays, the second after
+/// the first). Every read of an array costs the same, so it is listed once with its count.
+KernelModel own_element_reads(std::vector<std::pair<long long, int>> arrays) {   // (byte offset, element size)
+  return [arrays](const ModelLaunch& l) {
+    unsigned block = 0;
+    const std::uint64_t warps = warps_1d(l, block);
+    return ModelledKernel{warps, [=](std::uint64_t w, std::vector<WarpAccess>& out) {
+                            for (const auto& [base, width] : arrays) {
+                              WarpAccess a = per_lane(Operation::Load, Space::Shared, width, [&](int lane) -> long long {
+                                const long long t = thread_in_block(w, lane, block);
+                                return t < 0 ? -1 : base + t * width;
+                              });
+                              a.repeat = k::kSplitReads;
+                              out.push_back(a);
+                            }
+                          }};
+  };
+}
+
+/// The throughput kernel: per round, load j of thread tid at word bandwidth_word(tid, j, s);
+/// every round reads the same words, so each load is listed once with kBandwidthRounds.
+ModelledKernel bandwidth(const ModelLaunch& l) {
+  ModelLaunch launch = l;
+  launch.params.emplace("block", k::kBandwidthThreads);
+  unsigned block = 0;
+  const std::uint64_t warps = warps_1d(launch, block);
+  const unsigned s = static_cast<unsigned>(l.get("s"));
+  return {warps, [=](std::uint64_t w, std::vector<WarpAccess>& out) {
+            for (unsigned j = 0; j < k::kBandwidthLoadsPerRound; ++j) {
+              WarpAccess a = per_lane(Operation::Load, Space::Shared, 4, [&](int lane) -> long long {
+                const long long t = thread_in_block(w, lane, block);
+                return t < 0 ? -1 : 4LL * k::bandwidth_word(static_cast<unsigned>(t), j, s);
+              });
+              a.repeat = k::kBandwidthRounds;
+              out.push_back(a);
+            }
+          }};
 }
 
 ModelledKernel broadcast(const ModelLaunch& l) {
@@ -170,6 +211,9 @@ void register_shared_memory_model(KernelModels& models) {
   models.add("sharedStructXY", struct_members(8, {{0, 4}, {4, 4}}));
   models.add("sharedStructFloatChar", struct_members(8, {{0, 4}, {4, 1}}));
   models.add("sharedBroadcast", broadcast);
+  models.add("sharedDoubleReads", own_element_reads({{0, 8}}));
+  models.add("sharedDoubleHiLo", own_element_reads({{0, 4}, {4LL * k::kSharedThreads, 4}}));
+  models.add("sharedBandwidth", bandwidth);
   models.add("reverseArrayBlock", reverse(false));
   models.add("reverseArrayBlockShared", reverse(true));
   models.add("tileColumnRead32", tile(32));

@@ -80,7 +80,10 @@ std::optional<Scaled> scaled_form(double v, const std::string& unit) {
     if (std::fabs(v) < 1e3 && v != 0) return Scaled{1, 1, " ns"};   // a timer's tick, not "0.0 µs"
     return Scaled{1e3, 1, " µs"};
   }
-  if (unit == "bytes") return Scaled{1024.0 * 1024.0, 1, " MiB"};
+  if (unit == "bytes") {
+    if (std::fabs(v) < 1024.0 * 1024.0 && v != 0) return Scaled{1024.0, 1, " KiB"};   // a page, not "0.0 MiB"
+    return Scaled{1024.0 * 1024.0, 1, " MiB"};
+  }
   if (unit == "bytes/s") return Scaled{1e9, 1, " GB/s"};
   if (unit == "FLOP/s") return Scaled{1e9, 1, " GFLOP/s"};
   if (unit == "Hz") return Scaled{1e9, 3, " GHz"};

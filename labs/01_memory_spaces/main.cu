@@ -144,7 +144,8 @@ class Lab {
         [&](std::size_t i) { return k::local_array_result(in[i], kStart); });
   }
 
-  // The same register-hungry kernel built as usual and under -maxrregcount (register_cap.cu).
+  // The same register-hungry kernel built as usual, under -maxrregcount (register_cap.cu) and
+  // under __launch_bounds__.
   void register_cap() {
     const unsigned n = 1u << 18, block = 256, rounds = 32;
     std::vector<std::uint32_t> in(n);
@@ -157,6 +158,9 @@ class Lab {
         [&](std::size_t i) { return want[i]; });
     run("spill/maxrregcount=" + std::to_string(kRegisterCap), out,
         [&] { launch_register_pressure_capped(n / block, block, d_in.get(), out.get(), n, rounds); },
+        [&](std::size_t i) { return want[i]; });
+    run("spill/launch_bounds=" + std::to_string(k::kBoundedThreads) + "x" + std::to_string(k::kBoundedBlocks), out,
+        [&] { k::registerPressureBounded<<<n / block, block>>>(d_in.get(), out.get(), n, rounds); },
         [&](std::size_t i) { return want[i]; });
   }
 

@@ -1,11 +1,14 @@
-// Lab 2 — host–device transfers: pageable and pinned copies, streams, mapped (zero-copy)
-// memory, UVA and unified memory.
+// Lab 2 — host–device transfers: pageable, pinned, registered and write-combined copies, what
+// pinned memory costs to allocate, streams, mapped (zero-copy) memory, UVA and unified memory.
 //
 // Reproduces the transfer experiments of 004_12112d3317679e06.txt (the matrix products with
-// their nvprof tables), 003_c67e0f909fb510d6.txt (pinned memory, zero-copy, UVA, unified
-// memory) and 000_e84d1941bb8bbaf9.txt (cudaMemcpy / cudaMemcpyAsync, streams) on today's GPU.
-// Every experiment is one NVTX range such as "copy/pinned/h2d/bytes=4096"; every result is
-// checked on the host. Runs on its own; labbook only watches it.
+// their nvprof tables, cudaHostRegister, write-combined memory, writes to mapped memory),
+// 003_c67e0f909fb510d6.txt (pinned memory and its allocation cost, zero-copy, UVA, unified
+// memory, a static __managed__ variable) and 000_e84d1941bb8bbaf9.txt (cudaMemcpy /
+// cudaMemcpyAsync, streams) on today's GPU. Every experiment is one NVTX range such as
+// "copy/pinned/h2d/bytes=4096"; what the host times itself (an allocation, a CPU read) is the
+// payload of a range such as "alloc/pinned/allocate/bytes=1048576". Every result is checked
+// on the host. Runs on its own; labbook only watches it.
 //
 //   lab2_transfers [--repeat R] [--only TEXT] [--max-bytes B] [--n N] [--products P]
 //                  [--max-elements E] [--um-side S] [--seed S]
@@ -15,10 +18,13 @@
 #include <cstdio>
 #include <string>
 
+#include "allocation_costs.cuh"
 #include "arguments.h"
 #include "copies.cuh"
+#include "cpu_reads.cuh"
 #include "cuda_check.h"
 #include "lab_run.h"
+#include "managed_variable.cuh"
 #include "matrix_products.cuh"
 #include "pcie_link.h"
 #include "unified_memory.cuh"
@@ -62,11 +68,16 @@ int main(int argc, char** argv) {
   labbook::lab::Run run(opt);
   labbook::lab::run_copies(run, labbook::lab::HostKind::Pageable, /*with_device_copies=*/false);
   labbook::lab::run_copies(run, labbook::lab::HostKind::Pinned, /*with_device_copies=*/true);
+  labbook::lab::run_registered_copies(run);
+  labbook::lab::run_write_combined_copies(run);
+  labbook::lab::run_allocation_costs(run);
   {
     labbook::lab::MatrixProducts products(run);
     products.run_all();
   }
   labbook::lab::run_zero_copy(run);
+  labbook::lab::run_cpu_reads(run);
   labbook::lab::run_unified_memory(run);
+  labbook::lab::run_managed_variable(run);
   return run.finish();
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Experiment 2: the matrix products of 004_12112d3317679e06.txt ("mmm", "mmm-without-
+// Experiment 3: the matrix products of 004_12112d3317679e06.txt ("mmm", "mmm-without-
 // transfers", "mmm-streamed", "mmm-streamed-and-pinned", "mmm-mapped"): `products`
 // independent double-precision products C_i = A_i B_i of n x n matrices, each with its two
 // uploads and its download, timed as a whole between events like the source's "GPU time in

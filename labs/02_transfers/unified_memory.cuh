@@ -1,5 +1,5 @@
 #pragma once
-// Experiment 4: unified memory (003_c67e0f909fb510d6.txt, « Mise en œuvre de l'addition
+// Experiment 6: unified memory (003_c67e0f909fb510d6.txt, « Mise en œuvre de l'addition
 // matricielle avec la mémoire unifiée »). sumMatrixGPU adds two nx x ny float matrices:
 //   unified/manual            cudaMalloc + cudaMemcpy both ways (the book's sumMatrixGPUManual)
 //   unified/managed           cudaMallocManaged, pages start on the host (sumMatrixGPUManaged)

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arguments.h"
@@ -146,6 +147,50 @@ class Lab {
     });
   }
 
+  // 003's figures of loads (4-10/4-15 permuted in a line, 4-12 one address, 4-13/4-18
+  // scattered), L1 cached or not; the stores stay coalesced. Whole blocks only, so that the
+  // model's array (the launch's threads) is the kernel's.
+  void load_patterns(const char* group, bool uncached, unsigned block = 512) {
+    const unsigned n = opt_.elements / block * block;
+    const unsigned grid = n / block;
+    const std::pair<const char*, unsigned> patterns[] = {
+        {"permuted", k::kPermutedInLine}, {"same_address", k::kSameAddress}, {"scattered", k::kScattered}};
+    for (const auto& named : patterns) {
+      const unsigned pattern = named.second;
+      run_vector_experiment(std::string(group) + "/" + named.first, 8.0 * n, [&] {
+        if (uncached) k::readPatternUncached<<<grid, block>>>(a_.get(), c_.get(), n, pattern);
+        else k::readPattern<<<grid, block>>>(a_.get(), c_.get(), n, pattern);
+      }, [&](unsigned i) -> std::optional<float> {
+        if (i >= n) return std::nullopt;
+        return host_a_[k::pattern_load_index(pattern, i, n)];
+      });
+    }
+  }
+
+  // 003's figures 4-20 (24 lanes on three separate segments of 192 bytes) and 4-21 (16
+  // lanes on 64 aligned bytes): one 48-float window per warp, whole blocks of windows.
+  void store_patterns(unsigned block = 512) {
+    const unsigned warps_per_block = block / 32;
+    const unsigned warps = opt_.elements / k::kStoreWindow / warps_per_block * warps_per_block;
+    const unsigned grid = warps / warps_per_block;
+    const std::pair<const char*, unsigned> patterns[] = {{"three_segments", k::kThreeSegments},
+                                                         {"two_segments", k::kTwoSegments}};
+    for (const auto& named : patterns) {
+      const unsigned pattern = named.second;
+      const unsigned lanes = pattern == k::kThreeSegments ? 24 : 16;
+      run_vector_experiment(std::string("storePattern/") + named.first, 8.0 * lanes * warps, [&] {
+        k::writePattern<<<grid, block>>>(a_.get(), c_.get(), warps, pattern);
+      }, [&](unsigned e) -> std::optional<float> {
+        if (e >= warps * k::kStoreWindow) return std::nullopt;
+        // The lane of e's window that stores e, if any: try the window's 32 lanes.
+        const unsigned window = e / k::kStoreWindow;
+        for (unsigned lane = 0; lane < 32; ++lane)
+          if (k::pattern_store_index(pattern, window * 32 + lane) == e) return host_a_[window * 32 + lane];
+        return std::nullopt;
+      });
+    }
+  }
+
   int report() const { return log_.report(); }
 
  private:
@@ -209,6 +254,9 @@ int main(int argc, char** argv) {
   lab.read_segment("readSegment", /*uncached=*/false, sweep_offsets());
   lab.read_segment("readSegmentUncached", /*uncached=*/true, sweep_offsets());
   lab.write_segment({0, 11, 128});
+  lab.load_patterns("loadPattern", /*uncached=*/false);
+  lab.load_patterns("loadPatternUncached", /*uncached=*/true);
+  lab.store_patterns();
   lab.layouts();
   for (unsigned unroll : {1u, 2u, 4u})
     lab.unrolled("readSegmentUnroll/unroll=" + std::to_string(unroll), unroll, 512, 11);

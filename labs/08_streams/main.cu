@@ -21,6 +21,7 @@
 #include "concurrency.cuh"
 #include "cuda_check.h"
 #include "default_stream.cuh"
+#include "device_launch.cuh"
 #include "events.cuh"
 #include "host_return.cuh"
 #include "lab_run.h"
@@ -84,5 +85,6 @@ int main(int argc, char** argv) {
   labbook::lab::run_pipeline(run);
   labbook::lab::run_default_stream(run);
   labbook::lab::run_concurrency(run);
+  labbook::lab::run_device_launch(run);
   return run.finish();
 }

@@ -7,6 +7,7 @@
 
 #include "architecture.h"
 #include "kernel_models.h"
+#include "shared_memory_indexing.h"
 
 using namespace labbook::warp;
 
@@ -48,4 +49,45 @@ TEST(SharedMemoryModel, ReversalAndTile) {
   EXPECT_DOUBLE_EQ(per_request("tileColumnRead32", {}, "sm_90"), 32.0);
   EXPECT_DOUBLE_EQ(per_request("tileColumnRead33", {}, "sm_90"), 1.0);
   EXPECT_DOUBLE_EQ(per_request("tileColumnRead33", {}, "sm_90", "shared_store_transactions_per_request"), 1.0);
+}
+
+TEST(SharedMemoryModel, DoubleSplitIntoTwoIntArrays) {
+  // n = 4096 threads of 128: 128 warps, each reading its element kSplitReads times.
+  const double reads = 128.0 * labbook::kernels::kSplitReads;
+  // 32 banks: a double read is 256 bytes in two wavefronts; the split's two int reads are
+  // one wavefront each. The same wavefronts in all, no conflict either way.
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleReads", {}, "sm_90"), 2.0);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleHiLo", {}, "sm_90"), 1.0);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleReads", {}, "sm_90", "shared_load_transactions"), 2.0 * reads);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleHiLo", {}, "sm_90", "shared_load_transactions"), 2.0 * reads);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleReads", {}, "sm_90", "shared_load_bank_conflicts"), 0.0);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleHiLo", {}, "sm_90", "shared_load_bank_conflicts"), 0.0);
+  // 000's 16 banks: the double's two 32-bit requests each read every other word, 2-way per
+  // half-warp (8 transactions where 4 would do); the split's are conflict-free (2 + 2).
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleReads", {}, "cc1x"), 8.0);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleHiLo", {}, "cc1x"), 2.0);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleReads", {}, "cc1x", "shared_load_transactions"), 8.0 * reads);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleHiLo", {}, "cc1x", "shared_load_transactions"), 4.0 * reads);
+  EXPECT_DOUBLE_EQ(per_request("sharedDoubleHiLo", {}, "cc1x", "shared_load_bank_conflicts"), 0.0);
+}
+
+TEST(SharedMemoryModel, ThroughputKernelOneBankOrAll) {
+  namespace k = labbook::kernels;
+  // n = 4096 threads of 256: 128 warps, each making rounds x loads-per-round loads.
+  const double loads = 128.0 * k::kBandwidthRounds * k::kBandwidthLoadsPerRound;
+  EXPECT_DOUBLE_EQ(per_request("sharedBandwidth", {{"s", 1}}, "sm_90"), 1.0) << "32 consecutive words";
+  EXPECT_DOUBLE_EQ(per_request("sharedBandwidth", {{"s", 1}}, "sm_90", "shared_load_transactions"), loads);
+  EXPECT_DOUBLE_EQ(per_request("sharedBandwidth", {{"s", 32}}, "sm_90"), 32.0) << "every lane in one bank";
+  EXPECT_DOUBLE_EQ(per_request("sharedBandwidth", {{"s", 1}}, "cc1x"), 2.0) << "two half-warps";
+  EXPECT_DOUBLE_EQ(per_request("sharedBandwidth", {{"s", 32}}, "cc1x"), 32.0) << "16 per half-warp";
+  // Stride 32 stays inside the kernel's array.
+  EXPECT_LT(k::bandwidth_word(k::kBandwidthThreads - 1, k::kBandwidthLoadsPerRound - 1, 32), k::kBandwidthWords);
+}
+
+TEST(SharedMemoryModel, SecondDynamicArrayOffsets) {
+  namespace k = labbook::kernels;
+  // 002's b = &a[aSize] with floats, and doubles after shorts rounded up to 8 bytes.
+  EXPECT_EQ(k::second_array_offset(k::kFirstElements * 4, 4), 500u);
+  EXPECT_EQ(k::second_array_offset(k::kFirstElements * 2, 8), 256u);
+  EXPECT_EQ(k::mirrored_element(0, k::kFirstElements), k::kFirstElements - 1) << "a's last element is read";
 }

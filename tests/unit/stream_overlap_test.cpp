@@ -208,3 +208,10 @@ TEST(Format, DurationsBelowAMicrosecondKeepTheirNanoseconds) {
   EXPECT_EQ(format_value(0, "ns"), "0.0 µs");
   EXPECT_EQ(format_value(2.5e6, "ns"), "2.500 ms");
 }
+
+TEST(Format, BytesBelowAMebibyteReadInKibibytes) {
+  EXPECT_EQ(format_value(4096, "bytes"), "4.0 KiB") << "a managed variable's page, not 0.0 MiB";
+  EXPECT_EQ(format_value(0, "bytes"), "0.0 MiB");
+  EXPECT_EQ(format_value(1024.0 * 1024.0, "bytes"), "1.0 MiB");
+  EXPECT_EQ(format_value(3.5 * 1024 * 1024 * 1024, "bytes"), "3584.0 MiB");
+}

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "architecture.h"
+#include "global_memory_indexing.h"
 #include "global_cost.h"
 #include "kernel_cost.h"
 #include "kernel_models.h"
@@ -152,6 +153,44 @@ TEST(GlobalModel, Lab4OnThisGpu) {
   shape.block[0] = 512;
   const KernelCost measured = modelled_cost("readSegment", {{{"offset", 11}}, shape}, sm90());
   EXPECT_NEAR(*measured.quantity("gld_transactions"), 5242876, 1);
+}
+
+TEST(GlobalModel, Lab4LoadAndStorePatternsOfTheSourcesFigures) {
+  const long long n = 1 << 20;
+  auto loads = [&](long long pattern, const Architecture& arch) {
+    return modelled_cost("readPattern", {{{"n", n}, {"block", 512}, {"pattern", pattern}}, std::nullopt}, arch);
+  };
+  // Permuted within the warp's line (figures 4-10 and 4-15): nothing wasted anywhere.
+  EXPECT_DOUBLE_EQ(*loads(0, sm90()).quantity("gld_transactions_per_request"), 4.0);
+  EXPECT_DOUBLE_EQ(*loads(0, fermi_ca()).quantity("gld_transactions_per_request"), 1.0);
+  EXPECT_DOUBLE_EQ(*loads(0, fermi_ca()).quantity("gld_efficiency"), 100.0);
+  // One address (figure 4-12): a line on Fermi, a sector here.
+  EXPECT_DOUBLE_EQ(*loads(1, fermi_ca()).quantity("gld_efficiency"), 3.125);
+  EXPECT_DOUBLE_EQ(*loads(1, sm90()).quantity("gld_transactions_per_request"), 1.0);
+  // Scattered (figures 4-13 and 4-18): 32 units per request; uncached Fermi did 4x better.
+  EXPECT_DOUBLE_EQ(*loads(2, sm90()).quantity("gld_transactions_per_request"), 32.0);
+  EXPECT_DOUBLE_EQ(*loads(2, sm90()).quantity("gld_efficiency"), 12.5);
+  EXPECT_DOUBLE_EQ(*loads(2, fermi_ca()).quantity("gld_efficiency"), 3.125);
+  EXPECT_DOUBLE_EQ(*loads(2, fermi_cg()).quantity("gld_efficiency"), 12.5);
+
+  auto stores = [&](long long pattern, const Architecture& arch) {
+    return modelled_cost("writePattern", {{{"n", n}, {"block", 512}, {"pattern", pattern}}, std::nullopt}, arch);
+  };
+  EXPECT_DOUBLE_EQ(*stores(0, fermi_ca()).quantity("gst_transactions_per_request"), 3.0) << "figure 4-20";
+  EXPECT_DOUBLE_EQ(*stores(0, sm90()).quantity("gst_transactions_per_request"), 3.0);
+  EXPECT_DOUBLE_EQ(*stores(1, fermi_ca()).quantity("gst_transactions_per_request"), 1.0) << "figure 4-21";
+  EXPECT_DOUBLE_EQ(*stores(1, sm90()).quantity("gst_transactions_per_request"), 2.0);
+  EXPECT_DOUBLE_EQ(*stores(0, sm90()).quantity("gst_efficiency"), 100.0);
+  EXPECT_DOUBLE_EQ(*stores(0, sm90()).quantity("gld_transactions_per_request"), 3.0) << "24 lanes load 96 bytes";
+}
+
+TEST(GlobalModel, Lab4PermutedAndScatteredPatternsReadEveryWordOnce) {
+  const unsigned n = 1u << 12;
+  for (unsigned pattern : {0u, 2u}) {
+    std::vector<int> reads(n, 0);
+    for (unsigned i = 0; i < n; ++i) ++reads[labbook::kernels::pattern_load_index(pattern, i, n)];
+    EXPECT_TRUE(std::all_of(reads.begin(), reads.end(), [](int r) { return r == 1; })) << "pattern " << pattern;
+  }
 }
 
 TEST(KernelModels, LanePositionsFollowCudaThreadNumbering) {

@@ -1,0 +1,127 @@
+#pragma once
+// Experiment 2: what page-locked memory costs to get and to give back
+// (003_c67e0f909fb510d6.txt: « L'allocation et la désallocation sont plus coûteuses que pour
+// la mémoire paginée »), timed on the host for 1 MiB, 64 MiB and 256 MiB. Every variant ends
+// its allocation with one store per page, so that each hands the program memory it can use
+// without a page fault:
+//   alloc/pageable    malloc + one store per page (the operating system maps a zeroed page on
+//                     each first touch) | free
+//   alloc/pinned      cudaMallocHost + one store per page | cudaFreeHost
+//   alloc/registered  malloc + one store per page + cudaHostRegister | cudaHostUnregister + free
+// The variant's range holds all its cycles (1 + repeat per size, 20 for 1 MiB); after each
+// size two empty ranges inside it carry the medians, in ns, as their payloads:
+//   alloc/<variant>/allocate/bytes=N   from the first call to the last page's store
+//   alloc/<variant>/free/bytes=N       the release
+// Each cycle checks, untimed, that the runtime sees the memory as it should: page-locked host
+// memory (cudaMemoryTypeHost) for pinned and registered, unregistered for malloc's.
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "lab_run.h"
+#include "locked_memory.h"
+
+namespace labbook::lab {
+
+namespace allocation {
+
+/// One way to get host memory and give it back.
+struct Variant {
+  const char* name;
+  void* (*allocate)(std::size_t bytes);   ///< returns memory with every page stored to
+  void (*release)(void* p);
+  cudaMemoryType expected;                ///< what cudaPointerGetAttributes must say in between
+};
+
+inline void* allocate_pageable(std::size_t bytes) {
+  void* p = checked_malloc(bytes);
+  touch_pages(p, bytes);
+  return p;
+}
+inline void release_pageable(void* p) { std::free(p); }
+
+inline void* allocate_pinned(std::size_t bytes) {
+  void* p = nullptr;
+  CUDA_CHECK(cudaMallocHost(&p, bytes));
+  touch_pages(p, bytes);
+  return p;
+}
+inline void release_pinned(void* p) { CUDA_CHECK(cudaFreeHost(p)); }
+
+inline void* allocate_registered(std::size_t bytes) {
+  void* p = checked_malloc(bytes);
+  touch_pages(p, bytes);
+  CUDA_CHECK(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+  return p;
+}
+inline void release_registered(void* p) {
+  CUDA_CHECK(cudaHostUnregister(p));
+  std::free(p);
+}
+
+inline const Variant kVariants[] = {
+    {"pageable", allocate_pageable, release_pageable, cudaMemoryTypeUnregistered},
+    {"pinned", allocate_pinned, release_pinned, cudaMemoryTypeHost},
+    {"registered", allocate_registered, release_registered, cudaMemoryTypeHost},
+};
+
+inline const std::size_t kSizes[] = {std::size_t{1} << 20, std::size_t{64} << 20, std::size_t{256} << 20};
+
+inline std::string path(const Variant& v, const char* step, std::size_t bytes) {
+  return std::string("alloc/") + v.name + "/" + step + "/bytes=" + std::to_string(bytes);
+}
+
+/// Small allocations are quick and noisy: more cycles.
+inline int cycles(const Run& run, std::size_t bytes) { return bytes < (std::size_t{64} << 20) ? 20 : 1 + run.opt.repeat; }
+
+/// Nanoseconds `work` took on the host's steady clock.
+template <typename Work>
+double host_ns(Work&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace allocation
+
+inline void run_allocation_costs(Run& run) {
+  using allocation::kSizes;
+  for (const auto& v : allocation::kVariants) {
+    std::vector<std::string> paths;
+    for (auto bytes : kSizes)
+      for (const char* step : {"allocate", "free"}) paths.push_back(allocation::path(v, step, bytes));
+    if (!run.any_selected(paths)) continue;
+    NvtxPath variant_range(std::string("alloc/") + v.name);
+    for (auto bytes : kSizes) {
+      const std::string allocate_path = allocation::path(v, "allocate", bytes), free_path = allocation::path(v, "free", bytes);
+      if (!run.any_selected({allocate_path, free_path})) continue;
+      std::vector<double> allocate_ns, free_ns;
+      bool right = true;
+      for (int c = 0; c < allocation::cycles(run, bytes); ++c) {
+        void* p = nullptr;
+        allocate_ns.push_back(allocation::host_ns([&] { p = v.allocate(bytes); }));
+        cudaPointerAttributes attributes{};
+        CUDA_CHECK(cudaPointerGetAttributes(&attributes, p));
+        right = right && attributes.type == v.expected;
+        free_ns.push_back(allocation::host_ns([&] { v.release(p); }));
+      }
+      if (!right)
+        std::fprintf(stderr, "alloc/%s: cudaPointerGetAttributes did not report the memory as %s\n", v.name,
+                     v.expected == cudaMemoryTypeHost ? "page-locked host memory" : "unregistered");
+      const double allocate_median = median(allocate_ns), free_median = median(free_ns);
+      {
+        NvtxRange step("allocate");
+        NvtxRange size("bytes=" + std::to_string(bytes), allocate_median);
+      }
+      {
+        NvtxRange step("free");
+        NvtxRange size("bytes=" + std::to_string(bytes), free_median);
+      }
+      run.add({allocate_path, allocate_median / 1e6, "", right});
+      run.add({free_path, free_median / 1e6, "", right});
+    }
+  }
+}
+
+}  // namespace labbook::lab
