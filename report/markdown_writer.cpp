@@ -102,6 +102,9 @@ std::string table_markdown(const Table& t) {
     for (const auto& c : row) out += " " + cell(c) + " |";
     out += "\n";
   }
+  if (!t.notes.empty()) out += "\n";
+  for (std::size_t i = 0; i < t.notes.size(); ++i)
+    out += std::to_string(i + 1) + ". " + line_start_safe(render(t.notes[i], false)) + "\n";
   return out;
 }
 

@@ -49,6 +49,9 @@ struct Text {
 struct Table {
   std::vector<Text> header;
   std::vector<std::vector<Text>> rows;   ///< each row has header.size() cells
+  /// Numbered notes under the table, for explanations too long for a cell: a cell refers to
+  /// note i (from 1) as "note i".
+  std::vector<Text> notes = {};
 };
 
 struct Block {

@@ -136,6 +136,21 @@ void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m, bool reco
   sheet.data["cache_control"] = m.cache_control.empty() ? "none" : m.cache_control;
 }
 
+/// Drops the columns from `first` on whose every cell is blank or "—" (a section with no
+/// source value, or no baseline figure, has nothing to show there): tables must fit a page.
+void drop_empty_columns(Table& t, std::size_t first) {
+  if (t.rows.empty()) return;
+  const auto blank = [](const Text& c) {
+    const std::string p = c.plain();
+    return p.empty() || p == " " || p == "—";
+  };
+  for (std::size_t c = t.header.size(); c-- > first;) {
+    if (!std::all_of(t.rows.begin(), t.rows.end(), [&](const auto& row) { return blank(row[c]); })) continue;
+    t.header.erase(t.header.begin() + static_cast<long>(c));
+    for (auto& row : t.rows) row.erase(row.begin() + static_cast<long>(c));
+  }
+}
+
 /// "transactions" where the unit says "sectors": the sources' GPUs counted lines or segments.
 std::string source_unit(const std::string& unit) {
   const auto at = unit.find("sectors");
@@ -147,7 +162,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
   sheet.heading(3, section.title);
   if (!section.text.empty()) sheet.markdown(expand_placeholders(section.text, m, lab.peaks));
   Table t{{"Experiment", "Quantity", "Source (its GPU)", "Model, source's GPU", "Model, this GPU", measured_title,
-           "Verdict", "What changed"},
+           "Verdict", "Note"},
           {}};
   if (!section.baseline.empty()) t.header.insert(t.header.begin() + 6, "Of " + section.baseline);
   // A lab without a [model] would show only dashes in the model and verdict columns.
@@ -189,7 +204,10 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
         cells[2] = format_as_printed(ref->value, ref->unit) + " (" + short_gpu(ref->gpu) + ") [" + std::to_string(n) + "]";
         std::string changed = expand_placeholders(ref->explanation, m, lab.peaks);
         if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
-        cells[7] = Text{authored(changed)};
+        if (!changed.empty()) {
+          t.notes.push_back(Text{authored(changed)});
+          cells[7] = "note " + std::to_string(t.notes.size());
+        }
         row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu},
                          {"build", ref->build}, {"citation", ref->citation}};
         if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
@@ -208,6 +226,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
       rows.push_back(std::move(row));
     }
   }
+  drop_empty_columns(t, 2);
   sheet.table(std::move(t));
   sheet.data["sections"].push_back({{"title", section.title}, {"rows", rows}});
 }
