@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "build_log.h"
 #include "class_files.h"
 #include "commands.h"
 #include "exercise.h"
@@ -55,15 +56,21 @@ grading::Progress progress_bars(std::optional<ProgressBar>& bar) {
   return p;
 }
 
-/// --build-only: one line per student; exit 1 when any does not build.
-int print_builds(const std::vector<grading::Graded>& graded) {
+/// --build-only: one line per student, and under it the compiler's or linker's errors (the
+/// whole output is in OUT/STUDENT/build.log); exit 1 when any does not build.
+int print_builds(const std::vector<grading::Graded>& graded, const std::string& out_dir) {
   int failed = 0;
   for (const auto& g : graded) {
     const grading::SubmissionOutcome& o = g.outcome;
-    const std::string status = o.built                    ? "builds"
-                               : !g.labbook_error.empty() ? "labbook failed: " + g.labbook_error
-                               : !o.problem.empty()       ? "refused: " + o.problem.substr(0, o.problem.find('\n'))
-                                                          : "does not build: " + o.build_log.substr(0, o.build_log.find('\n'));
+    std::string status = o.built                    ? "builds"
+                         : !g.labbook_error.empty() ? "labbook failed: " + g.labbook_error
+                         : !o.problem.empty()       ? "refused: " + o.problem.substr(0, o.problem.find('\n'))
+                                                    : "does not build: ";
+    if (!o.built && g.labbook_error.empty() && o.problem.empty()) {
+      const auto errors = grading::build_errors(o.build_log);
+      for (std::size_t i = 0; i < errors.size(); ++i) status += (i ? "\n    " : "") + errors[i];
+      status += "\n    (all of it: " + out_dir + "/" + g.submission.student + "/build.log)";
+    }
     std::printf("%s: %s\n", g.submission.student.c_str(), status.c_str());
     failed += !o.built;
   }
@@ -83,10 +90,15 @@ grading::Exercise exercise_named(const std::string& name) {
 int exercise_handout(const std::string& id, const std::string& out_dir) {
   const grading::Exercise e = exercise_named(id);
   fs::create_directories(out_dir);
-  write_file_atomically(out_dir + "/" + e.student_file, read_file(e.starter));
+  const std::string student_file = out_dir + "/" + e.student_file, starter = read_file(e.starter);
+  // A student's work is never replaced: only a missing file, or one still equal to the starter.
+  const bool changed = fs::exists(student_file) && read_file(student_file) != starter;
+  if (!changed) write_file_atomically(student_file, starter);
   write_file_atomically(out_dir + "/instructions.md", read_file(e.instructions));
-  std::printf("%s: %s/%s (start from it) and %s/instructions.md\n", e.id.c_str(), out_dir.c_str(), e.student_file.c_str(),
-              out_dir.c_str());
+  if (changed)
+    std::fprintf(stderr, "labbook: %s differs from the starter file: left as it is (remove it, or give another --out, "
+                         "for a fresh copy)\n", student_file.c_str());
+  std::printf("%s: %s (start from it) and %s/instructions.md\n", e.id.c_str(), student_file.c_str(), out_dir.c_str());
   return 0;
 }
 
@@ -94,7 +106,10 @@ int grade(const GradeOptions& options) {
   grading::ClassSettings settings;
   settings.exercise = exercise_named(options.exercise);
   settings.rubric = grading::load_rubric(options.rubric.empty() ? settings.exercise.rubric : options.rubric);
-  const auto submissions = task_submissions(options, grading::find_submissions(options.submissions, settings.exercise));
+  const auto found = grading::find_submissions(options.submissions, settings.exercise);
+  if (found.empty())
+    throw UsageError("'" + options.submissions + "' holds no submission (one folder or one .cu file per student)");
+  const auto submissions = task_submissions(options, found);
   settings.out_dir = options.out_dir;
   settings.force = options.force;
   settings.build_only = options.build_only;
@@ -119,7 +134,7 @@ int grade(const GradeOptions& options) {
   const auto toolchain = grading::nvcc_toolchain(tool_paths(), *runner);
   std::optional<ProgressBar> bar;
   const std::vector<grading::Graded> graded = grading::grade_class(settings, submissions, *toolchain, *runner, progress_bars(bar));
-  if (options.build_only) return print_builds(graded);
+  if (options.build_only) return print_builds(graded, options.out_dir);
   std::vector<grading::Score> scores;
   for (const auto& g : graded) {
     if (g.graded_before) std::fprintf(stderr, "%s: graded before (--force grades again)\n", g.submission.student.c_str());

@@ -52,6 +52,18 @@ report::LabData find_lab(const std::string& id) {
 }
 
 /// The workbook's navigation bar: the index, then every lab.
+/// The measurement at `path`, refused when another program made it: lab 4's recording given to
+/// lab 3 would render a sheet of "not measured" rows and pass no check.
+Measurement measurement_of(const report::LabData& lab, const std::string& path) {
+  Measurement m = read_measurement(path);
+  if (!m.program.command.empty()) {
+    const std::string program = fs::path(m.program.command.front()).filename().string();
+    if (program != lab.program)
+      throw UsageError(path + " measured '" + program + "', not " + lab.id + "'s program '" + lab.program + "'");
+  }
+  return m;
+}
+
 report::Navigation navigation(const std::vector<report::LabData>& labs, const std::string& current) {
   report::Navigation nav{{{"index", "Index"}}, current};
   for (const auto& lab : labs) nav.links.push_back({lab.id, lab.title.substr(0, lab.title.find(" — "))});
@@ -124,7 +136,7 @@ int run_lab(const RunOptions& options) {
 
 int render_lab(const RenderOptions& options) {
   const report::LabData lab = find_lab(options.lab);
-  write_outputs(lab, read_measurement(options.measurement), options.out_dir, options.note, /*recorded=*/true);
+  write_outputs(lab, measurement_of(lab, options.measurement), options.out_dir, options.note, /*recorded=*/true);
   return 0;
 }
 
@@ -132,7 +144,7 @@ int check_lab(const std::string& lab_id, const std::string& measurement) {
   const report::LabData lab = find_lab(lab_id);
   const std::string path = measurement.empty() ? recording_path(lab) : measurement;
   int failures = 0, inconclusive = 0;
-  const auto outcomes = report::check_measurement(lab, read_measurement(path));
+  const auto outcomes = report::check_measurement(lab, measurement_of(lab, path));
   for (const auto& o : outcomes) {
     std::printf("%-4s %s\n", o.inconclusive ? "?" : o.passed ? "ok" : "FAIL", o.text.c_str());
     failures += o.passed ? 0 : 1;

@@ -13,12 +13,14 @@
 //                   -- PROGRAM ARGS...   profile any CUDA program
 //   labbook summary MEASUREMENT --out DIR     summary files from a measurement file
 //   labbook metrics                  list the metric catalog
+//   labbook help, labbook            this list; labbook --version: the version and its CUDA
 //
 // Exit codes (cli/exit_codes.h): 0 success; 1 failure (bad input, wrong lab result, I/O);
 // 2 bad usage, found before anything runs; 77 no GPU to profile on. `profile` exits with the
 // profiled program's own exit code (128 + signal number when a signal ended it); labbook's
 // own problems go to stderr and the measurement's issues, and only when the program
 // succeeded but labbook could write nothing at all does `profile` exit 70.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,11 +28,49 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "help_formatter.h"
 #include "labbook/model/error.h"
+#include "labbook/model/text.h"
+
+namespace {
+
+/// CLI11 reads a word that names no subcommand as a stray argument ("A subcommand is
+/// required"): name it, and the closest command, instead.
+std::string unknown_command(const CLI::App& app, const std::string& word) {
+  std::string closest;
+  std::size_t best = word.size();
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    const std::size_t d = labbook::edit_distance(word, sub->get_name());
+    if (d < best) best = d, closest = sub->get_name();
+  }
+  std::string message = "unknown command '" + word + "'";
+  if (!closest.empty() && best <= 3) message += "; did you mean '" + closest + "'?";
+  return message + " (labbook help lists the commands)";
+}
+
+/// A count option's check: CLI11's own range message prints the whole range of a double.
+CLI::Validator at_least(long long minimum) {
+  return CLI::Validator(
+      [minimum](std::string& value) -> std::string {
+        try {
+          std::size_t used = 0;
+          const long long n = std::stoll(value, &used);
+          if (used == value.size() && n >= minimum) return "";
+        } catch (const std::exception&) {
+        }
+        return "must be a whole number, at least " + std::to_string(minimum) + " (not '" + value + "')";
+      },
+      "N>=" + std::to_string(minimum));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"labbook: the CUDA memory hierarchy as lab work, measured with CUPTI"};
+  CLI::App app{"labbook: the CUDA memory hierarchy as lab work, measured with CUPTI", "labbook"};
+  app.formatter(std::make_shared<labbook::cli::HelpFormatter>());   // before the subcommands: they copy it
   app.require_subcommand(1);
+  app.set_version_flag("--version", "labbook " LABBOOK_VERSION ", built with CUDA " LABBOOK_CUDA_VERSION
+                                    " (its nvcc for the labs and its CUPTI for the collector)");
 
   labbook::cli::RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Measure a lab on this GPU (or use its recording) and write its sheet");
@@ -114,9 +154,10 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   profile_cmd->add_option("--kernel", profile.kernels, "Metrics only for kernels whose name matches these globs (comma-separated)")
       ->delimiter(',');
-  profile_cmd->add_option("--launch-skip", profile.launch_skip, "Skip this many matching launches before collecting metrics");
+  profile_cmd->add_option("--launch-skip", profile.launch_skip, "Skip this many matching launches before collecting metrics")
+      ->check(at_least(0));
   profile_cmd->add_option("--launch-count", profile.launch_count, "Collect metrics for at most this many matching launches")
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   profile_cmd->add_flag("--no-trace", profile.no_trace,
                         "Run the program once, for metrics only: no timeline, copies or API calls (faster)");
   profile_cmd->add_option("--replay", profile.replay,
@@ -144,6 +185,18 @@ int main(int argc, char** argv) {
   metrics_cmd->add_flag("--cupti-all", metrics_all, "Print every CUPTI metric the catalog uses, comma-separated")
       ->excludes(lab_option);
 
+  // `labbook` alone and `labbook help` print the help; a first word that names no command is
+  // named (with the closest command) before CLI11 calls it a stray argument.
+  if (argc == 1 || std::string(argv[1]) == "help") {
+    std::printf("%s", app.help().c_str());
+    return 0;
+  }
+  const auto subcommands = app.get_subcommands({});
+  if (argv[1][0] != '-' && std::none_of(subcommands.begin(), subcommands.end(),
+                                        [&](const CLI::App* sub) { return sub->get_name() == argv[1]; })) {
+    std::fprintf(stderr, "labbook: %s\n", unknown_command(app, argv[1]).c_str());
+    return labbook::cli::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -76,6 +76,8 @@ ProfileRequest checked_request(const ProfileOptions& options) {
   if (options.no_trace && request.cupti_metrics.empty())
     throw UsageError("--no-trace needs --metrics: there would be nothing to collect");
   if (request.command.empty()) throw UsageError("no program to profile: give it after --");
+  if (std::error_code e; std::filesystem::is_directory(request.command.front(), e))
+    throw UsageError("'" + request.command.front() + "' is a folder, not a program: give the program to profile after --");
   if (!program_exists(request.command.front()))
     throw UsageError("'" + request.command.front() + "': no such program (or not executable)");
   request.nvtx = options.nvtx;

@@ -327,7 +327,15 @@ std::vector<Graded> grade_class(const ClassSettings& settings, const std::vector
     graded[place[i]].labbook_error = students[i].labbook_error;
   };
   if (settings.build_only) {
-    for (std::size_t i = 0; i < students.size(); ++i) keep(i);
+    // Each student's whole build output, beside the line `grade --build-only` prints.
+    for (std::size_t i = 0; i < students.size(); ++i) {
+      keep(i);
+      const SubmissionOutcome& o = students[i].outcome;
+      fs::create_directories(students[i].dir);
+      write_file_atomically(students[i].dir + "/build.log", !o.problem.empty() ? "refused: " + o.problem + "\n"
+                                                            : o.built          ? "builds\n" + o.build_log
+                                                                               : o.build_log);
+    }
     return graded;
   }
   // One runner per GPU: counters are device-wide, so each GPU runs one submission at a time.

@@ -152,6 +152,10 @@ json to_json(const Measurement& m) {
 Measurement measurement_from_json(const json& j, const std::string& origin) {
   JsonReader root(j, origin);
   Measurement m;
+  // The sheet's own JSON (reports/lab4.json) sits beside the measurement: say which file to give.
+  if (j.is_object() && !j.contains("schema") && j.contains("sections") && j.contains("lab"))
+    throw Error(origin + ": a lab sheet's numbers, not a measurement: give the measurement it was rendered from (" +
+                j["lab"].get<std::string>() + ".measurement.json beside it, or the lab's recorded/h100.json)");
   if (root.string("schema") != "labbook.measurement")
     root.fail("schema", "expected \"labbook.measurement\"");
   const int version = root.integer<int>("schema_version");

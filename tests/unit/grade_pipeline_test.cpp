@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "build_log.h"
 #include "exercise_checks.h"
 #include "grade_pipeline.h"
 #include "harness_records.h"
@@ -245,6 +246,26 @@ TEST_F(GradePipeline, BuildOnlyRunsNothing) {
   EXPECT_FALSE(of(graded, "nocompile").outcome.built);
   EXPECT_TRUE(runner_.runs.empty());
   EXPECT_FALSE(fs::exists(settings_.out_dir + "/honest/score.json"));
+  // Each student's whole build output is kept, for the instructor and the student.
+  EXPECT_EQ(read_file(settings_.out_dir + "/nocompile/build.log"), of(graded, "nocompile").outcome.build_log);
+  EXPECT_EQ(read_file(settings_.out_dir + "/honest/build.log").rfind("builds", 0), 0u);
+}
+
+TEST(BuildLog, TheErrorsNotTheFirstLine) {
+  // ld's first line says where; the error is on the next.
+  const std::string ld = "/usr/bin/ld: submission.o: in function `main':\n"
+                         "submission.cu:(.text+0x0): multiple definition of `main'; harness.o:(.text+0x0): first defined here\n"
+                         "collect2: error: ld returned 1 exit status\n";
+  const auto lines = build_errors(ld);
+  ASSERT_EQ(lines.size(), 2u) << "the tally \"ld returned 1 exit status\" says nothing new";
+  EXPECT_NE(lines[0].find("in function"), std::string::npos);
+  EXPECT_NE(lines[1].find("multiple definition of `main'"), std::string::npos);
+  EXPECT_EQ(build_errors("a warning only\nsecond line\n"), std::vector<std::string>{"a warning only"});
+  std::string many;
+  for (int i = 0; i < 10; ++i) many += "submission.cu(" + std::to_string(i) + "): error: x\n";
+  const auto cut = build_errors(many, 4);
+  ASSERT_EQ(cut.size(), 4u);
+  EXPECT_EQ(cut.back(), "(and 7 more lines)");
 }
 
 TEST(HarnessRecords, TheStudentsOwnVerdictCountsForNothing) {

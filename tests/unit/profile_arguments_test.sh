@@ -33,6 +33,11 @@ expect "unclosed [ in --nvtx" 2 "--nvtx 'step[1': the '[' at position 5 is never
   --nvtx 'step[1' -- "$work/prog"
 expect "unclosed [ in --kernel" 2 "--kernel 'k<float>[': the '[' at position 9" --kernel 'k<float>[' -- "$work/prog"
 expect "no such program" 2 "'./no-such-program': no such program" -- ./no-such-program
+expect "--launch-count 0" 2 "--launch-count: must be a whole number, at least 1 (not '0')" \
+  --launch-count 0 -- "$work/prog"
+expect "negative --launch-skip" 2 "--launch-skip: must be a whole number, at least 0 (not '-3')" \
+  --launch-skip -3 -- "$work/prog"
+expect "a folder as the program" 2 "'$work' is a folder, not a program" -- "$work"
 expect "--no-trace without metrics" 2 "--no-trace needs --metrics" --no-trace -- "$work/prog"
 expect "bad --replay value" 2 "--replay" --replay sometimes -- "$work/prog"
 expect "bad --cache-control value" 2 "--cache-control" --cache-control some -- "$work/prog"

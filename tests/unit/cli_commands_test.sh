@@ -1,0 +1,50 @@
+#!/bin/bash
+# CPU test: labbook's top level. `labbook` alone and `labbook help` print the help (exit 0),
+# `--version` names the version and the CUDA it was built with, a word that is no command is
+# named with the closest command (exit 2), and no help text carries CLI11's "Excludes:" lists.
+# Then the mistakes a student or an instructor makes with files: another lab's measurement,
+# a sheet's JSON for a measurement, a handout over changed work, an empty class.
+#   cli_commands_test.sh LABBOOK SOURCE_DIR
+set -uo pipefail
+lb=$1; src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+# expect NAME WANT_EXIT WANT_OUTPUT_PART ARGS...: the part is looked for in stdout and stderr.
+expect() {
+  local name=$1 want=$2 part=$3; shift 3
+  local rc=0
+  "$lb" "$@" >"$work/out" 2>&1 || rc=$?
+  if [ "$rc" != "$want" ] || ! grep -qF -- "$part" "$work/out"; then
+    echo "FAIL: $name: exit $rc (want $want); output: $(head -c 600 "$work/out")"
+    failures=$((failures + 1))
+  else
+    echo "ok: $name"
+  fi
+}
+expect "labbook alone prints the help" 0 "Usage: labbook [OPTIONS] SUBCOMMAND"
+expect "labbook help prints the help" 0 "Usage: labbook [OPTIONS] SUBCOMMAND" help
+expect "--version" 0 "built with CUDA 1" --version
+expect "an unknown command, close to one" 2 "unknown command 'grde'; did you mean 'grade'?" grde
+expect "an unknown command, close to none" 2 "unknown command 'frobnicate' (labbook help" frobnicate
+for command in run render check workbook exercise grade profile summary metrics; do
+  "$lb" "$command" --help >"$work/help" 2>&1
+  if grep -q "Excludes" "$work/help"; then
+    echo "FAIL: $command --help lists what each option excludes"
+    failures=$((failures + 1))
+  fi
+done
+lab4=$src/labs/04_global_memory/recorded/h100.json
+expect "render with another lab's measurement" 2 "measured 'lab4_global_memory', not lab3's program 'lab3_shared_memory'" \
+  render lab3 --measurement "$lab4" --out "$work/sheet3"
+[ -e "$work/sheet3/lab3.md" ] && { echo "FAIL: a sheet was written from another lab's measurement"; failures=$((failures + 1)); }
+expect "check with another lab's measurement" 2 "not lab3's program" check lab3 --measurement "$lab4"
+"$lb" render lab4 --measurement "$lab4" --out "$work/sheet4" >/dev/null 2>&1
+expect "summary of a sheet's JSON" 1 "a lab sheet's numbers, not a measurement" summary "$work/sheet4/lab4.json" --out "$work/s"
+"$lb" exercise lab4 --out "$work/handout" >/dev/null 2>&1
+echo "// my work" >>"$work/handout/submission.cu"
+expect "a handout over a changed submission" 0 "differs from the starter file: left as it is" exercise lab4 --out "$work/handout"
+grep -q "// my work" "$work/handout/submission.cu" || { echo "FAIL: the student's work was overwritten"; failures=$((failures + 1)); }
+mkdir -p "$work/no_students"
+expect "an empty class" 2 "holds no submission" grade lab4 "$work/no_students" --out "$work/grades" --build-only
+[ "$failures" -eq 0 ] || { echo "$failures case(s) failed"; exit 1; }
