@@ -14,11 +14,11 @@
 //   alloc/<variant>/free/bytes=N       the release
 // Each cycle checks, untimed, that the runtime sees the memory as it should: page-locked host
 // memory (cudaMemoryTypeHost) for pinned and registered, unregistered for malloc's.
-#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "host_timer.h"
 #include "lab_run.h"
 #include "locked_memory.h"
 
@@ -75,14 +75,6 @@ inline std::string path(const Variant& v, const char* step, std::size_t bytes) {
 /// Small allocations are quick and noisy: more cycles.
 inline int cycles(const Run& run, std::size_t bytes) { return bytes < (std::size_t{64} << 20) ? 20 : 1 + run.opt.repeat; }
 
-/// Nanoseconds `work` took on the host's steady clock.
-template <typename Work>
-double host_ns(Work&& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace allocation
 
 inline void run_allocation_costs(Run& run) {
@@ -100,11 +92,11 @@ inline void run_allocation_costs(Run& run) {
       bool right = true;
       for (int c = 0; c < allocation::cycles(run, bytes); ++c) {
         void* p = nullptr;
-        allocate_ns.push_back(allocation::host_ns([&] { p = v.allocate(bytes); }));
+        allocate_ns.push_back(host_ns([&] { p = v.allocate(bytes); }));
         cudaPointerAttributes attributes{};
         CUDA_CHECK(cudaPointerGetAttributes(&attributes, p));
         right = right && attributes.type == v.expected;
-        free_ns.push_back(allocation::host_ns([&] { v.release(p); }));
+        free_ns.push_back(host_ns([&] { v.release(p); }));
       }
       if (!right)
         std::fprintf(stderr, "alloc/%s: cudaPointerGetAttributes did not report the memory as %s\n", v.name,

@@ -10,11 +10,11 @@
 // The variant's range holds its sums; an empty range inside it, cpu_read/<variant>/bytes=N,
 // carries their median in ns as its payload. Every sum must equal the pattern's.
 #include <atomic>
-#include <chrono>
 #include <string>
 #include <vector>
 
 #include "host_memory.h"
+#include "host_timer.h"
 #include "lab_run.h"
 #include "locked_memory.h"
 
@@ -60,9 +60,8 @@ inline void run_cpu_reads(Run& run) {
     {
       NvtxPath variant_range(std::string("cpu_read/") + v.name);
       for (int r = 0; r < 1 + run.opt.repeat; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        const std::uint64_t s = cpu_reads::sum(v.data, words);
-        ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+        std::uint64_t s = 0;
+        ns.push_back(host_ns([&] { s = cpu_reads::sum(v.data, words); }));
         right = right && s == expected;
       }
       NvtxRange payload(size, median(ns));

@@ -12,6 +12,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "experiment_log.h"
+#include "host_timer.h"
 #include "median.h"
 
 namespace labbook::lab {
@@ -61,14 +62,6 @@ inline double thread_cpu_ns() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
-}
-
-/// Host nanoseconds `call` took to return.
-template <typename Call>
-double host_ns(Call&& call) {
-  const double start = wall_ns();
-  call();
-  return wall_ns() - start;
 }
 
 /// Milliseconds the host waited for `work` and the whole device after it.
