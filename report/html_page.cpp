@@ -63,7 +63,67 @@ std::string html_links(const std::string& body) {
   return std::regex_replace(body, markdown_link, "href=\"$1.html$2\"");
 }
 
+/// A heading's anchor name: its text without markup or entities, lower case, every run of
+/// other characters one '-' ("Lab 4 — Global memory" -> "lab-4-global-memory").
+std::string slug(const std::string& html) {
+  std::string out;
+  bool dash = false;
+  for (std::size_t i = 0; i < html.size(); ++i) {
+    if (html[i] == '<' || html[i] == '&') {   // a tag or an entity stands for no letter here
+      const std::size_t end = html.find(html[i] == '<' ? '>' : ';', i);
+      if (end != std::string::npos) {
+        i = end;
+        dash = !out.empty();
+        continue;
+      }
+    }
+    const auto c = static_cast<unsigned char>(html[i]);
+    if (std::isalnum(c)) {
+      if (dash) out += '-';
+      out += static_cast<char>(std::tolower(c));
+      dash = false;
+    } else {
+      dash = !out.empty();
+    }
+  }
+  return out.empty() ? "section" : out;
+}
+
 }  // namespace
+
+std::string anchor_headings(const std::string& body, std::string* contents) {
+  static const std::regex heading(R"re(<h([2-4])>([\s\S]*?)</h\1>)re");
+  std::set<std::string> taken;
+  std::string out, entries;
+  int open_level = 0;   // 2 while a second-level entry's list of third-level ones is open
+  std::size_t last = 0, count = 0;
+  for (std::sregex_iterator it(body.begin(), body.end(), heading), end; it != end; ++it) {
+    const auto& m = *it;
+    const std::string level = m[1].str(), text = m[2].str();
+    std::string id = slug(text);
+    for (int n = 2; taken.count(id); ++n) id = slug(text) + "-" + std::to_string(n);
+    taken.insert(id);
+    out += body.substr(last, static_cast<std::size_t>(m.position()) - last);
+    out += "<h" + level + " id=\"" + id + "\">" + text + " <a class=\"anchor\" href=\"#" + id +
+           "\" aria-label=\"Link to this section\">#</a></h" + level + ">";
+    last = static_cast<std::size_t>(m.position() + m.length());
+    if (level == "4") continue;
+    ++count;
+    const std::string item = "<li><a href=\"#" + id + "\">" + text + "</a>";
+    if (level == "2") {
+      entries += std::string(open_level == 3 ? "</ol></li>" : open_level == 2 ? "</li>" : "") + item;
+      open_level = 2;
+    } else {
+      entries += std::string(open_level == 2 ? "<ol>" : "") + item + "</li>";
+      open_level = open_level == 0 ? 0 : 3;
+    }
+  }
+  entries += open_level == 3 ? "</ol></li>" : open_level == 2 ? "</li>" : "";
+  if (contents)
+    *contents = count < 3 ? "" : "<nav class=\"contents\" aria-label=\"Contents\"><details open><summary>Contents</summary><ol>" +
+                                     entries + "</ol></details></nav>\n";
+  return out + body.substr(last);
+}
 
 std::string highlight_code_blocks(const std::string& html) {
   static const std::regex block(R"re(<pre><code class="language-(cuda|cpp|c)">([\s\S]*?)</code></pre>)re");
@@ -80,7 +140,7 @@ std::string highlight_code_blocks(const std::string& html) {
 
 const std::string& stylesheet() {
   static const std::string css =
-      "/* labbook's pages: readable tables, figures sized to the page, highlighted code. */\n"
+      "/* labbook's pages: readable tables, figures sized to the page, highlighted code, anchored headings, contents. */\n"
       "body{font-family:system-ui,sans-serif;max-width:76rem;margin:0 auto 2rem;padding:0 1rem;line-height:1.45;color:#222}\n"
       "nav.labbook{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ddd;padding:.4rem 0;margin-bottom:1rem;"
       "display:flex;flex-wrap:wrap;gap:.2rem .9rem;font-size:.9rem;z-index:1}\n"
@@ -95,7 +155,16 @@ const std::string& stylesheet() {
       "pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.7rem;overflow-x:auto}\n"
       "pre code{background:none;padding:0}\n"
       ".tok-keyword{color:#8a2be2;font-weight:600}\n.tok-comment{color:#6a737d;font-style:italic}\n"
-      ".tok-number{color:#005cc5}\n.tok-string{color:#032f62}\n";
+      ".tok-number{color:#005cc5}\n.tok-string{color:#032f62}\n"
+      "a.anchor{margin-left:.35rem;color:#999;text-decoration:none;font-weight:normal;opacity:.4}\n"
+      "h2:hover a.anchor,h3:hover a.anchor,h4:hover a.anchor,a.anchor:focus{opacity:1}\n"
+      "nav.contents{border:1px solid #ddd;background:#fafafa;padding:.3rem .8rem;margin:1rem 0;font-size:.9rem}\n"
+      "nav.contents summary{cursor:pointer;font-weight:600}\n"
+      "nav.contents ol{margin:.3rem 0;padding-left:1.3rem}\nnav.contents a{text-decoration:none;color:#0645ad}\n"
+      "@media (min-width:1800px){nav.contents{position:fixed;left:1rem;top:3.5rem;width:15rem;max-height:85vh;"
+      "overflow-y:auto;margin:0}}\n"
+      "@media print{nav.labbook,nav.contents,a.anchor{display:none}table{display:table;overflow:visible}"
+      "tr,img{page-break-inside:avoid}}\n";
   return css;
 }
 
@@ -108,10 +177,16 @@ std::string html_page(const std::string& title, const std::string& body, const N
              ">" + escape_markup(link.label) + "</a>";
     nav += "</nav>\n";
   }
+  // Every section gets an anchor; a page of three or more gets its contents under its title.
+  std::string contents;
+  std::string text = anchor_headings(highlight_code_blocks(html_links(body)), &contents);
+  const std::size_t title_end = text.find("</h1>");
+  text.insert(title_end == std::string::npos ? 0 : title_end + 5 + (text.compare(title_end + 5, 1, "\n") == 0 ? 1 : 0),
+              contents);
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
          escape_markup(title) + "</title>\n<link rel=\"stylesheet\" href=\"" + kStylesheetFile + "\">\n</head>\n<body>\n" +
-         nav + highlight_code_blocks(html_links(body)) + "</body>\n</html>\n";
+         nav + text + "</body>\n</html>\n";
 }
 
 }  // namespace labbook::report

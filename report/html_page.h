@@ -2,8 +2,9 @@
 /// @file
 /// The HTML around cmark-gfm's body: one shared stylesheet (labbook.css, written next to
 /// the pages), an optional navigation bar between the workbook's pages, links to sibling
-/// Markdown files turned into links to their HTML, and CUDA code blocks highlighted. Pages
-/// load nothing from the network, so they work from file://.
+/// Markdown files turned into links to their HTML, CUDA code blocks highlighted, an anchor on
+/// every heading and a contents box under the title. Pages load nothing from the network, so
+/// they work from file://.
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ std::string html_page(const std::string& title, const std::string& body, const N
 /// The stylesheet every page links to, as labbook.css.
 const std::string& stylesheet();
 inline constexpr const char* kStylesheetFile = "labbook.css";
+
+/// Gives every <h2> to <h4> an id (from its text, unique on the page) and a "#" link to itself;
+/// `contents`, if given, receives a <nav class="contents"> listing the h2s with their h3s
+/// nested, or "" for a page of fewer than three such headings.
+std::string anchor_headings(const std::string& body, std::string* contents = nullptr);
 
 /// Keywords, comments, numbers and strings of C++/CUDA code blocks (class
 /// "language-cuda", "language-cpp" or "language-c") wrapped in <span class="tok-...">.

@@ -20,6 +20,34 @@ TEST(HtmlPage, LinksTheStylesheetAndMarksTheCurrentPage) {
   EXPECT_EQ(stylesheet().find("@import"), std::string::npos);
 }
 
+TEST(HtmlPage, EveryHeadingHasAnAnchorAndTheContentsListThem) {
+  const std::string body = markdown_to_html(
+      "# Lab 4\n\nintro\n\n## Results\n\n### Misaligned reads, L1 cached\n\n### The `__ldcg` path\n\n"
+      "## Results\n\n#### Detail\n\n## Questions & answers\n");
+  const std::string page = html_page("T", body);
+  EXPECT_NE(page.find("<h2 id=\"results\">Results <a class=\"anchor\" href=\"#results\""), std::string::npos) << page;
+  EXPECT_NE(page.find("<h2 id=\"results-2\">"), std::string::npos) << "a second heading of the same text";
+  EXPECT_NE(page.find("<h3 id=\"misaligned-reads-l1-cached\">"), std::string::npos);
+  EXPECT_NE(page.find("<h3 id=\"the-ldcg-path\">"), std::string::npos) << "markup is no part of the name";
+  EXPECT_NE(page.find("<h4 id=\"detail\">"), std::string::npos);
+  EXPECT_NE(page.find("<h2 id=\"questions-answers\">"), std::string::npos);
+  // The contents come right after the title: h2s, with their h3s nested; no h4.
+  const std::size_t title = page.find("</h1>"), nav = page.find("<nav class=\"contents\"");
+  ASSERT_NE(nav, std::string::npos);
+  EXPECT_LT(title, nav);
+  EXPECT_LT(nav, page.find("<p>intro</p>"));
+  EXPECT_NE(page.find("<li><a href=\"#results\">Results</a><ol><li><a href=\"#misaligned-reads-l1-cached\">"),
+            std::string::npos) << page;
+  EXPECT_EQ(page.find("href=\"#detail\">Detail</a></li>"), std::string::npos) << "no h4 in the contents";
+  // Every "#" link on the page names an id the page has.
+  for (std::size_t at = page.find("href=\"#"); at != std::string::npos; at = page.find("href=\"#", at + 1)) {
+    const std::string id = page.substr(at + 7, page.find('"', at + 7) - at - 7);
+    EXPECT_NE(page.find("id=\"" + id + "\""), std::string::npos) << id;
+  }
+  EXPECT_EQ(html_page("T", markdown_to_html("# T\n\n## One\n")).find("nav class=\"contents\""), std::string::npos)
+      << "a short page has no contents box";
+}
+
 TEST(HtmlPage, LinksToSiblingMarkdownPagesBecomeLinksToTheirHtml) {
   const std::string body = markdown_to_html("[lab 4](lab4.md), [part](lab5.md#results), [web](https://example.org/a.md)\n");
   const std::string page = html_page("T", body);
