@@ -2,17 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include "format.h"
 
 namespace labbook::grading {
 
 namespace {
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
 
 /// A CSV field: quoted when it holds a separator, a quote or a line break (RFC 4180).
 std::string csv_field(const std::string& s) {
@@ -31,7 +26,7 @@ std::string measured_text(const CriterionScore& s) {
   const Criterion& c = *s.criterion;
   if (c.correctness) return s.points > 0 ? "correct" : "not correct";
   if (!s.measured) return "—";
-  return number(*s.measured) + " (full at " + number(c.full_at) + ", none at " + number(c.zero_at) + ")";
+  return report::two_decimals(*s.measured) + " (full at " + report::two_decimals(c.full_at) + ", none at " + report::two_decimals(c.zero_at) + ")";
 }
 
 }  // namespace
@@ -42,8 +37,8 @@ std::string grades_csv(const Rubric& rubric, std::vector<Score> scores) {
   for (const auto& c : rubric.criteria) out += "," + csv_field(c.id);
   out += "\n";
   for (const auto& s : scores) {
-    out += csv_field(s.student) + "," + number(s.total) + "," + number(s.max_total);
-    for (const auto& c : s.criteria) out += "," + number(c.points);
+    out += csv_field(s.student) + "," + report::two_decimals(s.total) + "," + report::two_decimals(s.max_total);
+    for (const auto& c : s.criteria) out += "," + report::two_decimals(c.points);
     out += "\n";
   }
   return out;
@@ -126,10 +121,10 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
     shown_total += c.points;
     shown_max += c.criterion->points;
     const std::string name = c.criterion->title + (c.criterion->visible ? "" : " (instructor only)");
-    t.rows.push_back({name, number(c.points) + " / " + number(c.criterion->points), measured_text(c), c.note});
+    t.rows.push_back({name, report::two_decimals(c.points) + " / " + report::two_decimals(c.criterion->points), measured_text(c), c.note});
     if (c.points < c.criterion->points && !c.criterion->hint.empty()) hints.push_back({c.criterion->title + ": " + c.criterion->hint});
   }
-  sheet.lines({Text{report::strong("Score:"), {" " + number(shown_total) + " / " + number(shown_max)}}});
+  sheet.lines({Text{report::strong("Score:"), {" " + report::two_decimals(shown_total) + " / " + report::two_decimals(shown_max)}}});
   sheet.table(std::move(t));
   if (!outcome.findings.empty()) {
     // Why the measured criteria earned nothing: what the counters and the harness saw.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 #include "format.h"
@@ -10,12 +9,6 @@
 namespace labbook::report {
 
 namespace {
-
-std::string two_decimals(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
 
 /// "67.3 µs" or, when the repeats differ, "67.3 µs (67.1 µs to 67.9 µs over 4 repeats)".
 std::string with_noise(const QuantityValue& v, const std::string& unit) {

@@ -40,6 +40,8 @@ std::string counted(double v, const std::string& unit) {
 
 std::string svg_number(double value) { return printf_string("%.1f", value); }
 
+std::string two_decimals(double value) { return printf_string("%.2f", value); }
+
 std::string escape_markup(const std::string& text) {
   std::string out;
   for (char c : text) {

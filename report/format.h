@@ -26,6 +26,9 @@ bool is_scaled_unit(const std::string& unit);
 /// percentages ("+30.19 pts"), a ratio otherwise ("x1.25").
 std::string format_comparison(double measured, double source, const std::string& unit);
 
+/// A plain number with two decimals, no unit ("1.61"): a ratio, a bound, a score.
+std::string two_decimals(double value);
+
 /// 1234567 -> "1,234,567".
 std::string with_thousands(long long value);
 

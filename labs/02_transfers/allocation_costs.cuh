@@ -14,17 +14,45 @@
 //   alloc/<variant>/free/bytes=N       the release
 // Each cycle checks, untimed, that the runtime sees the memory as it should: page-locked host
 // memory (cudaMemoryTypeHost) for pinned and registered, unregistered for malloc's.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "host_timer.h"
 #include "lab_run.h"
-#include "locked_memory.h"
 
 namespace labbook::lab {
 
 namespace allocation {
+
+/// The host's page size (4 KiB on x86-64 Linux).
+inline std::size_t page_bytes() {
+  static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return bytes;
+}
+
+/// One store per page of [p, p + bytes): the first touch, on which the operating system maps
+/// a zeroed physical page behind each virtual one. The stores are volatile so that the
+/// compiler keeps them even when the memory is freed right after.
+inline void touch_pages(void* p, std::size_t bytes) {
+  volatile char* c = static_cast<volatile char*>(p);
+  for (std::size_t i = 0; i < bytes; i += page_bytes()) c[i] = 1;
+  if (bytes) c[bytes - 1] = 1;   // the last page, when p does not start a page
+}
+
+/// malloc that exits the lab when the system has no memory left.
+inline void* checked_malloc(std::size_t bytes) {
+  void* p = std::malloc(bytes);
+  if (!p) {
+    std::fprintf(stderr, "malloc of %zu bytes failed\n", bytes);
+    std::exit(1);
+  }
+  return p;
+}
 
 /// One way to get host memory and give it back.
 struct Variant {

@@ -15,7 +15,6 @@
 #include "device_buffer.h"
 #include "host_memory.h"
 #include "lab_run.h"
-#include "locked_memory.h"
 #include "parallel_check.h"
 
 namespace labbook::lab {
@@ -116,7 +115,7 @@ inline void run_registered_copies(Run& run) {
   if (copies::largest_selected(run, "copy/registered/h2d") == 0 && copies::largest_selected(run, "copy/registered/d2h") == 0)
     return;
   const std::size_t words = run.opt.max_copy_bytes / sizeof(std::uint64_t);
-  LockedMemory<std::uint64_t> source(LockedKind::Registered, words), target(LockedKind::Registered, words);
+  HostMemory<std::uint64_t> source(HostKind::Registered, words), target(HostKind::Registered, words);
   copies::fill(source.get(), words, run.opt.seed);
   DeviceBuffer<std::uint64_t> device(words);
   copies::both_ways(run, "registered", source.get(), target.get(), device);
@@ -130,7 +129,7 @@ inline void run_write_combined_copies(Run& run) {
   const std::size_t checked = copies::largest_selected(run, group);
   if (checked == 0) return;
   const std::size_t words = run.opt.max_copy_bytes / sizeof(std::uint64_t);
-  LockedMemory<std::uint64_t> source(LockedKind::WriteCombined, words);
+  HostMemory<std::uint64_t> source(HostKind::WriteCombined, words);
   copies::fill(source.get(), words, run.opt.seed);
   // Write-combined stores may wait in the core's write-combining buffers; a full fence sends
   // them to memory before a copy engine reads it.

@@ -16,7 +16,6 @@
 #include "host_memory.h"
 #include "host_timer.h"
 #include "lab_run.h"
-#include "locked_memory.h"
 
 namespace labbook::lab {
 
@@ -42,7 +41,7 @@ inline void run_cpu_reads(Run& run) {
   if (!run.any_selected({pinned_path, combined_path})) return;
 
   HostMemory<std::uint64_t> pinned(HostKind::Pinned, words);
-  LockedMemory<std::uint64_t> combined(LockedKind::WriteCombined, words);
+  HostMemory<std::uint64_t> combined(HostKind::WriteCombined, words);
   std::uint64_t expected = 0;
   for (std::size_t i = 0; i < words; ++i) expected += pattern_word(i, run.opt.seed);
 

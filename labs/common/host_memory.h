@@ -6,6 +6,11 @@
 //   Mapped    cudaHostAlloc(cudaHostAllocMapped): pinned and in the GPU's address space
 //             (zero-copy); with UVA the host pointer is also the device pointer.
 //   Managed   cudaMallocManaged: one pointer, pages migrate to whoever touches them.
+//   Registered     new[], then cudaHostRegister: ordinary memory page-locked afterwards
+//                  (004: « auf konventionelle Weise belegten Speicher ... nachträglich gegen
+//                  Auslagerung zu schützen »).
+//   WriteCombined  cudaHostAlloc(cudaHostAllocWriteCombined): pinned memory the CPU maps
+//                  write-combining: its stores leave in whole lines, its loads bypass the caches.
 // Every kind is touched once when made, so no measurement pays for first-touch page faults
 // of the operating system (managed memory is touched on the host: its pages start there).
 #include <cstddef>
@@ -15,7 +20,7 @@
 
 namespace labbook::lab {
 
-enum class HostKind { Pageable, Pinned, Mapped, Managed };
+enum class HostKind { Pageable, Pinned, Mapped, Managed, Registered, WriteCombined };
 
 inline const char* host_kind_name(HostKind k) {
   switch (k) {
@@ -23,6 +28,8 @@ inline const char* host_kind_name(HostKind k) {
     case HostKind::Pinned: return "pinned";
     case HostKind::Mapped: return "mapped";
     case HostKind::Managed: return "managed";
+    case HostKind::Registered: return "registered";
+    case HostKind::WriteCombined: return "write_combined";
   }
   return "?";
 }
@@ -37,14 +44,23 @@ class HostMemory {
       case HostKind::Pinned: CUDA_CHECK(cudaMallocHost(&data_, bytes)); break;
       case HostKind::Mapped: CUDA_CHECK(cudaHostAlloc(&data_, bytes, cudaHostAllocMapped)); break;
       case HostKind::Managed: CUDA_CHECK(cudaMallocManaged(&data_, bytes)); break;
+      case HostKind::Registered: data_ = new T[count]; break;
+      case HostKind::WriteCombined: CUDA_CHECK(cudaHostAlloc(&data_, bytes, cudaHostAllocWriteCombined)); break;
     }
     std::memset(static_cast<void*>(data_), 0, bytes);
+    // Registered after the first touch: the pages exist, and the driver locks them.
+    if (kind == HostKind::Registered) CUDA_CHECK(cudaHostRegister(data_, bytes, cudaHostRegisterDefault));
   }
   ~HostMemory() {
     switch (kind_) {
       case HostKind::Pageable: delete[] data_; break;
+      case HostKind::Registered:
+        cudaHostUnregister(data_);
+        delete[] data_;
+        break;
       case HostKind::Pinned:
-      case HostKind::Mapped: cudaFreeHost(data_); break;
+      case HostKind::Mapped:
+      case HostKind::WriteCombined: cudaFreeHost(data_); break;
       case HostKind::Managed: cudaFree(data_); break;
     }
   }
