@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "gpu_probe.h"
+#include "format.h"
 #include "lab_checks.h"
 #include "lab_data.h"
 #include "labbook/model/error.h"
@@ -88,8 +89,12 @@ void write_outputs(const report::LabData& lab, const Measurement& m, const std::
 
 std::string recording_note(const Measurement& m, const std::string& path, const std::string& why) {
   const std::string gpu = m.devices.empty() ? "another GPU" : m.devices.front().name;
-  return why + ": this sheet was rendered from measurements recorded on " + gpu + " on " + m.program.started_at +
-         " (" + path + "), not measured on this machine.";
+  // The recording as the reader can open it: relative to here when it lies below.
+  const fs::path relative = fs::path(path).lexically_relative(fs::current_path());
+  const bool below = !relative.empty() && *relative.begin() != "..";
+  return "rendered from a recording (" + why + "): measured on " + gpu + " on " +
+         report::readable_time(m.program.started_at) + ", not on this machine (" +
+         (below ? relative.string() : path) + ").";
 }
 
 std::string recording_path(const report::LabData& lab) {
@@ -104,7 +109,7 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
   if (options.force_recorded || !gpu_available(why)) {
     const std::string path = recording_path(lab);
     Measurement m = read_measurement(path);
-    const std::string note = recording_note(m, path, options.force_recorded ? "--recorded" : "No GPU here (" + why + ")");
+    const std::string note = recording_note(m, path, options.force_recorded ? "--recorded" : "no GPU here: " + why);
     std::printf("labbook: %s\n", note.c_str());
     return {std::move(m), note};
   }

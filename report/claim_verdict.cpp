@@ -112,6 +112,16 @@ std::string verdict_name(Verdict v) {
   return "cannot be checked";
 }
 
+Badge verdict_badge(Verdict v) {
+  switch (v) {
+    case Verdict::kHolds: return Badge::kHolds;
+    case Verdict::kDoesNotHold: return Badge::kDoesNotHold;
+    case Verdict::kInconclusive: return Badge::kInconclusive;
+    case Verdict::kCannotBeChecked: break;
+  }
+  return Badge::kUnchecked;
+}
+
 Verdict judge_interval(double low, double high, double min, std::optional<double> max) {
   const double top = max.value_or(INFINITY);
   if (low >= min && high <= top) return Verdict::kHolds;

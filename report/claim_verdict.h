@@ -10,6 +10,7 @@
 #include "lab_data.h"
 #include "labbook/model/measurement.h"
 #include "quantities.h"
+#include "verdict_badge.h"
 
 namespace labbook::report {
 
@@ -17,6 +18,9 @@ enum class Verdict { kHolds, kDoesNotHold, kInconclusive, kCannotBeChecked };
 
 /// "holds here", "does not hold here", "inconclusive (within run-to-run noise)", "cannot be checked".
 std::string verdict_name(Verdict);
+
+/// The badge a sheet shows for the verdict.
+Badge verdict_badge(Verdict);
 
 /// Where an interval [low, high] lies against the band [min, max] (max: none for no upper
 /// bound): inside it entirely, outside it entirely, or across one of its edges.

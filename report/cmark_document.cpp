@@ -73,7 +73,11 @@ std::string shown_text(const std::string& markdown) {
 /// What a reader of the cell sees: the parser folds newlines and trims the ends.
 std::string visible(const Text& cell) {
   std::string out;
-  for (const auto& s : cell.spans) out += s.style == Span::Style::Authored ? shown_text(s.text) : s.text;
+  for (const auto& s : cell.spans) {
+    if (s.style == Span::Style::Authored) out += shown_text(s.text);
+    else if (s.style == Span::Style::Badge) out += std::string(badge_symbol(s.target)) + " " + s.text;
+    else out += s.text;
+  }
   std::replace(out.begin(), out.end(), '\n', ' ');
   std::replace(out.begin(), out.end(), '\r', ' ');
   const auto first = out.find_first_not_of(' ');

@@ -145,4 +145,10 @@ std::string format_comparison(double measured, double source, const std::string&
   return printf_string("x%.2f", measured / source);
 }
 
+std::string readable_time(const std::string& iso) {
+  // YYYY-MM-DDTHH:MM:SSZ
+  if (iso.size() != 20 || iso[10] != 'T' || iso[19] != 'Z') return iso;
+  return iso.substr(0, 10) + " " + iso.substr(11, 5) + " UTC";
+}
+
 }  // namespace labbook::report

@@ -38,4 +38,8 @@ std::string svg_number(double value);
 /// Text safe inside HTML, SVG or XML elements and attributes: & < > " escaped.
 std::string escape_markup(const std::string& text);
 
+/// An ISO 8601 UTC time as a reader reads it: "2026-11-25T19:34:02Z" -> "2026-11-25 19:34 UTC";
+/// anything else unchanged.
+std::string readable_time(const std::string& iso);
+
 }  // namespace labbook::report

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "format.h"
+#include "verdict_badge.h"
 
 namespace labbook::report {
 
@@ -163,6 +164,7 @@ const std::string& stylesheet() {
       "nav.contents ol{margin:.3rem 0;padding-left:1.3rem}\nnav.contents a{text-decoration:none;color:#0645ad}\n"
       "@media (min-width:1800px){nav.contents{position:fixed;left:1rem;top:3.5rem;width:15rem;max-height:85vh;"
       "overflow-y:auto;margin:0}}\n"
+      + std::string(badge_css()) +
       "@media print{nav.labbook,nav.contents,a.anchor{display:none}table{display:table;overflow:visible}"
       "tr,img{page-break-inside:avoid}}\n";
   return css;
@@ -179,7 +181,7 @@ std::string html_page(const std::string& title, const std::string& body, const N
   }
   // Every section gets an anchor; a page of three or more gets its contents under its title.
   std::string contents;
-  std::string text = anchor_headings(highlight_code_blocks(html_links(body)), &contents);
+  std::string text = anchor_headings(highlight_code_blocks(mark_badges(html_links(body))), &contents);
   const std::size_t title_end = text.find("</h1>");
   text.insert(title_end == std::string::npos ? 0 : title_end + 5 + (text.compare(title_end + 5, 1, "\n") == 0 ? 1 : 0),
               contents);

@@ -48,6 +48,7 @@ std::string render(const Text& text, bool in_table) {
         break;
       }
       case Span::Style::Code: out += code_span(s.text, in_table); break;
+      case Span::Style::Badge: out += std::string(badge_symbol(s.target)) + " **" + escape_inline(s.text) + "**"; break;
       case Span::Style::Authored:
         // One line; in a table a pipe would end the cell.
         for (char c : s.text) {
@@ -153,6 +154,10 @@ std::string to_markdown(const Sheet& sheet) {
         break;
       case Block::Kind::List:
         for (const auto& item : b.items) out += "- " + line_start_safe(render(item, false)) + "\n";
+        out += "\n";
+        break;
+      case Block::Kind::Callout:
+        for (const auto& item : b.items) out += "> " + line_start_safe(render(item, false)) + "\n";
         out += "\n";
         break;
       case Block::Kind::Code: {

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "verdict_badge.h"
+
 namespace labbook::report {
 
 /// A run of text, stored as it should read: the Markdown writer escapes it, so a kernel
@@ -17,7 +19,8 @@ namespace labbook::report {
 struct Span {
   /// Authored: inline Markdown from the lab data (an explanation, a reason), written as it is
   /// so that its `code` and *emphasis* render; never for names or numbers from a measurement.
-  enum class Style { Plain, Strong, Code, Link, Authored };
+  /// Badge: a verdict, written with its badge's symbol and colour; `target` is the badge's name.
+  enum class Style { Plain, Strong, Code, Link, Authored, Badge };
   std::string text;
   Style style = Style::Plain;
   std::string target;   ///< Link only: a relative file name such as "lab4.md"
@@ -30,6 +33,7 @@ inline Span strong(std::string text) { return {std::move(text), Span::Style::Str
 inline Span code(std::string text) { return {std::move(text), Span::Style::Code}; }
 inline Span authored(std::string markdown) { return {std::move(markdown), Span::Style::Authored}; }
 inline Span link(std::string text, std::string target) { return {std::move(text), Span::Style::Link, std::move(target)}; }
+inline Span badge(Badge b, std::string verdict) { return {std::move(verdict), Span::Style::Badge, badge_name(b)}; }
 
 /// Inline text built from data: a table cell, a line or a list item.
 struct Text {
@@ -55,7 +59,8 @@ struct Table {
 };
 
 struct Block {
-  enum class Kind { Heading, Markdown, Table, Lines, List, Code };
+  /// Callout: a paragraph set apart in a box (a blockquote), such as where the numbers come from.
+  enum class Kind { Heading, Markdown, Table, Lines, List, Code, Callout };
   Kind kind = Kind::Markdown;
   int level = 2;           ///< for headings
   std::string text;        ///< heading, authored Markdown (data in it goes through escape_inline), or code
@@ -83,6 +88,8 @@ struct Sheet {
   void lines(std::vector<Text> lines) { blocks.push_back({Block::Kind::Lines, 0, {}, {}, std::move(lines)}); }
   /// Text shown as it is (a compiler's output, a program's), in a code block.
   void code(std::string text) { blocks.push_back({Block::Kind::Code, 0, std::move(text), {}, {}}); }
+  /// A paragraph in a highlighted box.
+  void callout(Text text) { blocks.push_back({Block::Kind::Callout, 0, {}, {}, {std::move(text)}}); }
   /// A bulleted list.
   void list(std::vector<Text> items) { blocks.push_back({Block::Kind::List, 0, {}, {}, std::move(items)}); }
 };

@@ -46,6 +46,13 @@ std::string cell(const QuantityValue& v, const std::string& unit) {
   return v.value ? format_value(*v.value, unit) : v.missing;
 }
 
+/// The model column's verdict as a badge: "as predicted", or "differs" and by how much and why.
+Text model_verdict_text(const std::string& verdict) {
+  if (verdict == "—") return verdict;
+  if (verdict == "as predicted") return Text{badge(Badge::kAsPredicted, verdict)};
+  return Text{badge(Badge::kDiffers, "differs"), {": " + verdict}};
+}
+
 /// "Measured here", or for a recording "Measured on H100 (recording)": the reader must know
 /// the numbers were not taken on the machine that rendered the sheet.
 std::string measured_heading(const Measurement& m, bool recorded) {
@@ -194,7 +201,7 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
                                                      : "—",
                                         p.this_gpu ? format_value(*p.this_gpu, unit) : "—",
                                         cell(measured, unit),
-                                        verdict,
+                                        model_verdict_text(verdict),
                                         ""};
       if (p.source_gpu) row["model_source_gpu"] = {{"value", *p.source_gpu}, {"architecture", p.source_architecture}};
       if (p.this_gpu) row["model_this_gpu"] = *p.this_gpu;
@@ -278,8 +285,7 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
   for (const auto& c : lab.claims) {
     const int n = citations.number(c.citation);
     const ClaimOutcome outcome = judge_claim(c, m, lab.peaks);
-    const std::string name = verdict_name(outcome.verdict);
-    Text verdict = outcome.verdict == Verdict::kCannotBeChecked ? Text(name) : Text{strong(name)};
+    Text verdict{badge(verdict_badge(outcome.verdict), verdict_name(outcome.verdict))};
     if (!outcome.reason.empty()) verdict.spans.push_back({": " + outcome.reason});
     json row = {{"claim", c.text}, {"citation", c.citation}, {"verdict", verdict.plain()}};
     if (outcome.ratio)
@@ -494,7 +500,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
 
   sheet.heading(1, lab.title);
   if (!context.note.empty()) {
-    sheet.lines({{strong("Note:"), {" " + context.note}}});
+    sheet.callout({strong("Note:"), {" " + context.note}});
     sheet.data["note"] = context.note;
   }
   add_setup(sheet, lab, m, context.recorded);

@@ -4,6 +4,8 @@
 
 #include "cmark_document.h"
 #include "html_page.h"
+#include "markdown_writer.h"
+#include "sheet.h"
 
 using namespace labbook::report;
 
@@ -68,4 +70,23 @@ TEST(HtmlPage, CudaCodeBlocksAreHighlightedAndStayEscaped) {
   EXPECT_EQ(html.find("<y"), std::string::npos) << "text stays escaped";
   const std::string plain = markdown_to_html("```\nfloat x;\n```\n");
   EXPECT_EQ(highlight_code_blocks(plain), plain) << "blocks without a C/C++/CUDA language are left alone";
+}
+
+TEST(HtmlPage, VerdictsBecomeColouredBadgesWithTheirMarkdownSymbol) {
+  Sheet sheet;
+  Table t{{"Claim", "Verdict"}, {}};
+  t.rows.push_back({"a", Text{badge(Badge::kHolds, "holds here"), {": ratio 2.00"}}});
+  t.rows.push_back({"b", Text{badge(Badge::kDoesNotHold, "does not hold here")}});
+  t.rows.push_back({"c", Text{badge(Badge::kDiffers, "differs"), {": measured 3 % above"}}});
+  t.rows.push_back({"d", Text{strong("bold, not a verdict")}});
+  sheet.table(t);
+  const std::string markdown = to_markdown(sheet);
+  EXPECT_NE(markdown.find("| 🟢 **holds here**: ratio 2.00 |"), std::string::npos) << markdown;
+  EXPECT_NO_THROW(validate_markdown(sheet, markdown)) << "the symbol is part of the cell as parsed";
+  const std::string page = html_page("T", markdown_to_html(markdown));
+  EXPECT_NE(page.find("<span class=\"badge badge-holds\">holds here</span>: ratio 2.00"), std::string::npos) << page;
+  EXPECT_NE(page.find("<span class=\"badge badge-does-not-hold\">does not hold here</span>"), std::string::npos);
+  EXPECT_NE(page.find("<span class=\"badge badge-differs\">differs</span>"), std::string::npos);
+  EXPECT_NE(page.find("<strong>bold, not a verdict</strong>"), std::string::npos) << "other bold text stays bold";
+  EXPECT_NE(stylesheet().find(".badge-does-not-hold{"), std::string::npos);
 }

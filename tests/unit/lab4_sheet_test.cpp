@@ -62,7 +62,7 @@ TEST(Lab4Sheet, KeyCellsParseBackThroughCmarkGfm) {
   EXPECT_EQ(r11.at("model_then"), "50.00 % (fermi_ca)");
   EXPECT_EQ(r11.at("model_now"), "80.00 %");
   EXPECT_EQ(r11.at("measured"), "80.00 %");
-  EXPECT_EQ(r11.at("verdict"), "as predicted");
+  EXPECT_EQ(r11.at("verdict"), "✅ as predicted") << "the verdict as a badge: its symbol, then the words";
   // The explanation is a numbered note under the table, where it does not widen the table.
   ASSERT_EQ(r11.at("changed").rfind("note ", 0), 0u);
   const std::string md = render();
@@ -87,7 +87,7 @@ TEST(Lab4Sheet, KeyCellsParseBackThroughCmarkGfm) {
   for (const auto& [key, row] : rows)
     if (key.find("transactions_per_request") != std::string::npos) {
       ++per_request;
-      EXPECT_EQ(row.at("verdict"), "as predicted") << key << ": model " << row.at("model_now") << ", measured " << row.at("measured");
+      EXPECT_EQ(row.at("verdict"), "✅ as predicted") << key << ": model " << row.at("model_now") << ", measured " << row.at("measured");
     }
   EXPECT_GE(per_request, 10u);
   // A row without a source value says so instead of leaving a blank.
