@@ -31,10 +31,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// The folder of the labs' data and the glossary.
+fs::path labs_folder() { return fs::path(LABBOOK_SOURCE_DIR) / "labs"; }
+
+report::Glossary glossary() { return report::load_glossary((labs_folder() / "glossary.toml").string()); }
+
 /// Every lab, in folder order (labs/03_..., labs/04_..., ...).
 std::vector<report::LabData> all_labs() {
   std::vector<fs::path> folders;
-  for (const auto& entry : fs::directory_iterator(fs::path(LABBOOK_SOURCE_DIR) / "labs"))
+  for (const auto& entry : fs::directory_iterator(labs_folder()))
     if (fs::exists(entry.path() / "lab.toml")) folders.push_back(entry.path());
   std::sort(folders.begin(), folders.end());
   std::vector<report::LabData> labs;
@@ -52,7 +57,6 @@ report::LabData find_lab(const std::string& id) {
   throw UsageError("no lab '" + id + "' (known: " + known + ")");
 }
 
-/// The workbook's navigation bar: the index, then every lab.
 /// The measurement at `path`, refused when another program made it: lab 4's recording given to
 /// lab 3 would render a sheet of "not measured" rows and pass no check.
 Measurement measurement_of(const report::LabData& lab, const std::string& path) {
@@ -65,9 +69,11 @@ Measurement measurement_of(const report::LabData& lab, const std::string& path) 
   return m;
 }
 
+/// The workbook's navigation bar: the index, every lab, the glossary.
 report::Navigation navigation(const std::vector<report::LabData>& labs, const std::string& current) {
   report::Navigation nav{{{"index", "Index"}}, current};
   for (const auto& lab : labs) nav.links.push_back({lab.id, lab.title.substr(0, lab.title.find(" — "))});
+  nav.links.push_back({report::kGlossaryPage, "Glossary"});
   return nav;
 }
 
@@ -81,7 +87,10 @@ void write_outputs(const report::LabData& lab, const Measurement& m, const std::
                    bool recorded, const report::Navigation& nav = {}) {
   fs::create_directories(out_dir);
   const report::Sheet sheet = report::build_sheet(lab, m, {note, recorded});
-  const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id, nav);
+  // The glossary beside the sheet, so that its terms can link to it.
+  const report::Glossary terms = glossary();
+  report::write_glossary(terms, out_dir, nav.links.empty() ? nav : report::Navigation{nav.links, report::kGlossaryPage});
+  const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id, nav, &terms);
   report::write_chrome_trace(m, out_dir + "/" + lab.id + ".trace.json");
   print_summary(sheet, files);
   std::printf("       %s/%s.trace.json (open in https://ui.perfetto.dev)\n", out_dir.c_str(), lab.id.c_str());

@@ -64,9 +64,9 @@ std::string html_links(const std::string& body) {
   return std::regex_replace(body, markdown_link, "href=\"$1.html$2\"");
 }
 
-/// A heading's anchor name: its text without markup or entities, lower case, every run of
-/// other characters one '-' ("Lab 4 — Global memory" -> "lab-4-global-memory").
-std::string slug(const std::string& html) {
+}  // namespace
+
+std::string heading_slug(const std::string& html) {
   std::string out;
   bool dash = false;
   for (std::size_t i = 0; i < html.size(); ++i) {
@@ -90,8 +90,6 @@ std::string slug(const std::string& html) {
   return out.empty() ? "section" : out;
 }
 
-}  // namespace
-
 std::string anchor_headings(const std::string& body, std::string* contents) {
   static const std::regex heading(R"re(<h([2-4])>([\s\S]*?)</h\1>)re");
   std::set<std::string> taken;
@@ -101,8 +99,8 @@ std::string anchor_headings(const std::string& body, std::string* contents) {
   for (std::sregex_iterator it(body.begin(), body.end(), heading), end; it != end; ++it) {
     const auto& m = *it;
     const std::string level = m[1].str(), text = m[2].str();
-    std::string id = slug(text);
-    for (int n = 2; taken.count(id); ++n) id = slug(text) + "-" + std::to_string(n);
+    std::string id = heading_slug(text);
+    for (int n = 2; taken.count(id); ++n) id = heading_slug(text) + "-" + std::to_string(n);
     taken.insert(id);
     out += body.substr(last, static_cast<std::size_t>(m.position()) - last);
     out += "<h" + level + " id=\"" + id + "\">" + text + " <a class=\"anchor\" href=\"#" + id +
@@ -157,6 +155,7 @@ const std::string& stylesheet() {
       "pre code{background:none;padding:0}\n"
       ".tok-keyword{color:#8a2be2;font-weight:600}\n.tok-comment{color:#6a737d;font-style:italic}\n"
       ".tok-number{color:#005cc5}\n.tok-string{color:#032f62}\n"
+      "a.term{color:inherit;text-decoration:underline dotted #888;text-underline-offset:.15em}\n"
       "a.anchor{margin-left:.35rem;color:#999;text-decoration:none;font-weight:normal;opacity:.4}\n"
       "h2:hover a.anchor,h3:hover a.anchor,h4:hover a.anchor,a.anchor:focus{opacity:1}\n"
       "nav.contents{border:1px solid #ddd;background:#fafafa;padding:.3rem .8rem;margin:1rem 0;font-size:.9rem}\n"

@@ -33,6 +33,10 @@ inline constexpr const char* kStylesheetFile = "labbook.css";
 /// nested, or "" for a page of fewer than three such headings.
 std::string anchor_headings(const std::string& body, std::string* contents = nullptr);
 
+/// A heading's anchor name: its text without markup or entities, lower case, every run of
+/// other characters one '-' ("Lab 4 — Global memory" -> "lab-4-global-memory").
+std::string heading_slug(const std::string& html);
+
 /// Keywords, comments, numbers and strings of C++/CUDA code blocks (class
 /// "language-cuda", "language-cpp" or "language-c") wrapped in <span class="tok-...">.
 std::string highlight_code_blocks(const std::string& html);

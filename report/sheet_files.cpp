@@ -7,16 +7,21 @@
 namespace labbook::report {
 
 SheetFiles write_sheet(const Sheet& sheet, const std::string& folder, const std::string& name,
-                       const Navigation& navigation) {
+                       const Navigation& navigation, const Glossary* glossary) {
   const std::string markdown = to_markdown(sheet);
   validate_markdown(sheet, markdown);
   SheetFiles files{folder + "/" + name + ".md", folder + "/" + name + ".html", folder + "/" + name + ".json"};
   write_file_atomically(files.markdown, markdown);
   write_file_atomically(folder + "/" + kStylesheetFile, stylesheet());
-  write_file_atomically(files.html, html_page(sheet.title, markdown_to_html(markdown), navigation));
+  const std::string body = markdown_to_html(markdown);
+  write_file_atomically(files.html, html_page(sheet.title, glossary ? link_glossary_terms(body, *glossary) : body, navigation));
   write_file_atomically(files.json, sheet.data.dump(1) + "\n");
   for (const auto& f : sheet.figures) write_file_atomically(folder + "/" + f.file, f.svg);
   return files;
+}
+
+SheetFiles write_glossary(const Glossary& glossary, const std::string& folder, const Navigation& navigation) {
+  return write_sheet(build_glossary_sheet(glossary), folder, kGlossaryPage, navigation);
 }
 
 }  // namespace labbook::report

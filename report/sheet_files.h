@@ -3,6 +3,7 @@
 // its figures, each atomically, and the shared stylesheet beside them.
 #include <string>
 
+#include "glossary.h"
 #include "html_page.h"
 #include "sheet.h"
 
@@ -13,8 +14,12 @@ struct SheetFiles {
 };
 
 /// Writes <folder>/<name>.{md,html,json}. Throws labbook::Error (nothing is replaced
-/// if the Markdown fails validation).
+/// if the Markdown fails validation). With a glossary, the HTML links the first use of each
+/// term to its page (written beside the sheet by write_glossary).
 SheetFiles write_sheet(const Sheet& sheet, const std::string& folder, const std::string& name,
-                       const Navigation& navigation = {});
+                       const Navigation& navigation = {}, const Glossary* glossary = nullptr);
+
+/// Writes the glossary's page, <folder>/glossary.{md,html,json}.
+SheetFiles write_glossary(const Glossary& glossary, const std::string& folder, const Navigation& navigation = {});
 
 }  // namespace labbook::report

@@ -34,6 +34,8 @@ Sheet build_workbook_index(const std::vector<WorkbookEntry>& labs, const std::ve
     }
     sheet.list(std::move(items));
   }
+  sheet.markdown("Words such as *sector*, *bank conflict* or *pinned memory* are explained in the "
+                 "[glossary](glossary.md); in the HTML sheets, the first use of each links there.");
   sheet.markdown("Written by `labbook workbook` (`make labs`); each sheet says how its numbers were collected.");
   return sheet;
 }

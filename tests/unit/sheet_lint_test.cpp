@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "glossary.h"
 #include "lab_data.h"
 #include "labbook/model/measurement_json.h"
 #include "markdown_writer.h"
@@ -205,7 +206,7 @@ LabData lab_in(const std::string& folder) {
 /// What `labbook workbook` writes beside every sheet: each lab's files, the index and the
 /// stylesheet (plus, per sheet, its figures).
 std::vector<std::string> workbook_files() {
-  std::vector<std::string> out = {"index.md", "index.html", "index.json", "labbook.css"};
+  std::vector<std::string> out = {"index.md", "index.html", "index.json", "labbook.css", "glossary.md", "glossary.html"};
   for (const auto& folder : lab_folders()) {
     const std::string id = lab_in(folder).id;
     for (const char* ext : {".md", ".html", ".json", ".trace.json"}) out.push_back(id + ext);
@@ -254,4 +255,10 @@ TEST(WorkbookIndexLint, IndexHasNothingToLint) {
   EXPECT_NE(index.find("**Ottawa CEG 4536 ch. 4**"), std::string::npos) << index;
   const auto findings = lint_markdown("index.md", index, workbook_files());
   EXPECT_TRUE(findings.empty()) << findings.size() << " finding(s) in the index:\n" << described(findings);
+}
+
+TEST(WorkbookIndexLint, GlossaryHasNothingToLint) {
+  const Glossary glossary = load_glossary(std::string(LABBOOK_SOURCE_DIR) + "/labs/glossary.toml");
+  const auto findings = lint_markdown("glossary.md", to_markdown(build_glossary_sheet(glossary)), workbook_files());
+  EXPECT_TRUE(findings.empty()) << findings.size() << " finding(s) in the glossary:\n" << described(findings);
 }
