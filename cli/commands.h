@@ -22,6 +22,7 @@ struct RunOptions {
   std::string lab;
   std::string out_dir = "reports";
   bool force_recorded = false;
+  bool force = false;   ///< replace a sheet even by a worse one (report/sheet_standing.h)
   std::vector<std::string> lab_args;
 };
 int run_lab(const RunOptions&);
@@ -31,6 +32,7 @@ struct RenderOptions {
   std::string measurement;
   std::string out_dir = "reports";
   std::string note;
+  bool force = false;
 };
 int render_lab(const RenderOptions&);
 

@@ -10,12 +10,14 @@
 #include "format.h"
 #include "lab_checks.h"
 #include "lab_data.h"
+#include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/text.h"
 #include "profile_session.h"
 #include "sheet_builder.h"
+#include "sheet_standing.h"
 #include "sheet_files.h"
 #include "terminal_summary.h"
 #include "trace_writer.h"
@@ -83,10 +85,26 @@ void print_summary(const report::Sheet& sheet, const report::SheetFiles& files) 
   std::printf("\nsheet: %s\n       %s\n       %s\n", files.markdown.c_str(), files.html.c_str(), files.json.c_str());
 }
 
+/// Refuses to replace the sheet in `out_dir` by a worse one (report/sheet_standing.h).
+void keep_better_sheet(const report::Sheet& sheet, const std::string& out_dir, const std::string& id) {
+  const std::string path = out_dir + "/" + id + ".json";
+  if (!fs::exists(path)) return;
+  nlohmann::json current;
+  try {
+    current = nlohmann::json::parse(read_file(path));
+  } catch (const std::exception&) {
+    return;   // not a sheet labbook can read: nothing better to keep
+  }
+  const std::string why = report::worse_because(report::standing_of(current), report::standing_of(sheet.data));
+  if (!why.empty())
+    throw Error(path + " is not replaced: " + why + "; --force replaces it, or --out writes elsewhere");
+}
+
 void write_outputs(const report::LabData& lab, const Measurement& m, const std::string& out_dir, const std::string& note,
-                   bool recorded, const report::Navigation& nav = {}) {
+                   bool recorded, bool force, const report::Navigation& nav = {}) {
   fs::create_directories(out_dir);
   const report::Sheet sheet = report::build_sheet(lab, m, {note, recorded});
+  if (!force) keep_better_sheet(sheet, out_dir, lab.id);
   // The glossary beside the sheet, so that its terms can link to it.
   const report::Glossary terms = glossary();
   report::write_glossary(terms, out_dir, nav.links.empty() ? nav : report::Navigation{nav.links, report::kGlossaryPage});
@@ -144,13 +162,14 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
 int run_lab(const RunOptions& options) {
   const report::LabData lab = find_lab(options.lab);
   const auto [m, note] = measure_lab(lab, options);
-  write_outputs(lab, m, options.out_dir, note, !note.empty());
+  write_outputs(lab, m, options.out_dir, note, !note.empty(), options.force);
   return 0;
 }
 
 int render_lab(const RenderOptions& options) {
   const report::LabData lab = find_lab(options.lab);
-  write_outputs(lab, measurement_of(lab, options.measurement), options.out_dir, options.note, /*recorded=*/true);
+  write_outputs(lab, measurement_of(lab, options.measurement), options.out_dir, options.note, /*recorded=*/true,
+                options.force);
   return 0;
 }
 
@@ -177,7 +196,7 @@ int workbook(const RunOptions& options) {
     report::WorkbookEntry e{lab.id, lab.title, lab.summary, "", "", false, ""};
     try {
       const auto [m, note] = measure_lab(lab, options);
-      write_outputs(lab, m, options.out_dir, note, !note.empty(), navigation(labs, lab.id));
+      write_outputs(lab, m, options.out_dir, note, !note.empty(), options.force, navigation(labs, lab.id));
       e.gpu = m.devices.empty() ? "unknown GPU" : m.devices.front().name;
       e.measured_at = m.program.started_at;
       e.recorded = !note.empty();

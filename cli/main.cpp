@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("lab", run.lab, "Lab id, e.g. lab4")->required();
   run_cmd->add_option("--out", run.out_dir, "Folder for the sheet and its files")->capture_default_str();
   run_cmd->add_flag("--recorded", run.force_recorded, "Use the lab's recorded measurements even if a GPU is present");
+  run_cmd->add_flag("--force", run.force, "Replace the sheet in --out even by one from a recording or with fewer values");
   run_cmd->add_option("lab_args", run.lab_args, "Extra arguments for the lab program (after --)");
 
   labbook::cli::RenderOptions render;
@@ -85,6 +86,7 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--measurement", render.measurement, "Measurement JSON file")->required()->check(CLI::ExistingFile);
   render_cmd->add_option("--out", render.out_dir, "Folder for the sheet and its files")->capture_default_str();
   render_cmd->add_option("--note", render.note, "A line for the top of the sheet (e.g. where the data came from)");
+  render_cmd->add_flag("--force", render.force, "Replace the sheet in --out even by one with fewer measured values");
 
   std::string check_lab, check_measurement;
   auto* check_cmd = app.add_subcommand("check", "Run a lab's acceptance checks on a measurement");
@@ -96,6 +98,7 @@ int main(int argc, char** argv) {
   auto* workbook_cmd = app.add_subcommand("workbook", "Write every lab's sheet and the index that links them");
   workbook_cmd->add_option("--out", book.out_dir, "Folder for the sheets and the index")->capture_default_str();
   workbook_cmd->add_flag("--recorded", book.force_recorded, "Use the labs' recordings even if a GPU is present");
+  workbook_cmd->add_flag("--force", book.force, "Replace sheets even by ones from recordings or with fewer values");
 
   std::string handout_exercise, handout_out = "handout";
   auto* exercise_cmd = app.add_subcommand("exercise", "Write an exercise's starter file and instructions for students");

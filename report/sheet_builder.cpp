@@ -495,7 +495,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   Sheet sheet;
   sheet.title = lab.title;
   sheet.data = {{"lab", lab.id}, {"title", lab.title}, {"schema_version", 1}, {"sections", json::array()},
-                {"sweeps", json::array()}, {"claims", json::array()}};
+                {"sweeps", json::array()}, {"claims", json::array()}, {"recorded", context.recorded}};
   Citations citations;
 
   sheet.heading(1, lab.title);

@@ -3,7 +3,8 @@
 # `--version` names the version and the CUDA it was built with, a word that is no command is
 # named with the closest command (exit 2), and no help text carries CLI11's "Excludes:" lists.
 # Then the mistakes a student or an instructor makes with files: another lab's measurement,
-# a sheet's JSON for a measurement, a handout over changed work, an empty class.
+# a sheet's JSON for a measurement, a recording over a sheet measured here, a handout over
+# changed work, an empty class.
 #   cli_commands_test.sh LABBOOK SOURCE_DIR
 set -uo pipefail
 lb=$1; src=$2
@@ -45,6 +46,20 @@ expect "summary of a sheet's JSON" 1 "a lab sheet's numbers, not a measurement" 
 echo "// my work" >>"$work/handout/submission.cu"
 expect "a handout over a changed submission" 0 "differs from the starter file: left as it is" exercise lab4 --out "$work/handout"
 grep -q "// my work" "$work/handout/submission.cu" || { echo "FAIL: the student's work was overwritten"; failures=$((failures + 1)); }
+# A sheet measured on this machine is not replaced by one from a recording without --force.
+python3 - "$work/sheet4/lab4.json" <<'PY'
+import json, sys
+sheet = json.load(open(sys.argv[1]))
+sheet["recorded"] = False
+sheet["measured_at"] = "2026-01-01T00:00:00Z"
+json.dump(sheet, open(sys.argv[1], "w"))
+PY
+cp "$work/sheet4/lab4.json" "$work/measured.json"
+expect "a recording over a sheet measured here" 1 "lab4.json is not replaced: it was measured on this machine" \
+  run lab4 --recorded --out "$work/sheet4"
+cmp -s "$work/sheet4/lab4.json" "$work/measured.json" || { echo "FAIL: the measured sheet was replaced"; failures=$((failures + 1)); }
+expect "the same with --force" 0 "sheet:" run lab4 --recorded --force --out "$work/sheet4"
+cmp -s "$work/sheet4/lab4.json" "$work/measured.json" && { echo "FAIL: --force did not replace the sheet"; failures=$((failures + 1)); }
 mkdir -p "$work/no_students"
 expect "an empty class" 2 "holds no submission" grade lab4 "$work/no_students" --out "$work/grades" --build-only
 [ "$failures" -eq 0 ] || { echo "$failures case(s) failed"; exit 1; }
