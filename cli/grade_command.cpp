@@ -94,7 +94,10 @@ int exercise_handout(const std::string& id, const std::string& out_dir) {
   // A student's work is never replaced: only a missing file, or one still equal to the starter.
   const bool changed = fs::exists(student_file) && read_file(student_file) != starter;
   if (!changed) write_file_atomically(student_file, starter);
-  write_file_atomically(out_dir + "/instructions.md", read_file(e.instructions));
+  // The way back to the lab's sheet, which the exercise builds on.
+  const std::string back = "> This exercise goes with " + e.lab + "'s sheet: `labbook run " + e.lab +
+                           "` writes it to `reports/" + e.lab + ".html` (from the lab's recording where there is no GPU).\n\n";
+  write_file_atomically(out_dir + "/instructions.md", back + read_file(e.instructions));
   if (changed)
     std::fprintf(stderr, "labbook: %s differs from the starter file: left as it is (remove it, or give another --out, "
                          "for a fresh copy)\n", student_file.c_str());

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "gpu_probe.h"
+#include "exercise.h"
 #include "format.h"
 #include "lab_checks.h"
 #include "lab_data.h"
@@ -103,7 +104,10 @@ void keep_better_sheet(const report::Sheet& sheet, const std::string& out_dir, c
 void write_outputs(const report::LabData& lab, const Measurement& m, const std::string& out_dir, const std::string& note,
                    bool recorded, bool force, const report::Navigation& nav = {}) {
   fs::create_directories(out_dir);
-  const report::Sheet sheet = report::build_sheet(lab, m, {note, recorded});
+  report::SheetContext context{note, recorded};
+  for (const auto& e : grading::find_exercises(labs_folder().string()))
+    if (e.lab == lab.id) context.exercises.push_back({e.id, e.title});
+  const report::Sheet sheet = report::build_sheet(lab, m, context);
   if (!force) keep_better_sheet(sheet, out_dir, lab.id);
   // The glossary beside the sheet, so that its terms can link to it.
   const report::Glossary terms = glossary();

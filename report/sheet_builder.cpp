@@ -53,6 +53,20 @@ Text model_verdict_text(const std::string& verdict) {
   return Text{badge(Badge::kDiffers, "differs"), {": " + verdict}};
 }
 
+/// The lab's exercises: how a student gets each and how an instructor grades it.
+void add_exercises(Sheet& sheet, const std::vector<SheetContext::Exercise>& exercises) {
+  if (exercises.empty()) return;
+  sheet.heading(2, "Exercises");
+  std::vector<Text> items;
+  for (const auto& e : exercises) {
+    items.push_back({strong(e.title), {": "}, code("labbook exercise " + e.id + " --out handout"),
+                     {" writes the starter file and the instructions; an instructor grades a class with "},
+                     code("labbook grade " + e.id + " SUBMISSIONS --out grades"), {"."}});
+    sheet.data["exercises"].push_back({{"id", e.id}, {"title", e.title}});
+  }
+  sheet.list(std::move(items));
+}
+
 /// "Measured here", or for a recording "Measured on H100 (recording)": the reader must know
 /// the numbers were not taken on the machine that rendered the sheet.
 std::string measured_heading(const Measurement& m, bool recorded) {
@@ -552,6 +566,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   for (std::size_t i = 0; i < lab.prose.questions.size(); ++i)
     questions += std::to_string(i + 1) + ". " + lab.prose.questions[i] + "\n";
   sheet.markdown(questions);
+  add_exercises(sheet, context.exercises);
 
   sheet.heading(2, "Collection notes");
   std::vector<Text> notes;

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include "lab_data.h"
 #include "labbook/model/measurement.h"
@@ -12,6 +13,11 @@ struct SheetContext {
   /// The measurement was read from a file (a lab's recording, `labbook render`), not taken by
   /// this run: headings say "Recorded run" and "Measured on <GPU> (recording)".
   bool recorded = false;
+  /// The lab's exercises (labs/NN_name/exercises/), listed after the questions.
+  struct Exercise {
+    std::string id, title;
+  };
+  std::vector<Exercise> exercises = {};
 };
 
 /// Lab data + measurement -> sheet: for each experiment the source's value, the value

@@ -42,7 +42,11 @@ expect "render with another lab's measurement" 2 "measured 'lab4_global_memory',
 expect "check with another lab's measurement" 2 "not lab3's program" check lab3 --measurement "$lab4"
 "$lb" render lab4 --measurement "$lab4" --out "$work/sheet4" >/dev/null 2>&1
 expect "summary of a sheet's JSON" 1 "a lab sheet's numbers, not a measurement" summary "$work/sheet4/lab4.json" --out "$work/s"
+grep -qF '`labbook exercise lab4-soa --out handout`' "$work/sheet4/lab4.md" ||
+  { echo "FAIL: lab 4's sheet does not name its exercise"; failures=$((failures + 1)); }
 "$lb" exercise lab4 --out "$work/handout" >/dev/null 2>&1
+grep -qF 'goes with lab4'"'"'s sheet: `labbook run lab4`' "$work/handout/instructions.md" ||
+  { echo "FAIL: the handout does not lead back to the sheet"; failures=$((failures + 1)); }
 echo "// my work" >>"$work/handout/submission.cu"
 expect "a handout over a changed submission" 0 "differs from the starter file: left as it is" exercise lab4 --out "$work/handout"
 grep -q "// my work" "$work/handout/submission.cu" || { echo "FAIL: the student's work was overwritten"; failures=$((failures + 1)); }
