@@ -140,7 +140,8 @@ std::string highlight_code_blocks(const std::string& html) {
 const std::string& stylesheet() {
   static const std::string css =
       "/* labbook's pages: readable tables, figures sized to the page, highlighted code, anchored headings, contents. */\n"
-      "body{font-family:system-ui,sans-serif;max-width:76rem;margin:0 auto 2rem;padding:0 1rem;line-height:1.45;color:#222}\n"
+      "body{font-family:system-ui,sans-serif;max-width:76rem;margin:0 auto 2rem;padding:0 1rem;line-height:1.45;color:#222;"
+      "overflow-wrap:break-word}\n"
       "nav.labbook{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ddd;padding:.4rem 0;margin-bottom:1rem;"
       "display:flex;flex-wrap:wrap;gap:.2rem .9rem;font-size:.9rem;z-index:1}\n"
       "nav.labbook a{text-decoration:none;color:#0645ad}\n"
@@ -161,6 +162,7 @@ const std::string& stylesheet() {
       "nav.contents{border:1px solid #ddd;background:#fafafa;padding:.3rem .8rem;margin:1rem 0;font-size:.9rem}\n"
       "nav.contents summary{cursor:pointer;font-weight:600}\n"
       "nav.contents ol{margin:.3rem 0;padding-left:1.3rem}\nnav.contents a{text-decoration:none;color:#0645ad}\n"
+      "@media (max-width:600px){h1{font-size:1.5rem}h2{font-size:1.25rem}body{padding:0 .6rem}}\n"
       "@media (min-width:1800px){nav.contents{position:fixed;left:1rem;top:3.5rem;width:15rem;max-height:85vh;"
       "overflow-y:auto;margin:0}}\n"
       + std::string(badge_css()) +
