@@ -17,6 +17,7 @@
 #include "exercise.h"
 #include "gpu_probe.h"
 #include "grade_pipeline.h"
+#include "install_layout.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "nvcc_toolchain.h"
@@ -43,7 +44,8 @@ void check_reachable(const std::string& out_dir) {
 }
 
 grading::ToolPaths tool_paths() {
-  return {LABBOOK_NVCC, LABBOOK_NVCC_ARCH, LABBOOK_SOURCE_DIR, fs::path(LABBOOK_COLLECTOR_PATH).parent_path().string(),
+  const InstallLayout& layout = install_layout();
+  return {LABBOOK_NVCC, LABBOOK_NVCC_ARCH, layout.data, fs::path(layout.collector).parent_path().string(),
           LABBOOK_CUPTI_LIBRARY_DIR};
 }
 
@@ -81,7 +83,7 @@ int print_builds(const std::vector<grading::Graded>& graded, const std::string& 
 
 grading::Exercise exercise_named(const std::string& name) {
   try {
-    return grading::find_exercise(std::string(LABBOOK_SOURCE_DIR) + "/labs", name);
+    return grading::find_exercise(install_layout().labs(), name);
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
@@ -119,6 +121,7 @@ int grade(const GradeOptions& options) {
   settings.memcheck = options.memcheck;
   settings.jobs = options.jobs;
   settings.sanitizer = (fs::path(LABBOOK_NVCC).parent_path() / "compute-sanitizer").string();
+  settings.collector = install_layout().collector;
   // A student's uid follows its place in the whole class, so tasks sharing a node differ.
   settings.first_index = options.task ? *options.task * options.per_task.value_or(GradeOptions::kDefaultPerTask) : 0;
   fs::create_directories(options.out_dir);

@@ -9,6 +9,7 @@
 #include "gpu_probe.h"
 #include "exercise.h"
 #include "format.h"
+#include "install_layout.h"
 #include "lab_checks.h"
 #include "lab_data.h"
 #include "labbook/model/atomic_file.h"
@@ -35,7 +36,7 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The folder of the labs' data and the glossary.
-fs::path labs_folder() { return fs::path(LABBOOK_SOURCE_DIR) / "labs"; }
+fs::path labs_folder() { return install_layout().labs(); }
 
 report::Glossary glossary() { return report::load_glossary((labs_folder() / "glossary.toml").string()); }
 
@@ -145,9 +146,10 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
     return {std::move(m), note};
   }
   ProfileRequest request;
-  request.command = {(fs::path(LABBOOK_LABS_BINARY_DIR) / lab.program).string()};
+  request.command = {(fs::path(install_layout().lab_programs) / lab.program).string()};
   request.command.insert(request.command.end(), lab.args.begin(), lab.args.end());
   request.command.insert(request.command.end(), options.lab_args.begin(), options.lab_args.end());
+  request.collector = install_layout().collector;
   request.cupti_metrics = cupti_metrics_for(lab.metrics);
   request.work_dir = options.out_dir + "/.runs/" + lab.id;
   ProfileOutcome outcome = profile_program(request);

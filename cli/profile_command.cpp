@@ -12,6 +12,7 @@
 #include "activity_summary.h"
 #include "commands.h"
 #include "gpu_probe.h"
+#include "install_layout.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
@@ -64,6 +65,7 @@ void print_gpu_activities(const Measurement& m) {
 ProfileRequest checked_request(const ProfileOptions& options) {
   ProfileRequest request;
   request.command = options.command;
+  request.collector = install_layout().collector;
   try {
     request.cupti_metrics = cupti_metrics_for(options.metrics);
   } catch (const Error& e) {

@@ -168,6 +168,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   const std::string run_dir = fresh_folder(fs::path(s.dir) / "run", s.uid);
   profiler::ProfileRequest request;
   request.command = harness_command(settings, s);
+  request.collector = settings.collector;
   // The exercise's metrics, and whatever catalog metric the rubric (perhaps the instructor's
   // own) measures besides.
   std::vector<std::string> metrics = e.metrics;

@@ -66,6 +66,7 @@ struct ClassSettings {
   int jobs = 1;              ///< builds at once
   std::vector<std::string> gpus = {"0"};   ///< one runner each (CUDA_VISIBLE_DEVICES entries)
   std::string sanitizer;     ///< compute-sanitizer's path, for memcheck
+  std::string collector;     ///< libcupti-collector.so, injected into every run
   /// The first student's place in the whole class (a Slurm task's slice starts further on):
   /// as root, student i runs as uid kSandboxUidBase + first_index + i.
   std::size_t first_index = 0;

@@ -30,7 +30,7 @@ class NvccToolchain : public Toolchain {
     // Relocatable device code: a submission may launch child grids, which the collector
     // counts. The cubin is the submission's device code alone, for its allow-list.
     const std::string nvcc = paths_.nvcc + " -O3 -rdc=true -arch=" + paths_.arch;
-    const std::string includes = " -I" + paths_.source_dir + "/labs/common -I" + paths_.source_dir + "/kernels";
+    const std::string includes = " -I" + paths_.data_dir + "/labs/common -I" + paths_.data_dir + "/kernels";
     const std::string script = nvcc + " -c " + e.student_file + " -o submission.o && " + nvcc + " -cubin " + e.student_file +
                                " -o submission.cubin && " + nvcc + includes + " -c " + e.harness + " -o harness.o && " +
                                nvcc + " harness.o submission.o -o harness -lseccomp";
@@ -38,7 +38,7 @@ class NvccToolchain : public Toolchain {
     r.command = {"/bin/sh", "-c", script};
     r.work_dir = work;
     r.env = environment(work);
-    r.read_only = outside_usr({paths_.source_dir + "/labs/common", paths_.source_dir + "/kernels", e.folder()});
+    r.read_only = outside_usr({paths_.data_dir + "/labs/common", paths_.data_dir + "/kernels", e.folder()});
     r.limits.wall_seconds = 300;
     const SandboxResult result = runner_.run(r);
     Build b;
@@ -77,7 +77,7 @@ class NvccToolchain : public Toolchain {
     const std::lock_guard<std::mutex> lock(mutex_);
     auto it = policies_.find(e.path);
     if (it == policies_.end())
-      it = policies_.emplace(e.path, load_symbol_policy(paths_.source_dir + "/grading/allowed_symbols.toml", e.host_calls,
+      it = policies_.emplace(e.path, load_symbol_policy(paths_.data_dir + "/grading/allowed_symbols.toml", e.host_calls,
                                                         e.entry_points)).first;
     return it->second;
   }

@@ -14,7 +14,7 @@ namespace labbook::grading {
 struct ToolPaths {
   std::string nvcc;              ///< the CUDA compiler; its folder goes on the sandbox's PATH
   std::string arch;              ///< nvcc's -arch for student code, e.g. "sm_90"
-  std::string source_dir;        ///< labbook's sources: labs/common, kernels, grading/allowed_symbols.toml
+  std::string data_dir;          ///< labs/common, kernels, grading/allowed_symbols.toml: sources or installed
   std::string collector_dir;     ///< the collector library's folder
   std::string cupti_dir;         ///< CUPTI's libraries
 };

@@ -47,7 +47,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   collector.launch_skip = request.launch_skip;
   collector.launch_count = request.launch_count;
   std::map<std::string, std::string> env = collector.environment();
-  env["CUDA_INJECTION64_PATH"] = LABBOOK_COLLECTOR_PATH;
+  env["CUDA_INJECTION64_PATH"] = request.collector;
   env["NVTX_INJECTION64_PATH"] = LABBOOK_CUPTI_LIBRARY;
   // CUPTI loads libnvperf_host/target with dlopen: they must be on the loader path.
   const char* old = std::getenv("LD_LIBRARY_PATH");
@@ -146,6 +146,7 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
   std::filesystem::create_directories(request.work_dir);
   ProfileOutcome outcome;
   if (!request.trace && request.cupti_metrics.empty()) throw Error("nothing to collect: no trace run and no metrics");
+  if (request.collector.empty()) throw Error("no collector library to inject (ProfileRequest::collector)");
 
   if (request.trace) {
     const RunSpec run{"trace", request.work_dir + "/trace-run.json", 0, true};

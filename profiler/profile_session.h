@@ -16,6 +16,7 @@ namespace labbook::profiler {
 
 struct ProfileRequest {
   std::vector<std::string> command;        ///< program and its arguments
+  std::string collector;                   ///< libcupti-collector.so, injected through CUDA_INJECTION64_PATH
   std::vector<std::string> cupti_metrics;  ///< empty: trace only
   bool trace = true;                       ///< false: the metrics run alone (needs metrics)
   std::string work_dir;                    ///< where the per-run measurement files go

@@ -156,6 +156,7 @@ class GradePipeline : public ::testing::Test {
     settings_.exercise = load_exercise(kFixture + "/exercise.toml");
     settings_.rubric = load_rubric(kFixture + "/rubric.toml");
     settings_.out_dir = (root_ / "grades").string();
+    settings_.collector = "libcupti-collector.so";   // named in the runs' environment; the fake runner loads nothing
   }
   void TearDown() override { fs::remove_all(root_); }
 

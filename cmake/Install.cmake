@@ -1,0 +1,53 @@
+# `cmake --install build --prefix P`, and the .deb (`cd build && cpack -G DEB`): an instructor
+# installs labbook once for a course's machines.
+#
+#   P/bin/labbook
+#   P/lib/labbook/libcupti-collector.so      P/lib/labbook/labs/lab4_global_memory ...
+#   P/share/labbook/labs/NN_name/{lab.toml,recorded/,exercises/}, labs/sources.toml and glossary.toml,
+#     labs/common/, kernels/*.h *.cuh, grading/allowed_symbols.toml   (what `labbook grade`
+#     compiles a harness with), laid out as in the source tree
+#
+# The installed labbook finds them relative to itself (cli/install_layout.cpp). The CUDA
+# toolkit (nvcc, CUPTI, the runtime) is not installed: labbook uses it where it was built. The
+# collector keeps its run-time path to CUPTI; the labs' programs find the CUDA runtime as the
+# build's do (the toolkit's ld.so.conf entry).
+install(TARGETS labbook RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS labbook_collector LIBRARY DESTINATION "${LABBOOK_INSTALL_LIBDIR}")
+set_target_properties(labbook labbook_collector PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+
+get_property(labbook_labs GLOBAL PROPERTY LABBOOK_LABS)
+foreach(lab IN LISTS labbook_labs)
+  string(REPLACE "|" ";" lab "${lab}")
+  list(GET lab 0 folder)
+  list(GET lab 1 program)
+  get_filename_component(name "${folder}" NAME)
+  install(TARGETS ${program} RUNTIME DESTINATION "${LABBOOK_INSTALL_LIBDIR}/labs")
+  install(FILES "${folder}/lab.toml" DESTINATION "${LABBOOK_INSTALL_DATADIR}/labs/${name}")
+  foreach(part recorded exercises)
+    if(IS_DIRECTORY "${folder}/${part}")
+      install(DIRECTORY "${folder}/${part}" DESTINATION "${LABBOOK_INSTALL_DATADIR}/labs/${name}")
+    endif()
+  endforeach()
+endforeach()
+install(FILES "${PROJECT_SOURCE_DIR}/labs/sources.toml" "${PROJECT_SOURCE_DIR}/labs/glossary.toml"
+        DESTINATION "${LABBOOK_INSTALL_DATADIR}/labs")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/labs/common" DESTINATION "${LABBOOK_INSTALL_DATADIR}/labs")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/kernels/" DESTINATION "${LABBOOK_INSTALL_DATADIR}/kernels"
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
+install(FILES "${PROJECT_SOURCE_DIR}/grading/allowed_symbols.toml" DESTINATION "${LABBOOK_INSTALL_DATADIR}/grading")
+
+# The .deb. Its dependencies are the Debian 12 runtime packages of what labbook links and runs
+# (bubblewrap: the sandbox of `labbook grade`), named by hand: dpkg-shlibdeps would stop at the
+# CUDA toolkit's libraries, which no Debian package provides.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME labbook)
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "The CUDA memory hierarchy as lab work, measured with CUPTI")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(LABBOOK_DEB_MAINTAINER "labbook maintainers <labbook@localhost>" CACHE STRING "The .deb's Maintainer field")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${LABBOOK_DEB_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libc6, libstdc++6, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, libtomlplusplus3, libseccomp2, bubblewrap")
+include(CPack)
