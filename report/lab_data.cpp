@@ -15,6 +15,7 @@
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/text.h"
 #include "labbook/model/toml_reader.h"
 #include "quantities.h"
 
@@ -109,6 +110,52 @@ ModelSettings parse_model(const toml::table& table, const std::string& origin, c
     model.gaps.push_back(std::move(gap));
   }
   return model;
+}
+
+/// True when `experiment` is a range the lab's data names: in a section, reference, claim,
+/// activity table or timeline, or "<group>/<parameter>=<value>" of a sweep or curve.
+bool names_an_experiment(const LabData& lab, const std::string& experiment) {
+  const auto all = lab.experiments();
+  if (std::find(all.begin(), all.end(), experiment) != all.end()) return true;
+  const auto in_group = [&](const std::string& group, const std::string& parameter) {
+    const std::string prefix = group + "/" + parameter + "=";
+    return experiment.size() > prefix.size() && experiment.compare(0, prefix.size(), prefix) == 0 &&
+           experiment.find('/', prefix.size()) == std::string::npos;
+  };
+  for (const auto& s : lab.sweeps)
+    for (const auto& g : s.groups)
+      if (in_group(g, s.parameter)) return true;
+  for (const auto& c : lab.curves)
+    for (const auto& g : c.groups)
+      if (in_group(g, c.parameter)) return true;
+  return false;
+}
+
+/// The lab's experiments nearest to `name`, for a message.
+std::string closest_experiments(const LabData& lab, const std::string& name) {
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& e : lab.experiments()) scored.emplace_back(edit_distance(name, e), e);
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && i < 3; ++i) out.push_back(scored[i].second);
+  return join(out, ", ");
+}
+
+/// Each [[memory_chart]]: its experiment must be one the lab already names, so that a typo
+/// does not become a chart of nothing.
+std::vector<MemoryChartSpec> parse_memory_charts(const TableReader& top, const LabData& lab, const std::string& origin) {
+  std::vector<MemoryChartSpec> out;
+  for (const toml::table* t : top.tables("memory_chart")) {
+    const TableReader r(*t, origin, "[[memory_chart]]");
+    r.only({"experiment", "caption"});
+    MemoryChartSpec spec{r.string("experiment"), r.string("caption", false), r.line()};
+    if (!names_an_experiment(lab, spec.experiment))
+      r.fail("experiment", "names '" + spec.experiment + "', which no section, sweep, curve, reference, claim, "
+                           "activity table or timeline of this lab names (closest: " +
+                               closest_experiments(lab, spec.experiment) + ")");
+    out.push_back(std::move(spec));
+  }
+  return out;
 }
 
 }  // namespace
@@ -326,6 +373,8 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     if (check.as_predicted && !lab.model) c.fail("as_predicted", "needs a [model] table");
     lab.checks.push_back(std::move(check));
   }
+
+  lab.memory_charts = parse_memory_charts(top, lab, origin);   // last: it checks names against everything above
   return lab;
 }
 

@@ -74,6 +74,14 @@ struct TimelineSpec {
   std::vector<std::string> experiments;
 };
 
+/// A memory chart of one experiment ([[memory_chart]]): its kernels' traffic from the SM
+/// through L1, shared memory and L2 to DRAM (memory_chart.h), with the lab's caption.
+struct MemoryChartSpec {
+  std::string experiment;   ///< a range the lab's sections, sweeps, references or claims name
+  std::string caption;      ///< Markdown, shown above the chart ("" for none)
+  int line = 0;             ///< in lab.toml
+};
+
 /// The compiler's resource report ([resources]): the ptxas -v capture of the lab program's
 /// build (cmake/AddLab.cmake writes build/labs/PROGRAM.ptxas.txt; the lab keeps a copy) as
 /// a table, one row per kernel, with the launch's registers per block, beside a source's
@@ -211,6 +219,7 @@ struct LabData {
   std::vector<Curve> curves;
   std::vector<ActivityTableSpec> activity_tables;
   std::vector<TimelineSpec> timelines;
+  std::vector<MemoryChartSpec> memory_charts;
   std::optional<ResourceReport> resources;
   std::vector<ArithmeticPeak> peaks;
   std::vector<ReferenceValue> references;

@@ -8,6 +8,7 @@
 #include "activity_summary.h"
 #include "format.h"
 #include "markdown_writer.h"
+#include "memory_chart.h"
 #include "quantities.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/text.h"
@@ -76,6 +77,55 @@ std::vector<Text> run_facts(const Measurement& m) {
   return lines;
 }
 
+/// Charts the summary draws at most: a program with hundreds of kernels would bury the page.
+constexpr std::size_t kMemoryChartLimit = 20;
+
+/// A memory chart per (range, kernel) with memory counters, values the mean over its launches
+/// as in the table above; the first kMemoryChartLimit of them.
+void add_memory_charts(Sheet& s, const Measurement& m, const std::vector<RangeKernels>& groups) {
+  std::vector<std::pair<const RangeKernels*, MemoryFlow>> charted;
+  for (const auto& r : groups) {
+    MemoryFlow flow = memory_flow([&](const std::string& name) -> std::optional<double> {
+      const auto it = r.metrics.find(name);
+      if (it == r.metrics.end() || it->second.empty()) return std::nullopt;
+      double sum = 0;
+      for (double v : it->second) sum += v;
+      return sum / static_cast<double>(it->second.size());
+    });
+    if (flow.any()) charted.emplace_back(&r, std::move(flow));
+  }
+  if (charted.empty()) return;
+  s.heading(2, "Memory charts");
+  std::string intro =
+      "Where each kernel's memory traffic went: requests (warp instructions) and 32-byte sectors from the threads to "
+      "L1, L1's hit rate, sectors from L1 to L2, L2's hit rate, bytes between L2 and DRAM, and shared memory's "
+      "instructions, wavefronts and bank conflicts; the mean over the range's launches.";
+  if (charted.size() > kMemoryChartLimit)
+    intro += " The first " + std::to_string(kMemoryChartLimit) + " of " + std::to_string(charted.size()) +
+             " kernels with memory counters are drawn.";
+  std::vector<std::string> missing;
+  const std::vector<std::string> shown = shown_metrics(m);
+  for (const auto& q : memory_flow_quantities())
+    if (std::find(shown.begin(), shown.end(), q) == shown.end()) missing.push_back(q);
+  if (!missing.empty())
+    intro += " Not collected in this run, so \"not measured\" in the charts: " + join(missing, ", ") +
+             " (add them to `--metrics` to see them).";
+  s.markdown(intro);
+  s.data["memory_charts"] = json::array();
+  for (std::size_t i = 0; i < charted.size() && i < kMemoryChartLimit; ++i) {
+    const RangeKernels& r = *charted[i].first;
+    const MemoryFlow& flow = charted[i].second;
+    const std::string name = r.range == r.kernel ? r.kernel : r.range + ": " + r.kernel;
+    const std::string file = "memory-" + std::to_string(i + 1) + ".svg";
+    s.figures.push_back({file, memory_chart_svg(flow, name + " (mean over " + std::to_string(r.launches) + " " +
+                                                          (r.launches == 1 ? "launch" : "launches") + ")")});
+    s.heading(3, escape_inline(name));
+    s.markdown("![" + escape_inline("Memory chart of " + name + ". " + memory_flow_description(flow)) + "](" + file + ")");
+    s.data["memory_charts"].push_back({{"range", r.range}, {"kernel", r.kernel}, {"figure", file},
+                                       {"measured", memory_flow_json(flow)}});
+  }
+}
+
 }  // namespace
 
 Sheet build_profile_summary(const Measurement& m, const std::string& timeline_file) {
@@ -112,7 +162,8 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
   Table t{{"Range", "Kernel", "Launches", "Time (median)"}, {}};
   for (const auto& name : metrics) t.header.push_back(name);
   s.data["ranges"] = json::array();
-  for (const auto& r : kernels_by_range(m)) {
+  const std::vector<RangeKernels> groups = kernels_by_range(m);
+  for (const auto& r : groups) {
     std::vector<Text> row = {r.range, r.kernel, std::to_string(r.launches),
                                     r.median_ns ? nvprof_duration(*r.median_ns) : "—"};
     json jr = {{"range", r.range}, {"kernel", r.kernel}, {"launches", r.launches}, {"metrics", json::object()}};
@@ -126,6 +177,7 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
     s.data["ranges"].push_back(std::move(jr));
   }
   s.table(std::move(t));
+  add_memory_charts(s, m, groups);
 
   if (!m.memory_events.empty()) {
     s.heading(2, "Unified memory");

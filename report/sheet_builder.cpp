@@ -12,6 +12,8 @@
 #include "claim_verdict.h"
 #include "format.h"
 #include "line_chart.h"
+#include "markdown_writer.h"
+#include "memory_chart.h"
 #include "labbook/model/metric_catalog.h"
 #include "model_predictions.h"
 #include "quantities.h"
@@ -357,6 +359,32 @@ void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
   }
 }
 
+/// Each [[memory_chart]]: the experiment's traffic from the SM to DRAM as a picture, its
+/// numbers in the picture's text alternative and in the sheet's data.
+void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  if (lab.memory_charts.empty()) return;
+  sheet.heading(3, "Memory charts");
+  sheet.markdown(
+      "Where the key kernels' memory traffic went, after Nsight Compute's memory chart: requests (warp "
+      "instructions) and 32-byte sectors from the threads to L1, L1's hit rate, sectors from L1 to L2, L2's hit "
+      "rate, and the bytes L2 read from and wrote to DRAM; shared memory's instructions, wavefronts and bank "
+      "conflicts below. Values are medians over the experiment's launches; a counter this run did not collect "
+      "reads \"not measured\".");
+  for (std::size_t i = 0; i < lab.memory_charts.size(); ++i) {
+    const MemoryChartSpec& spec = lab.memory_charts[i];
+    const MemoryFlow flow = range_memory_flow(m, spec.experiment);
+    const std::string file = lab.id + ".memory-" + std::to_string(i + 1) + ".svg";
+    sheet.figures.push_back({file, memory_chart_svg(flow, spec.experiment + ": medians over its launches")});
+    const std::string alt = "Memory chart of " + spec.experiment + ". " + memory_flow_description(flow);
+    sheet.heading(4, "Memory chart: " + escape_inline(spec.experiment));
+    sheet.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
+                   escape_inline(alt) + "](" + file + ")");
+    json data = {{"experiment", spec.experiment}, {"figure", file}, {"measured", memory_flow_json(flow)}};
+    if (const std::string caption = memory_flow_caption(flow); !caption.empty()) data["caption"] = caption;
+    sheet.data["memory_charts"].push_back(std::move(data));
+  }
+}
+
 /// The values of `parameter` in ranges "<group>/<parameter>=<value>", in the order they ran.
 std::vector<std::string> sweep_values(const Measurement& m, const std::string& group, const std::string& parameter) {
   std::vector<std::string> values;
@@ -539,6 +567,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
                    "what changed between the two.");
   for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model, measured_title);
   add_warp_figures(sheet, lab, model);
+  add_memory_charts(sheet, lab, m);
   for (const auto& sweep : lab.sweeps) add_sweep(sheet, lab, sweep, m);
   if (lab.resources) add_resource_section(sheet, *lab.resources, lab.folder(), m);
   add_charts(sheet, lab, m);

@@ -1,6 +1,7 @@
 // The pass planner against CUPTI's Profiler Host API, which needs the chip's name but no GPU.
 #include <gtest/gtest.h>
 
+#include "labbook/model/metric_catalog.h"
 #include "pass_planner.h"
 
 using namespace labbook::profiler;
@@ -22,4 +23,16 @@ TEST(PassPlanner, GivesAMetricWhoseCountersShareNoPassARunPerPass) {
 TEST(PassPlanner, NamesWhatTheHostApiRejects) {
   const PassPlan plan = plan_pass_groups("GH100", {}, {"no_such__metric.sum"});
   EXPECT_NE(plan.problem.find("no_such__metric.sum"), std::string::npos) << plan.problem;
+}
+
+TEST(PassPlanner, KnowsEveryCatalogInputOnGH100) {
+  // The catalog maps nvprof's names to Perfworks ones by hand: each must be a metric the H100
+  // (GH100) has, or the collector would fail on the GPU for a typo found only there.
+  std::string misspelt;
+  ASSERT_EQ(passes_needed("GH100", {}, {"lts__t_sectors_srcunit_tex_op_reads.sum"}, misspelt), 0) << "the check can fail";
+  for (const auto& metric : labbook::metric_catalog())
+    for (const auto& input : metric.inputs) {
+      std::string problem;
+      EXPECT_GT(passes_needed("GH100", {}, {input}, problem), 0) << metric.name << ": " << input << ": " << problem;
+    }
 }
