@@ -18,7 +18,7 @@ rm -rf "$out"; mkdir -p "$out/screenshots"
 cp "$here/page_check.html" "$out/pages/"
 if [ "$sabotage" = --sabotage ]; then
   rm "$(ls "$out"/pages/*.svg | head -1)"
-  sed -i 's|<title>[^<]*</title>||g' "$(ls "$out"/pages/*.svg | sed -n 2p)"
+  sed -i 's|<title[^>]*>[^<]*</title>||g' "$(ls "$out"/pages/*.svg | sed -n 2p)"
   sed -i 's|</body>|<a href="no-such-lab.html">gone</a><script>console.error("sabotage")</script><img src="labbook.css"><div style="width:900px">wide</div></body>|' "$out/pages/index.html"
 fi
 flags=(--headless --no-sandbox --disable-gpu --no-first-run --allow-file-access-from-files
