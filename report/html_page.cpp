@@ -148,7 +148,9 @@ const std::string& stylesheet() {
       "nav.labbook a.current{font-weight:bold;color:#222}\n"
       "table{border-collapse:collapse;margin:1rem 0;font-size:.88rem;display:block;overflow-x:auto;max-width:100%}\n"
       "th,td{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top;text-align:left}\n"
-      "th{background:#f2f2f2}\ntr:nth-child(even) td{background:#fcfcfc}\n"
+      "th{background:#f2f2f2}\ntd{background:#fff}\ntr:nth-child(even) td{background:#fcfcfc}\n"
+      // A table wider than the page scrolls; its first column (what each row is) stays in view.
+      "th:first-child,td:first-child{position:sticky;left:0;z-index:0;box-shadow:1px 0 0 #ccc}\n"
       "img{max-width:100%;height:auto}\n"
       "blockquote{border-left:4px solid #e0a000;background:#fff8e0;margin:1rem 0;padding:.5rem 1rem}\n"
       "code{background:#f4f4f4;padding:0 .2rem;font-size:.92em}\n"
