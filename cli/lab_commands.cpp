@@ -38,7 +38,15 @@ namespace {
 /// The folder of the labs' data and the glossary.
 fs::path labs_folder() { return install_layout().labs(); }
 
-report::Glossary glossary() { return report::load_glossary((labs_folder() / "glossary.toml").string()); }
+/// What every sheet of a command draws on besides its lab: read once, however many sheets.
+struct SheetInputs {
+  report::Glossary glossary;
+  std::vector<grading::Exercise> exercises;
+};
+SheetInputs sheet_inputs() {
+  return {report::load_glossary((labs_folder() / "glossary.toml").string()),
+          grading::find_exercises(labs_folder().string())};
+}
 
 /// Every lab, in folder order (labs/03_..., labs/04_..., ...).
 std::vector<report::LabData> all_labs() {
@@ -102,21 +110,26 @@ void keep_better_sheet(const report::Sheet& sheet, const std::string& out_dir, c
     throw Error(path + " is not replaced: " + why + "; --force replaces it, or --out writes elsewhere");
 }
 
-void write_outputs(const report::LabData& lab, const Measurement& m, const std::string& out_dir, const std::string& note,
-                   bool recorded, bool force, const report::Navigation& nav = {}) {
+/// Writes the lab's sheet; its terms link to the glossary page, which the caller writes beside
+/// it (write_glossary_page).
+void write_outputs(const report::LabData& lab, const Measurement& m, const SheetInputs& inputs, const std::string& out_dir,
+                   const std::string& note, bool recorded, bool force, const report::Navigation& nav = {}) {
   fs::create_directories(out_dir);
   report::SheetContext context{note, recorded};
-  for (const auto& e : grading::find_exercises(labs_folder().string()))
+  for (const auto& e : inputs.exercises)
     if (e.lab == lab.id) context.exercises.push_back({e.id, e.title});
   const report::Sheet sheet = report::build_sheet(lab, m, context);
   if (!force) keep_better_sheet(sheet, out_dir, lab.id);
-  // The glossary beside the sheet, so that its terms can link to it.
-  const report::Glossary terms = glossary();
-  report::write_glossary(terms, out_dir, nav.links.empty() ? nav : report::Navigation{nav.links, report::kGlossaryPage});
-  const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id, nav, &terms);
+  const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id, nav, &inputs.glossary);
   report::write_chrome_trace(m, out_dir + "/" + lab.id + ".trace.json");
   print_summary(sheet, files);
   std::printf("       %s/%s.trace.json (open in https://ui.perfetto.dev)\n", out_dir.c_str(), lab.id.c_str());
+}
+
+/// The glossary beside the sheets, so that their terms can link to it.
+void write_glossary_page(const SheetInputs& inputs, const std::string& out_dir, const report::Navigation& nav = {}) {
+  fs::create_directories(out_dir);
+  report::write_glossary(inputs.glossary, out_dir, nav);
 }
 
 std::string recording_note(const Measurement& m, const std::string& path, const std::string& why) {
@@ -167,15 +180,19 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
 
 int run_lab(const RunOptions& options) {
   const report::LabData lab = find_lab(options.lab);
+  const SheetInputs inputs = sheet_inputs();
   const auto [m, note] = measure_lab(lab, options);
-  write_outputs(lab, m, options.out_dir, note, !note.empty(), options.force);
+  write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force);
+  write_glossary_page(inputs, options.out_dir);
   return 0;
 }
 
 int render_lab(const RenderOptions& options) {
   const report::LabData lab = find_lab(options.lab);
-  write_outputs(lab, measurement_of(lab, options.measurement), options.out_dir, options.note, /*recorded=*/true,
+  const SheetInputs inputs = sheet_inputs();
+  write_outputs(lab, measurement_of(lab, options.measurement), inputs, options.out_dir, options.note, /*recorded=*/true,
                 options.force);
+  write_glossary_page(inputs, options.out_dir);
   return 0;
 }
 
@@ -196,13 +213,14 @@ int check_lab(const std::string& lab_id, const std::string& measurement) {
 
 int workbook(const RunOptions& options) {
   const std::vector<report::LabData> labs = all_labs();
+  const SheetInputs inputs = sheet_inputs();
   std::vector<report::WorkbookEntry> entries;
   int failures = 0;
   for (const auto& lab : labs) {
     report::WorkbookEntry e{lab.id, lab.title, lab.summary, "", "", false, ""};
     try {
       const auto [m, note] = measure_lab(lab, options);
-      write_outputs(lab, m, options.out_dir, note, !note.empty(), options.force, navigation(labs, lab.id));
+      write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force, navigation(labs, lab.id));
       e.gpu = m.devices.empty() ? "unknown GPU" : m.devices.front().name;
       e.measured_at = m.program.started_at;
       e.recorded = !note.empty();
@@ -213,6 +231,7 @@ int workbook(const RunOptions& options) {
     }
     entries.push_back(std::move(e));
   }
+  write_glossary_page(inputs, options.out_dir, navigation(labs, report::kGlossaryPage));
   const report::SheetFiles index =
       report::write_sheet(report::build_workbook_index(entries, labs.empty() ? std::vector<report::SourceDocument>{} : labs.front().sources), options.out_dir, "index", navigation(labs, "index"));
   std::printf("\nworkbook: %s\n          %s\n", index.markdown.c_str(), index.html.c_str());

@@ -133,12 +133,7 @@ bool names_an_experiment(const LabData& lab, const std::string& experiment) {
 
 /// The lab's experiments nearest to `name`, for a message.
 std::string closest_experiments(const LabData& lab, const std::string& name) {
-  std::vector<std::pair<std::size_t, std::string>> scored;
-  for (const auto& e : lab.experiments()) scored.emplace_back(edit_distance(name, e), e);
-  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < scored.size() && i < 3; ++i) out.push_back(scored[i].second);
-  return join(out, ", ");
+  return join(closest_names(name, lab.experiments()), ", ");
 }
 
 /// Each [[memory_chart]]: its experiment must be one the lab already names, so that a typo

@@ -231,13 +231,9 @@ std::string perfworks_name_problem(const std::string& name) {
 }
 
 std::vector<std::string> closest_metric_names(const std::string& name, std::size_t count) {
-  std::vector<std::pair<std::size_t, std::string>> scored;
-  for (const auto& m : metric_catalog()) scored.emplace_back(edit_distance(name, m.name), m.name);
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < scored.size() && i < count; ++i) out.push_back(scored[i].second);
-  return out;
+  std::vector<std::string> names;
+  for (const auto& m : metric_catalog()) names.push_back(m.name);
+  return closest_names(name, names, count);
 }
 
 std::vector<std::string> cupti_metrics_for(const std::vector<std::string>& names) {

@@ -118,14 +118,11 @@ bool is_quantity(const std::string& name, QuantityScope s) {
 }
 
 std::string closest_quantities(const std::string& name, QuantityScope s, std::size_t count) {
-  std::vector<std::pair<std::size_t, std::string>> scored;
+  std::vector<std::string> candidates;
   for (const auto& d : kDerived)
-    if (d.in(s)) scored.push_back({edit_distance(name, d.name), d.name});
-  for (const auto& m : closest_metric_names(name, count)) scored.push_back({edit_distance(name, m), m});
-  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::string out;
-  for (std::size_t i = 0; i < std::min(count, scored.size()); ++i) out += (i ? ", " : "") + scored[i].second;
-  return out;
+    if (d.in(s)) candidates.push_back(d.name);
+  for (const auto& m : closest_metric_names(name, count)) candidates.push_back(m);
+  return join(closest_names(name, candidates, count), ", ");
 }
 
 }  // namespace labbook

@@ -20,4 +20,9 @@ std::string demangled(const std::string& name);
 /// Edits (insert, delete, replace a character) from `a` to `b`, for "closest name" hints.
 std::size_t edit_distance(const std::string& a, const std::string& b);
 
+/// Up to `count` of `candidates` closest to `name` by edit distance, nearest first (ties keep
+/// the candidates' order).
+std::vector<std::string> closest_names(const std::string& name, const std::vector<std::string>& candidates,
+                                       std::size_t count = 3);
+
 }  // namespace labbook
