@@ -107,7 +107,14 @@ int write_profile_outputs(Measurement m, const std::string& out) {
       {"trace.json", [&] { report::write_chrome_trace(m, out + "/trace.json"); }, false, ""},
       {"timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(m)); }, false, ""},
       {"summary.md/html/json",
-       [&] { report::write_sheet(report::build_profile_summary(m, "timeline.svg"), out, "summary"); }, true, ""},
+       [&] {
+         // The roofline's FMA ceilings: the labs' published peaks, where this labbook has them.
+         const std::string peaks_file = install_layout().labs() + "/peaks.toml";
+         const auto peaks = std::filesystem::exists(peaks_file) ? report::load_arithmetic_peaks(peaks_file)
+                                                                : std::vector<report::ArithmeticPeak>{};
+         report::write_sheet(report::build_profile_summary(m, "timeline.svg", peaks), out, "summary");
+       },
+       true, ""},
       {"measurements.json", [&] { write_measurement(m, out + "/measurements.json"); }, true, ""},
   };
   const auto attempt = [](Output& o) {

@@ -3,7 +3,7 @@
 #
 #   P/bin/labbook
 #   P/lib/labbook/libcupti-collector.so      P/lib/labbook/labs/lab4_global_memory ...
-#   P/share/labbook/labs/NN_name/{lab.toml,recorded/,exercises/}, labs/sources.toml and glossary.toml,
+#   P/share/labbook/labs/NN_name/{lab.toml,recorded/,exercises/}, labs/sources.toml, glossary.toml and peaks.toml,
 #     labs/common/, kernels/*.h *.cuh, grading/allowed_symbols.toml   (what `labbook grade`
 #     compiles a harness with), laid out as in the source tree
 #
@@ -30,6 +30,7 @@ foreach(lab IN LISTS labbook_labs)
   endforeach()
 endforeach()
 install(FILES "${PROJECT_SOURCE_DIR}/labs/sources.toml" "${PROJECT_SOURCE_DIR}/labs/glossary.toml"
+              "${PROJECT_SOURCE_DIR}/labs/peaks.toml"
         DESTINATION "${LABBOOK_INSTALL_DATADIR}/labs")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/labs/common" DESTINATION "${LABBOOK_INSTALL_DATADIR}/labs")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/kernels/" DESTINATION "${LABBOOK_INSTALL_DATADIR}/kernels"

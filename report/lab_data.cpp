@@ -153,6 +153,23 @@ std::vector<MemoryChartSpec> parse_memory_charts(const TableReader& top, const L
   return out;
 }
 
+/// Each [[roofline]]: like a memory chart's, its experiments must be ones the lab names.
+std::vector<RooflineSpec> parse_rooflines(const TableReader& top, const LabData& lab, const std::string& origin) {
+  std::vector<RooflineSpec> out;
+  for (const toml::table* t : top.tables("roofline")) {
+    const TableReader r(*t, origin, "[[roofline]]");
+    r.only({"title", "caption", "experiments"});
+    RooflineSpec spec{r.string("title"), r.string("caption", false), r.strings("experiments"), r.line()};
+    if (spec.experiments.empty()) r.fail("experiments", "is empty");
+    for (const auto& e : spec.experiments)
+      if (!names_an_experiment(lab, e))
+        r.fail("experiments", "names '" + e + "', which no section, sweep, curve, reference, claim, activity table or "
+                              "timeline of this lab names (closest: " + closest_experiments(lab, e) + ")");
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<double> ArithmeticPeak::on(const DeviceFacts& device) const {
@@ -171,6 +188,19 @@ const ModelPattern* ModelSettings::pattern_for(const std::string& experiment) co
   for (const auto& p : patterns)
     if (::fnmatch(p.experiments.c_str(), experiment.c_str(), 0) == 0) return &p;
   return nullptr;
+}
+
+bool LabData::uses_peaks() const {
+  if (!rooflines.empty()) return true;
+  std::vector<std::string> named;
+  for (const auto& s : sections) named.insert(named.end(), s.quantities.begin(), s.quantities.end());
+  for (const auto& s : sweeps) named.insert(named.end(), s.quantities.begin(), s.quantities.end());
+  for (const auto& c : charts) named.push_back(c.quantity);
+  for (const auto& c : curves) named.push_back(c.quantity);
+  for (const auto& r : references) named.push_back(r.quantity);
+  for (const auto& c : claims) named.push_back(c.quantity);
+  for (const auto& c : checks) named.push_back(c.quantity);
+  return std::any_of(named.begin(), named.end(), [](const std::string& q) { return !peak_rate_of(q).empty(); });
 }
 
 std::string LabData::folder() const { return std::filesystem::path(path).parent_path().string(); }
@@ -195,7 +225,20 @@ std::vector<std::string> LabData::experiments() const {
   return out;
 }
 
-LabData parse_lab_data(const std::string& text, const std::string& origin) {
+std::vector<ArithmeticPeak> parse_arithmetic_peaks(const std::string& text, const std::string& origin) {
+  const toml::table root = parse_toml(text, origin);
+  const TableReader top(root, origin, "peaks");
+  top.only({"peak"});
+  std::vector<ArithmeticPeak> peaks;
+  for (const toml::table* t : top.tables("peak")) peaks.push_back(parse_peak(*t, origin));
+  return peaks;
+}
+
+std::vector<ArithmeticPeak> load_arithmetic_peaks(const std::string& path) {
+  return parse_arithmetic_peaks(read_file(path), path);
+}
+
+LabData parse_lab_data(const std::string& text, const std::string& origin, std::vector<ArithmeticPeak> shared_peaks) {
   const toml::table root = parse_toml(text, origin);
   const TableReader top(root, origin, "lab data");
   LabData lab;
@@ -217,7 +260,9 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
   lab.prose = {sheet.string("goals"), sheet.string("background"), sheet.string("look_at"),
                sheet.strings("questions")};
 
-  // Before anything that names quantities: "<rate>_pct_of_peak" needs its [[peak]].
+  // Before anything that names quantities: "<rate>_pct_of_peak" needs its [[peak]], the
+  // lab's own or one of peaks.toml's.
+  lab.peaks = std::move(shared_peaks);
   for (const toml::table* t : top.tables("peak")) lab.peaks.push_back(parse_peak(*t, origin));
   const auto* peaks = &lab.peaks;
 
@@ -369,13 +414,18 @@ LabData parse_lab_data(const std::string& text, const std::string& origin) {
     lab.checks.push_back(std::move(check));
   }
 
-  lab.memory_charts = parse_memory_charts(top, lab, origin);   // last: it checks names against everything above
+  // Last: they check names against everything above.
+  lab.memory_charts = parse_memory_charts(top, lab, origin);
+  lab.rooflines = parse_rooflines(top, lab, origin);
   return lab;
 }
 
 LabData load_lab_data(const std::string& path) {
-  LabData lab = parse_lab_data(read_file(path), path);
-  const std::filesystem::path sources = std::filesystem::path(lab.folder()).parent_path() / "sources.toml";
+  const std::filesystem::path labs = std::filesystem::path(path).parent_path().parent_path();
+  const std::filesystem::path peaks = labs / "peaks.toml";
+  LabData lab = parse_lab_data(read_file(path), path,
+                               std::filesystem::exists(peaks) ? load_arithmetic_peaks(peaks.string()) : std::vector<ArithmeticPeak>{});
+  const std::filesystem::path sources = labs / "sources.toml";
   if (!std::filesystem::exists(sources)) return lab;
   lab.sources = load_source_documents(sources.string());
   // A citation of a source file ("003_c67e0f909fb510d6.txt, ...") must name a listed document.

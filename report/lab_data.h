@@ -82,6 +82,15 @@ struct MemoryChartSpec {
   int line = 0;             ///< in lab.toml
 };
 
+/// A roofline of some experiments ([[roofline]]): each one's FLOPs per DRAM byte against its
+/// FLOP rate under this GPU's DRAM roof and the lab's [[peak]]s (roofline.h).
+struct RooflineSpec {
+  std::string title;
+  std::string caption;                   ///< Markdown, shown above the chart ("" for none)
+  std::vector<std::string> experiments;  ///< ranges the lab already names
+  int line = 0;                          ///< in lab.toml
+};
+
 /// The compiler's resource report ([resources]): the ptxas -v capture of the lab program's
 /// build (cmake/AddLab.cmake writes build/labs/PROGRAM.ptxas.txt; the lab keeps a copy) as
 /// a table, one row per kernel, with the launch's registers per block, beside a source's
@@ -220,6 +229,7 @@ struct LabData {
   std::vector<ActivityTableSpec> activity_tables;
   std::vector<TimelineSpec> timelines;
   std::vector<MemoryChartSpec> memory_charts;
+  std::vector<RooflineSpec> rooflines;
   std::optional<ResourceReport> resources;
   std::vector<ArithmeticPeak> peaks;
   std::vector<ReferenceValue> references;
@@ -236,14 +246,24 @@ struct LabData {
   /// Every experiment range the sheet uses (sections, claims, references, activity tables
   /// and timelines).
   std::vector<std::string> experiments() const;
+  /// True when the sheet shows arithmetic peaks: as a roofline's ceilings or as the
+  /// denominator of a "<rate>_pct_of_peak" quantity a table, chart, claim or check names.
+  bool uses_peaks() const;
 };
 
-/// Parses and validates a lab data file, with the sources file of its labs folder
-/// (<folder>/../sources.toml) when there is one. Throws labbook::Error "path:line: what is wrong".
+/// Parses and validates a lab data file, with the sources and peaks files of its labs folder
+/// (<folder>/../sources.toml, <folder>/../peaks.toml) when there are. Throws labbook::Error "path:line: what is wrong".
 LabData load_lab_data(const std::string& path);
 
 /// Parses TOML text; `origin` is the name used in error messages.
-LabData parse_lab_data(const std::string& toml_text, const std::string& origin);
+/// `shared_peaks`: the [[peak]]s of labs/peaks.toml, which every lab may name besides its own.
+LabData parse_lab_data(const std::string& toml_text, const std::string& origin,
+                       std::vector<ArithmeticPeak> shared_peaks = {});
+
+/// The [[peak]]s of a peaks file (labs/peaks.toml: published arithmetic peaks of GPU
+/// generations, for every lab and for `labbook profile`'s roofline).
+std::vector<ArithmeticPeak> load_arithmetic_peaks(const std::string& path);
+std::vector<ArithmeticPeak> parse_arithmetic_peaks(const std::string& toml_text, const std::string& origin);
 
 /// True for the quantities the report computes itself (time, effective_bandwidth, ...),
 /// for catalog metric names, and for "<known rate>_pct_of_peak" (which needs a [[peak]]).

@@ -9,6 +9,7 @@
 #include "format.h"
 #include "markdown_writer.h"
 #include "memory_chart.h"
+#include "roofline_chart.h"
 #include "quantities.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/text.h"
@@ -80,18 +81,27 @@ std::vector<Text> run_facts(const Measurement& m) {
 /// Charts the summary draws at most: a program with hundreds of kernels would bury the page.
 constexpr std::size_t kMemoryChartLimit = 20;
 
+/// A (range, kernel)'s values as the table above shows them: each metric's mean over its
+/// launches, and "time" the median kernel time.
+MeasuredQuantity group_values(const RangeKernels& r) {
+  return [&r](const std::string& name) -> std::optional<double> {
+    if (name == "time") return r.median_ns;
+    const auto it = r.metrics.find(name);
+    if (it == r.metrics.end() || it->second.empty()) return std::nullopt;
+    double sum = 0;
+    for (double v : it->second) sum += v;
+    return sum / static_cast<double>(it->second.size());
+  };
+}
+
+std::string group_name(const RangeKernels& r) { return r.range == r.kernel ? r.kernel : r.range + ": " + r.kernel; }
+
 /// A memory chart per (range, kernel) with memory counters, values the mean over its launches
 /// as in the table above; the first kMemoryChartLimit of them.
 void add_memory_charts(Sheet& s, const Measurement& m, const std::vector<RangeKernels>& groups) {
   std::vector<std::pair<const RangeKernels*, MemoryFlow>> charted;
   for (const auto& r : groups) {
-    MemoryFlow flow = memory_flow([&](const std::string& name) -> std::optional<double> {
-      const auto it = r.metrics.find(name);
-      if (it == r.metrics.end() || it->second.empty()) return std::nullopt;
-      double sum = 0;
-      for (double v : it->second) sum += v;
-      return sum / static_cast<double>(it->second.size());
-    });
+    MemoryFlow flow = memory_flow(group_values(r));
     if (flow.any()) charted.emplace_back(&r, std::move(flow));
   }
   if (charted.empty()) return;
@@ -115,7 +125,7 @@ void add_memory_charts(Sheet& s, const Measurement& m, const std::vector<RangeKe
   for (std::size_t i = 0; i < charted.size() && i < kMemoryChartLimit; ++i) {
     const RangeKernels& r = *charted[i].first;
     const MemoryFlow& flow = charted[i].second;
-    const std::string name = r.range == r.kernel ? r.kernel : r.range + ": " + r.kernel;
+    const std::string name = group_name(r);
     const std::string file = "memory-" + std::to_string(i + 1) + ".svg";
     s.figures.push_back({file, memory_chart_svg(flow, name + " (mean over " + std::to_string(r.launches) + " " +
                                                           (r.launches == 1 ? "launch" : "launches") + ")")});
@@ -126,9 +136,38 @@ void add_memory_charts(Sheet& s, const Measurement& m, const std::vector<RangeKe
   }
 }
 
+/// The roofline of the first kMemoryChartLimit (range, kernel)s whose FLOPs were collected,
+/// under this GPU's DRAM roof and the FMA ceilings of `peaks`; nothing without FLOP counters.
+void add_roofline(Sheet& s, const Measurement& m, const std::vector<RangeKernels>& groups,
+                  const std::vector<ArithmeticPeak>& peaks) {
+  Roofline roofline = roofline_for(m, peaks);
+  std::size_t with_flops = 0;
+  for (const auto& r : groups) {
+    RooflineKernel k = roofline_kernel(group_name(r), group_values(r));
+    if (!k.flops_sp && !k.flops_dp) continue;
+    ++with_flops;
+    if (roofline.kernels.size() < kMemoryChartLimit) roofline.kernels.push_back(std::move(k));
+  }
+  if (roofline.kernels.empty()) return;
+  s.heading(2, "Roofline");
+  std::string intro =
+      "Each kernel's FLOPs per byte of DRAM traffic against the FLOP rate it reached (means over its launches, "
+      "median time), under this GPU's theoretical DRAM bandwidth and its FMA lanes' peaks. A kernel left of where "
+      "a ceiling meets the slope can go no faster than DRAM feeds it; one right of it, no faster than its "
+      "arithmetic.";
+  if (with_flops > kMemoryChartLimit)
+    intro += " The first " + std::to_string(kMemoryChartLimit) + " of " + std::to_string(with_flops) +
+             " kernels with FLOP counters are drawn.";
+  if (roofline.ceilings.empty()) intro += " labbook knows no FMA peak for this GPU's compute capability (labs/peaks.toml).";
+  s.markdown(intro + "\n\n![" + escape_inline(roofline_description(roofline)) + "](roofline.svg)");
+  s.figures.push_back({"roofline.svg", roofline_svg(roofline, "kernels with FLOP counters", "rl")});
+  s.data["roofline"] = roofline_json(roofline);
+}
+
 }  // namespace
 
-Sheet build_profile_summary(const Measurement& m, const std::string& timeline_file) {
+Sheet build_profile_summary(const Measurement& m, const std::string& timeline_file,
+                            const std::vector<ArithmeticPeak>& peaks) {
   Sheet s;
   const std::string program = m.program.command.empty() ? "program" : m.program.command.front();
   s.title = "labbook profile: " + program;
@@ -178,6 +217,7 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
   }
   s.table(std::move(t));
   add_memory_charts(s, m, groups);
+  add_roofline(s, m, groups, peaks);
 
   if (!m.memory_events.empty()) {
     s.heading(2, "Unified memory");

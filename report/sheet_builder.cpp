@@ -14,6 +14,7 @@
 #include "line_chart.h"
 #include "markdown_writer.h"
 #include "memory_chart.h"
+#include "roofline_chart.h"
 #include "labbook/model/metric_catalog.h"
 #include "model_predictions.h"
 #include "quantities.h"
@@ -113,8 +114,8 @@ void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m, bool reco
     facts = {{"name", d.name}, {"chip", d.chip}, {"compute_capability", {d.cc_major, d.cc_minor}},
              {"sm_count", d.sm_count}, {"l2_bytes", d.l2_bytes}, {"peak_dram_bytes_per_second", peak},
              {"max_sm_clock_hz", d.sm_clock_khz * 1e3}, {"driver_version", d.driver_version}};
-    // The lab's published arithmetic peaks for this compute capability ([[peak]]).
-    for (const auto& p : lab.peaks) {
+    // The published arithmetic peaks for this compute capability ([[peak]]), where the sheet uses them.
+    for (const auto& p : lab.uses_peaks() ? lab.peaks : std::vector<ArithmeticPeak>{}) {
       const auto value = p.on(d);
       if (!value) continue;
       const std::string unit = quantity_unit(p.quantity);
@@ -385,6 +386,27 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
   }
 }
 
+/// Each [[roofline]]: its experiments on this GPU's roofs, the lab's [[peak]]s as ceilings.
+void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  for (std::size_t i = 0; i < lab.rooflines.size(); ++i) {
+    const RooflineSpec& spec = lab.rooflines[i];
+    Roofline roofline = roofline_for(m, lab.peaks);
+    for (const auto& e : spec.experiments) roofline.kernels.push_back(range_roofline_kernel(m, e));
+    const std::string file = lab.id + ".roofline-" + std::to_string(i + 1) + ".svg";
+    sheet.figures.push_back({file, roofline_svg(roofline, spec.title, "rl" + std::to_string(i + 1))});
+    sheet.heading(3, "Roofline: " + spec.title);
+    sheet.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") +
+                   "Each kernel's FLOPs per byte of DRAM traffic against the FLOP rate it reached (medians over the "
+                   "experiment's launches). The slope is the DRAM bandwidth, the flat lines the FMA lanes' peaks: "
+                   "a kernel left of where they meet can go no faster than memory feeds it. Kernels without FLOPs "
+                   "are listed below the plot with their DRAM bandwidth.\n\n![" +
+                   escape_inline(roofline_description(roofline)) + "](" + file + ")");
+    json data = roofline_json(roofline);
+    data["title"] = spec.title, data["figure"] = file;
+    sheet.data["rooflines"].push_back(std::move(data));
+  }
+}
+
 /// The values of `parameter` in ranges "<group>/<parameter>=<value>", in the order they ran.
 std::vector<std::string> sweep_values(const Measurement& m, const std::string& group, const std::string& parameter) {
   std::vector<std::string> values;
@@ -568,6 +590,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model, measured_title);
   add_warp_figures(sheet, lab, model);
   add_memory_charts(sheet, lab, m);
+  add_rooflines(sheet, lab, m);
   for (const auto& sweep : lab.sweeps) add_sweep(sheet, lab, sweep, m);
   if (lab.resources) add_resource_section(sheet, *lab.resources, lab.folder(), m);
   add_charts(sheet, lab, m);

@@ -1,0 +1,81 @@
+#pragma once
+/// @file
+/// A roofline: each kernel's arithmetic intensity (FLOPs per byte of DRAM traffic) against
+/// the FLOP rate it reached, under this GPU's DRAM bandwidth roof and its FMA peaks. Values
+/// come from counters the collector gathered; a kernel whose FLOPs, DRAM bytes or time were
+/// not measured, or that did no floating-point work, is not a point on the chart and says
+/// why, with its DRAM bandwidth where that was measured. roofline_chart.h draws it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lab_data.h"
+#include "labbook/model/measurement.h"
+#include "memory_flow.h"
+
+namespace labbook::report {
+
+/// What one kernel (or one experiment's kernels, medians) did.
+struct RooflineKernel {
+  std::string label;
+  std::optional<double> flops_sp, flops_dp;   ///< FMA lanes plus tensor path, where collected
+  std::optional<double> dram_bytes;           ///< read plus written
+  std::optional<double> seconds;
+};
+
+/// A horizontal roof: a precision's arithmetic peak on this GPU.
+struct RooflineCeiling {
+  std::string label;         ///< "FP32 FMA peak"
+  std::string precision;     ///< "sp" or "dp": the points it caps
+  double flops_per_second = 0;
+};
+
+struct Roofline {
+  std::string gpu;                     ///< "NVIDIA H100 80GB HBM3"
+  double dram_bytes_per_second = 0;    ///< the theoretical DRAM peak (0: unknown)
+  std::vector<RooflineCeiling> ceilings;
+  std::vector<RooflineKernel> kernels;
+};
+
+/// One point of the chart: a kernel at one precision.
+struct RooflinePoint {
+  std::string label, precision;        ///< precision: "sp" or "dp"
+  double intensity = 0;                ///< FLOP per DRAM byte
+  double flops_per_second = 0;
+  std::optional<double> roof;          ///< the attainable rate at this intensity, when the ceiling is known
+  bool memory_bound = true;            ///< under the bandwidth roof's slope rather than the ceiling
+};
+
+/// A kernel that is not a point, and why; its DRAM bandwidth when that was measured.
+struct RooflineAside {
+  std::string label, reason;
+  std::string short_reason;            ///< a few words for the picture: "no FLOPs"
+  std::optional<double> dram_bytes_per_second;
+};
+
+/// The kernel from catalog quantities: flop_count_sp/dp (+ tensor_flop_count_tf32/dp),
+/// dram_read_bytes + dram_write_bytes, and "time" in ns.
+RooflineKernel roofline_kernel(const std::string& label, const MeasuredQuantity& measured);
+
+/// The experiment `range`'s kernels, each value the median over them (range_quantity).
+RooflineKernel range_roofline_kernel(const Measurement&, const std::string& range);
+
+/// This GPU's roofs: the DRAM peak of the measurement's first device, and a ceiling for each
+/// of `peaks` (flop_rate_sp, flop_rate_dp) known for its compute capability.
+Roofline roofline_for(const Measurement&, const std::vector<ArithmeticPeak>& peaks);
+
+std::vector<RooflinePoint> roofline_points(const Roofline&);
+std::vector<RooflineAside> roofline_asides(const Roofline&);
+
+/// Catalog quantities a roofline needs, for a reader who wants them collected.
+const std::vector<std::string>& roofline_quantities();
+
+/// The chart in sentences: roofs, every point with its share of the roof, every aside.
+std::string roofline_description(const Roofline&);
+
+/// The points and asides for a sheet's data.
+nlohmann::json roofline_json(const Roofline&);
+
+}  // namespace labbook::report
