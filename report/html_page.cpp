@@ -118,9 +118,7 @@ std::string anchor_headings(const std::string& body, std::string* contents) {
     }
   }
   entries += open_level == 3 ? "</ol></li>" : open_level == 2 ? "</li>" : "";
-  if (contents)
-    *contents = count < 3 ? "" : "<nav class=\"contents\" aria-label=\"Contents\"><details open><summary>Contents</summary><ol>" +
-                                     entries + "</ol></details></nav>\n";
+  if (contents) *contents = count < 3 ? "" : "<ol>" + entries + "</ol>";
   return out + body.substr(last);
 }
 
@@ -165,8 +163,13 @@ const std::string& stylesheet() {
       "nav.contents summary{cursor:pointer;font-weight:600}\n"
       "nav.contents ol{margin:.3rem 0;padding-left:1.3rem}\nnav.contents a{text-decoration:none;color:#0645ad}\n"
       "@media (max-width:600px){h1{font-size:1.5rem}h2{font-size:1.25rem}body{padding:0 .6rem}}\n"
-      "@media (min-width:1800px){nav.contents{position:fixed;left:1rem;top:3.5rem;width:15rem;max-height:85vh;"
-      "overflow-y:auto;margin:0}}\n"
+      // Contents: a menu under the title on narrow screens, a sidebar that stays in view on wide ones.
+      "nav.contents.sidebar{display:none}\n"
+      "nav.contents.sidebar p{font-weight:600;margin:.3rem 0}\n"
+      "@media (min-width:1100px){body.with-contents{max-width:96rem}"
+      "div.layout{display:grid;grid-template-columns:15rem minmax(0,1fr);gap:0 2rem}"
+      "nav.contents.sidebar{display:block;position:sticky;top:2.8rem;align-self:start;max-height:calc(100vh - 3.5rem);"
+      "overflow-y:auto;margin:1rem 0}nav.contents.menu{display:none}}\n"
       + std::string(badge_css()) +
       "@media print{nav.labbook,nav.contents,a.anchor{display:none}table{display:table;overflow:visible}"
       "tr,img{page-break-inside:avoid}}\n";
@@ -182,16 +185,22 @@ std::string html_page(const std::string& title, const std::string& body, const N
              ">" + escape_markup(link.label) + "</a>";
     nav += "</nav>\n";
   }
-  // Every section gets an anchor; a page of three or more gets its contents under its title.
+  // Every section gets an anchor; a page of three or more gets its contents: a menu under its
+  // title and a sidebar, of which the stylesheet shows one by the screen's width (no script).
   std::string contents;
   std::string text = anchor_headings(highlight_code_blocks(mark_badges(html_links(body))), &contents);
-  const std::size_t title_end = text.find("</h1>");
-  text.insert(title_end == std::string::npos ? 0 : title_end + 5 + (text.compare(title_end + 5, 1, "\n") == 0 ? 1 : 0),
-              contents);
+  if (!contents.empty()) {
+    const std::size_t title_end = text.find("</h1>");
+    text.insert(title_end == std::string::npos ? 0 : title_end + 5 + (text.compare(title_end + 5, 1, "\n") == 0 ? 1 : 0),
+                "<nav class=\"contents menu\" aria-label=\"Contents\"><details><summary>Contents</summary>" + contents +
+                    "</details></nav>\n");
+    text = "<div class=\"layout\">\n<nav class=\"contents sidebar\" aria-label=\"Contents\"><p>Contents</p>" + contents +
+           "</nav>\n<main>\n" + text + "</main>\n</div>\n";
+  }
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-         escape_markup(title) + "</title>\n<link rel=\"stylesheet\" href=\"" + kStylesheetFile + "\">\n</head>\n<body>\n" +
-         nav + text + "</body>\n</html>\n";
+         escape_markup(title) + "</title>\n<link rel=\"stylesheet\" href=\"" + kStylesheetFile + "\">\n</head>\n<body" +
+         (contents.empty() ? "" : " class=\"with-contents\"") + ">\n" + nav + text + "</body>\n</html>\n";
 }
 
 }  // namespace labbook::report

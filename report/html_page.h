@@ -29,8 +29,8 @@ const std::string& stylesheet();
 inline constexpr const char* kStylesheetFile = "labbook.css";
 
 /// Gives every <h2> to <h4> an id (from its text, unique on the page) and a "#" link to itself;
-/// `contents`, if given, receives a <nav class="contents"> listing the h2s with their h3s
-/// nested, or "" for a page of fewer than three such headings.
+/// `contents`, if given, receives an <ol> listing the h2s with their h3s nested, or "" for a
+/// page of fewer than three such headings.
 std::string anchor_headings(const std::string& body, std::string* contents = nullptr);
 
 /// A heading's anchor name: its text without markup or entities, lower case, every run of

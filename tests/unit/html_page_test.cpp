@@ -33,11 +33,18 @@ TEST(HtmlPage, EveryHeadingHasAnAnchorAndTheContentsListThem) {
   EXPECT_NE(page.find("<h3 id=\"the-ldcg-path\">"), std::string::npos) << "markup is no part of the name";
   EXPECT_NE(page.find("<h4 id=\"detail\">"), std::string::npos);
   EXPECT_NE(page.find("<h2 id=\"questions-answers\">"), std::string::npos);
-  // The contents come right after the title: h2s, with their h3s nested; no h4.
-  const std::size_t title = page.find("</h1>"), nav = page.find("<nav class=\"contents\"");
-  ASSERT_NE(nav, std::string::npos);
-  EXPECT_LT(title, nav);
-  EXPECT_LT(nav, page.find("<p>intro</p>"));
+  // The contents: a menu right after the title (narrow screens) and a sidebar before the
+  // page's main part (wide ones), h2s with their h3s nested; no h4.
+  const std::size_t title = page.find("</h1>"), menu = page.find("<nav class=\"contents menu\"");
+  ASSERT_NE(menu, std::string::npos);
+  EXPECT_LT(title, menu);
+  EXPECT_LT(menu, page.find("<p>intro</p>"));
+  EXPECT_EQ(page.find("<details open>"), std::string::npos) << "closed on a phone until tapped";
+  const std::size_t sidebar = page.find("<nav class=\"contents sidebar\"");
+  ASSERT_NE(sidebar, std::string::npos);
+  EXPECT_LT(sidebar, page.find("<main>"));
+  EXPECT_LT(page.find("<main>"), page.find("<h1"));
+  EXPECT_NE(page.find("<body class=\"with-contents\">"), std::string::npos);
   EXPECT_NE(page.find("<li><a href=\"#results\">Results</a><ol><li><a href=\"#misaligned-reads-l1-cached\">"),
             std::string::npos) << page;
   EXPECT_EQ(page.find("href=\"#detail\">Detail</a></li>"), std::string::npos) << "no h4 in the contents";
@@ -46,8 +53,9 @@ TEST(HtmlPage, EveryHeadingHasAnAnchorAndTheContentsListThem) {
     const std::string id = page.substr(at + 7, page.find('"', at + 7) - at - 7);
     EXPECT_NE(page.find("id=\"" + id + "\""), std::string::npos) << id;
   }
-  EXPECT_EQ(html_page("T", markdown_to_html("# T\n\n## One\n")).find("nav class=\"contents\""), std::string::npos)
-      << "a short page has no contents box";
+  const std::string short_page = html_page("T", markdown_to_html("# T\n\n## One\n"));
+  EXPECT_EQ(short_page.find("nav class=\"contents"), std::string::npos) << "a short page has no contents box";
+  EXPECT_EQ(short_page.find("<main>"), std::string::npos);
 }
 
 TEST(HtmlPage, LinksToSiblingMarkdownPagesBecomeLinksToTheirHtml) {
