@@ -313,26 +313,31 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
   sheet.table(std::move(t));
 }
 
-/// One warp of each figure experiment, drawn for the source's architecture and this GPU's.
+/// One warp of each figure experiment in one picture: the source's architecture above, this
+/// GPU's below, on one memory axis.
 void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model) {
   if (!lab.model || lab.model->figures.empty()) return;
   sheet.heading(3, "One warp, then and now");
   std::string text =
       "The first warp of each kernel, as the model sees it: the memory instruction the source's GPU served least "
-      "efficiently, lanes on top, memory below (32-byte sectors, a heavy edge every 128-byte line), one coloured "
-      "band per transaction; first on the source's GPU, then on this one.\n\n";
+      "efficiently, in one picture per kernel with the source's GPU above (then) and this one below (now). Lanes 0 "
+      "to 31 on top; memory below, with byte offsets from the first 128-byte line drawn, a heavy line every 128 "
+      "bytes and a light tick every 32-byte sector; in blue the bytes the lanes load or store, and one coloured band "
+      "per transaction. Lines no lane touches are left out where the warp's addresses lie far apart.\n\n";
   for (const auto& experiment : lab.model->figures) {
     const auto access = model.telling_access(experiment);
     const ModelPattern* pattern = lab.model->pattern_for(experiment);
     if (!access || !pattern) continue;
-    for (const auto& arch : {pattern->source_architecture, lab.model->this_architecture}) {
-      std::string file = lab.id + ".warp." + experiment + "." + arch + ".svg";
-      std::replace(file.begin(), file.end(), '/', '-');
-      std::replace(file.begin(), file.end(), '=', '-');
-      const auto& a = warp::architecture(arch);
-      sheet.figures.push_back({file, warp_figure_svg(*access, a, experiment + " on " + arch + ": " + a.description)});
-      text += "![" + experiment + " on " + arch + "](" + file + ")\n\n";
-    }
+    std::vector<WarpPanel> panels;
+    if (pattern->source_architecture == lab.model->this_architecture)
+      panels.push_back({"then and now", warp::architecture(pattern->source_architecture)});
+    else
+      panels = {{"then", warp::architecture(pattern->source_architecture)}, {"now", warp::architecture(lab.model->this_architecture)}};
+    std::string file = lab.id + ".warp." + experiment + ".svg";
+    std::replace(file.begin(), file.end(), '/', '-');
+    std::replace(file.begin(), file.end(), '=', '-');
+    sheet.figures.push_back({file, warp_figure_svg(*access, panels, experiment)});
+    text += "![" + warp_figure_description(*access, panels, experiment) + "](" + file + ")\n\n";
   }
   sheet.markdown(text);
 }

@@ -12,7 +12,6 @@
 #include "kernel_models.h"
 #include "labbook/model/error.h"
 #include "shared_cost.h"
-#include "warp_figure.h"
 
 using namespace labbook::warp;
 
@@ -250,22 +249,6 @@ TEST(Architectures, UnknownIdListsTheKnownOnes) {
   } catch (const labbook::Error& e) {
     EXPECT_NE(std::string(e.what()).find("sm_90, fermi_ca, fermi_cg, cc1x"), std::string::npos) << e.what();
   }
-}
-
-TEST(WarpFigure, OneBandPerTransactionAndTheSummary) {
-  const WarpAccess a = floats_from(44);
-  const std::string fermi = labbook::report::warp_figure_svg(a, fermi_ca(), "offset=11");
-  const std::string now = labbook::report::warp_figure_svg(a, sm90(), "offset=11");
-  auto count = [](const std::string& svg, const std::string& what) {
-    std::size_t n = 0;
-    for (auto at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) ++n;
-    return n;
-  };
-  EXPECT_EQ(count(fermi, "class=\"transaction\""), 2u);
-  EXPECT_EQ(count(now, "class=\"transaction\""), 5u);
-  EXPECT_EQ(count(now, "class=\"lane\""), 32u);
-  EXPECT_NE(fermi.find("256 bytes moved for 128 requested (50.0 %)"), std::string::npos);
-  EXPECT_NE(now.find("160 bytes moved for 128 requested (80.0 %)"), std::string::npos);
 }
 
 TEST(KernelCost, AddsSharedAccessesSeparatelyFromGlobalOnes) {
