@@ -5,6 +5,7 @@
 #include <set>
 
 #include "format.h"
+#include "sheet.h"
 #include "verdict_badge.h"
 
 namespace labbook::report {
@@ -122,6 +123,11 @@ std::string anchor_headings(const std::string& body, std::string* contents) {
   return out + body.substr(last);
 }
 
+std::string fold_tables(const std::string& html) {
+  static const std::regex folded(std::string("<p>") + kFoldMark + R"re( ([\s\S]*?)</p>\s*<table>([\s\S]*?)</table>)re");
+  return std::regex_replace(html, folded, "<details class=\"folded\"><summary>$1</summary>\n<table>$2</table></details>");
+}
+
 std::string highlight_code_blocks(const std::string& html) {
   static const std::regex block(R"re(<pre><code class="language-(cuda|cpp|c)">([\s\S]*?)</code></pre>)re");
   std::string out;
@@ -171,7 +177,9 @@ const std::string& stylesheet() {
       "nav.contents.sidebar{display:block;position:sticky;top:2.8rem;align-self:start;max-height:calc(100vh - 3.5rem);"
       "overflow-y:auto;margin:1rem 0}nav.contents.menu{display:none}}\n"
       + std::string(badge_css()) +
+      "details.folded{margin:1rem 0}details.folded summary{cursor:pointer;color:#0645ad}\n"
       "@media print{nav.labbook,nav.contents,a.anchor{display:none}table{display:table;overflow:visible}"
+      "details.folded::details-content{content-visibility:visible;display:block}"
       "tr,img{page-break-inside:avoid}}\n";
   return css;
 }
@@ -188,7 +196,7 @@ std::string html_page(const std::string& title, const std::string& body, const N
   // Every section gets an anchor; a page of three or more gets its contents: a menu under its
   // title and a sidebar, of which the stylesheet shows one by the screen's width (no script).
   std::string contents;
-  std::string text = anchor_headings(highlight_code_blocks(mark_badges(html_links(body))), &contents);
+  std::string text = anchor_headings(fold_tables(highlight_code_blocks(mark_badges(html_links(body)))), &contents);
   if (!contents.empty()) {
     const std::size_t title_end = text.find("</h1>");
     text.insert(title_end == std::string::npos ? 0 : title_end + 5 + (text.compare(title_end + 5, 1, "\n") == 0 ? 1 : 0),

@@ -28,6 +28,10 @@ std::string html_page(const std::string& title, const std::string& body, const N
 const std::string& stylesheet();
 inline constexpr const char* kStylesheetFile = "labbook.css";
 
+/// Folds each table that follows a paragraph starting with kFoldMark (a long sweep) into a
+/// <details> whose summary is that paragraph's text.
+std::string fold_tables(const std::string& html);
+
 /// Gives every <h2> to <h4> an id (from its text, unique on the page) and a "#" link to itself;
 /// `contents`, if given, receives an <ol> listing the h2s with their h3s nested, or "" for a
 /// page of fewer than three such headings.

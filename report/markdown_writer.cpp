@@ -93,7 +93,8 @@ std::string cell(const Text& text) {
 }
 
 std::string table_markdown(const Table& t) {
-  std::string out = "|";
+  // The fold's line, marked so that the HTML page can fold the table under it (fold_tables).
+  std::string out = t.folded_under.empty() ? "|" : std::string(kFoldMark) + " " + escape_inline(t.folded_under) + "\n\n|";
   for (const auto& h : t.header) out += " " + cell(h) + " |";
   out += "\n|";
   for (std::size_t i = 0; i < t.header.size(); ++i) out += " --- |";

@@ -50,12 +50,18 @@ struct Text {
   }
 };
 
+/// Starts the line a folded table stands under (Table::folded_under) in the Markdown.
+inline constexpr const char* kFoldMark = "▸";
+
 struct Table {
   std::vector<Text> header;
   std::vector<std::vector<Text>> rows;   ///< each row has header.size() cells
   /// Numbered notes under the table, for explanations too long for a cell: a cell refers to
   /// note i (from 1) as "note i".
   std::vector<Text> notes = {};
+  /// A line that stands for a long table (a sweep): the HTML folds the table under it, the
+  /// Markdown prints it above the table. "" for a table shown as it is.
+  std::string folded_under = {};
 };
 
 struct Block {

@@ -255,6 +255,9 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
   sheet.data["sections"].push_back({{"title", section.title}, {"rows", rows}});
 }
 
+/// Rows beyond which a sweep's table folds under a summary line in the HTML.
+constexpr std::size_t kLongSweepRows = 12;
+
 void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measurement& m) {
   // Parameter values in the order the program ran them, from the ranges of the first group.
   std::vector<std::string> values;
@@ -286,6 +289,10 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
     t.rows.push_back(std::move(cells));
     rows.push_back(std::move(row));
   }
+  // A long sweep folds under one line in the HTML; its curve, where the lab draws one, stays in view.
+  if (t.rows.size() > kLongSweepRows)
+    t.folded_under = "The sweep's table: " + std::to_string(t.rows.size()) + " values of " + sweep.parameter + ", " +
+                     std::to_string(t.header.size() - 1) + " columns";
   if (values.empty()) sheet.markdown("_No sweep ranges were measured._");
   else sheet.table(std::move(t));
   sheet.data["sweeps"].push_back({{"title", sweep.title}, {"rows", rows}});

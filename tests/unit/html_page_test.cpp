@@ -98,3 +98,19 @@ TEST(HtmlPage, VerdictsBecomeColouredBadgesWithTheirMarkdownSymbol) {
   EXPECT_NE(page.find("<strong>bold, not a verdict</strong>"), std::string::npos) << "other bold text stays bold";
   EXPECT_NE(stylesheet().find(".badge-does-not-hold{"), std::string::npos);
 }
+
+TEST(HtmlPage, ALongTableFoldsUnderItsLineAndNothingElseFolds) {
+  const std::string body = markdown_to_html(std::string(kFoldMark) +
+                                            " The sweep's table: 34 values of offset, 6 columns\n\n| a | b |\n| --- | --- |\n"
+                                            "| 1 | 2 |\n\nText.\n\n| c |\n| --- |\n| 3 |\n");
+  const std::string page = html_page("T", body);
+  EXPECT_NE(page.find("<details class=\"folded\"><summary>The sweep's table: 34 values of offset, 6 columns</summary>\n"
+                      "<table>"),
+            std::string::npos)
+      << page;
+  EXPECT_EQ(page.find(kFoldMark), std::string::npos) << "the mark is the summary now";
+  const std::size_t fold_end = page.find("</table></details>");
+  ASSERT_NE(fold_end, std::string::npos);
+  EXPECT_NE(page.find("<table>", fold_end), std::string::npos) << "the second table stays open";
+  EXPECT_EQ(page.find("</details>", fold_end + 18), std::string::npos);
+}
