@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 namespace labbook::report {
@@ -39,6 +40,42 @@ std::string counted(double v, const std::string& unit) {
 }  // namespace
 
 std::string svg_number(double value) { return printf_string("%.1f", value); }
+
+std::size_t text_length(const std::string& text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;   // continuation bytes do not count
+  return n;
+}
+
+std::string cut_text(const std::string& text, std::size_t chars) {
+  if (text_length(text) <= chars) return text;
+  std::string out;
+  std::size_t n = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) != 0x80 && ++n == chars) break;
+    out += static_cast<char>(c);
+  }
+  return out + "…";
+}
+
+double svg_text_width(const std::string& text, double font_size) {
+  // DejaVu Sans advance widths in ems, a to z; capitals, digits and the rest by class.
+  static constexpr double kLower[26] = {0.62, 0.64, 0.56, 0.64, 0.62, 0.36, 0.64, 0.64, 0.28, 0.28, 0.58, 0.28, 0.98,
+                                        0.64, 0.62, 0.64, 0.64, 0.42, 0.53, 0.4,  0.64, 0.6,  0.82, 0.6,  0.6,  0.53};
+  double ems = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {   // a character beyond ASCII ("µ", "…"): count its lead byte only
+      if ((c & 0xC0) == 0xC0) ems += 0.8;
+    } else if (c >= 'a' && c <= 'z') ems += kLower[c - 'a'];
+    else if (c == 'M' || c == 'W') ems += 1.0;
+    else if (std::isupper(c)) ems += 0.76;
+    else if (std::isdigit(c)) ems += 0.64;
+    else if (c && std::strchr(" .,:;'!|()[]-/", c)) ems += 0.4;
+    else ems += 0.84;   // # % & and other wide signs
+  }
+  return ems * font_size;
+}
 
 std::string two_decimals(double value) { return printf_string("%.2f", value); }
 

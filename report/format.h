@@ -1,5 +1,6 @@
 #pragma once
 // Numbers as a sheet prints them: units a person reads (µs, GB/s, %), thousands separators.
+#include <cstddef>
 #include <string>
 
 namespace labbook::report {
@@ -34,6 +35,16 @@ std::string with_thousands(long long value);
 
 /// A coordinate or length in an SVG picture: one decimal ("12.5").
 std::string svg_number(double value);
+
+/// Characters of UTF-8 `text`, not bytes: "µs" is two.
+std::size_t text_length(const std::string& text);
+
+/// `text` cut to at most `chars` characters, the last one "…" when cut (UTF-8 safe).
+std::string cut_text(const std::string& text, std::size_t chars);
+
+/// How wide `text` (UTF-8) is drawn in a sans-serif font of `font_size`, estimated from DejaVu
+/// Sans, the widest common default: on the safe side, so that text measured to fit does.
+double svg_text_width(const std::string& text, double font_size);
 
 /// Text safe inside HTML, SVG or XML elements and attributes: & < > " escaped.
 std::string escape_markup(const std::string& text);

@@ -1,6 +1,7 @@
 #include "lab_data.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <tuple>
@@ -18,6 +19,7 @@
 #include "labbook/model/text.h"
 #include "labbook/model/toml_reader.h"
 #include "quantities.h"
+#include "stream_lanes.h"
 
 namespace labbook::report {
 
@@ -170,6 +172,25 @@ std::vector<RooflineSpec> parse_rooflines(const TableReader& top, const LabData&
   return out;
 }
 
+/// A [[timeline]]'s lane names: each one a lane's name in the picture, told apart from the
+/// others, and the default stream called what labbook calls it where the trace shows it.
+void check_stream_names(const TableReader& r, const std::vector<std::string>& names) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& n = names[i];
+    if (n.find_first_not_of(" \t") == std::string::npos) r.fail("streams", "holds an empty name");
+    if (text_length(n) > kRangeLaneNameChars)
+      r.fail("streams", "name '" + n + "' is longer than " + std::to_string(kRangeLaneNameChars) +
+                            " characters, what a timeline shows of a lane's name");
+    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), n) != names.begin() + static_cast<std::ptrdiff_t>(i))
+      r.fail("streams", "names '" + n + "' twice: two lanes would look like one stream");
+    std::string lower = n;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (lower.find("default") != std::string::npos && n != kDefaultStreamName)
+      r.fail("streams", "names a default stream '" + n + "': call it '" + kDefaultStreamName +
+                            "', as the timeline does wherever the trace shows one");
+  }
+}
+
 }  // namespace
 
 std::optional<double> ArithmeticPeak::on(const DeviceFacts& device) const {
@@ -318,8 +339,10 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
 
   for (const toml::table* t : top.tables("timeline")) {
     const TableReader a(*t, origin, "[[timeline]]");
-    TimelineSpec timeline{a.string("title"), a.string("text", false), a.strings("experiments")};
+    a.only({"title", "text", "experiments", "streams"});
+    TimelineSpec timeline{a.string("title"), a.string("text", false), a.strings("experiments"), a.strings("streams", false)};
     if (timeline.experiments.empty()) a.fail("experiments", "is empty");
+    check_stream_names(a, timeline.streams);
     lab.timelines.push_back(std::move(timeline));
   }
 

@@ -72,6 +72,9 @@ struct ActivityTableSpec {
 struct TimelineSpec {
   std::string title, text;
   std::vector<std::string> experiments;
+  /// The lanes' names as the sheet names the streams ("stream A", "default stream", ...), in the
+  /// order each range first uses them (stream_lanes.h); empty: labbook's own names.
+  std::vector<std::string> streams;
 };
 
 /// A memory chart of one experiment ([[memory_chart]]): its kernels' traffic from the SM

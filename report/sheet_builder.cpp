@@ -524,9 +524,9 @@ void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
     for (const auto& e : spec.experiments) spans.push_back(range_activity_span_ns(m, e));
     const std::uint64_t span = *std::max_element(spans.begin(), spans.end());   // one scale for all
     std::string text = (spec.text.empty() ? "" : spec.text + "\n\n") +
-                       "One lane per stream: kernels green, copies orange, memsets purple (open a picture on its own "
-                       "and hover a box for its name and duration). Time runs from each range's first kernel or copy, on one scale for all the "
-                       "pictures below.\n\n";
+                       "One lane per stream, named at its left: kernels green, copies orange, memsets purple, each named "
+                       "inside when it is wide enough (open a picture on its own and hover a box for its name and duration). "
+                       "Time runs from each range's first kernel or copy, on one scale for all the pictures below.\n\n";
     json data = {{"title", spec.title}, {"experiments", json::array()}};
     for (std::size_t j = 0; j < spec.experiments.size(); ++j) {
       const std::string& e = spec.experiments[j];
@@ -538,7 +538,7 @@ void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
         continue;
       }
       const std::string file = lab.id + ".timeline-" + std::to_string(i + 1) + "-" + std::to_string(j + 1) + ".svg";
-      sheet.figures.push_back({file, range_timeline_svg(m, e, span)});
+      sheet.figures.push_back({file, range_timeline_svg(m, e, span, spec.streams)});
       text += "[![Timeline of " + e + "](" + file + ")](" + file + ")\n\n";   // an <img> shows no tooltips
     }
     sheet.heading(3, spec.title);

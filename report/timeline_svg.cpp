@@ -4,28 +4,30 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <set>
 
 #include "activity_summary.h"
 #include "format.h"
+#include "stream_lanes.h"
 
 namespace labbook::report {
 
 namespace {
 
-constexpr double kLabelWidth = 230, kPlotWidth = 1100, kRowHeight = 16, kAxisHeight = 28;
-
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
+/// Sizes of one picture, in SVG units. A range's picture is narrow with large text, so that it
+/// stays readable when a phone shrinks it to 390 px; the whole run's picture is wide and dense.
+struct Style {
+  double width, font, small_font, row, bar;
+  std::size_t name_chars;   ///< the most characters of a lane's name shown
+};
+constexpr Style kRangeStyle{560, 14, 12, 26, 20, kRangeLaneNameChars};
+constexpr Style kWholeStyle{1340, 11, 10, 16, 12, 40};
+constexpr double kHeadingHeight = 24, kAxisHeight = 22, kPad = 6;
 
 struct Box {
   std::uint64_t start, end;
   std::string css_class, tooltip;
+  std::vector<std::string> labels;   ///< drawn inside the box: the first that fits, longest first
 };
 
 struct Lane {
@@ -33,27 +35,58 @@ struct Lane {
   std::vector<Box> boxes;
 };
 
-/// One lane per GPU stream (in order of device and stream) with its timed kernels, copies
-/// and memsets: all of them, or only those attributed to `*range`.
-void append_stream_lanes(const Measurement& m, const std::string* range, std::vector<Lane>& lanes) {
-  std::map<std::pair<int, std::uint32_t>, Lane> streams;
-  auto stream_lane = [&](int device, std::uint32_t stream) -> Lane& {
-    Lane& l = streams[{device, stream}];
-    if (l.label.empty()) l.label = "GPU " + std::to_string(device) + " stream " + std::to_string(stream);
-    return l;
+/// `s` cut to what fits in `width` at `font` size.
+std::string fitted(const std::string& s, double width, double font) {
+  std::size_t chars = text_length(s);
+  std::string out = s;
+  while (chars > 1 && svg_text_width(out, font) > width) out = cut_text(s, --chars);
+  return out;
+}
+
+/// "spinFor" for "labbook::kernels::spinFor(long long, unsigned int*)": what fits in a box.
+std::string bare_kernel_name(const std::string& demangled) {
+  const std::string name = kernel_short_name(demangled);
+  const auto scope = name.rfind("::", name.find('<'));
+  return scope == std::string::npos ? name : name.substr(scope + 2);
+}
+
+std::vector<std::string> copy_labels(const Copy& c) {
+  if (c.is_memset) return {"memset"};
+  switch (c.kind) {
+    case CopyKind::HostToDevice: return {"H2D copy", "H2D"};
+    case CopyKind::DeviceToHost: return {"D2H copy", "D2H"};
+    case CopyKind::DeviceToDevice: return {"D2D copy", "D2D"};
+    case CopyKind::PeerToPeer: return {"P2P copy", "P2P"};
+    default: return {"copy"};
+  }
+}
+
+/// One lane per GPU stream, in the order the program first used them (stream_lanes.h), with
+/// its timed kernels, copies and memsets: all of them, or only those attributed to `*range`.
+void append_stream_lanes(const Measurement& m, const std::string* range, const std::vector<std::string>& names,
+                         std::vector<Lane>& lanes) {
+  const std::size_t first_lane = lanes.size();
+  std::vector<StreamId> ids;
+  for (auto& s : stream_lanes(m, range, names)) {
+    ids.push_back(s.id);
+    lanes.push_back({std::move(s.name), {}});
+  }
+  auto lane_of = [&](int device, std::uint32_t stream) -> Lane& {
+    const auto at = std::find(ids.begin(), ids.end(), StreamId{device, stream});
+    return lanes[first_lane + static_cast<std::size_t>(at - ids.begin())];
   };
   for (const auto& k : m.kernels)
     if (k.start_ns && k.end_ns && (!range || k.range == *range))
-      stream_lane(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, "kernel", k.name + " [" + k.range_or_name() + "]"});
+      lane_of(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, "kernel", k.name + " [" + k.range_or_name() + "]",
+                                                   {bare_kernel_name(k.name)}});
   for (const auto& c : m.copies) {
     if (range && c.range != *range) continue;
     const std::string what = c.is_memset ? "memset" : std::string("memcpy ") + to_string(c.kind) + " " + to_string(c.src) +
                                                           " -> " + to_string(c.dst);
-    stream_lane(c.device, c.stream)
+    lane_of(c.device, c.stream)
         .boxes.push_back({c.start_ns, c.end_ns, c.is_memset ? "memset" : "memcpy",
-                          what + ", " + std::to_string(c.bytes) + " bytes"});
+                          what + ", " + std::to_string(c.bytes) + " bytes", copy_labels(c)});
   }
-  for (auto& [key, lane] : streams) lanes.push_back(std::move(lane));
 }
 
 /// Lanes in display order: host threads (NVTX by depth, API calls), process-wide NVTX
@@ -72,31 +105,31 @@ std::vector<Lane> build_lanes(const Measurement& m, std::uint64_t open_range_end
       Lane lane{"thread " + std::to_string(t) + " NVTX" + (d ? " depth " + std::to_string(d) : ""), {}};
       for (const auto& r : m.ranges)
         if (!r.process_wide && r.thread == t && r.depth == d)
-          lane.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path});
+          lane.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path, {r.name}});
       lanes.push_back(std::move(lane));
     }
     Lane api{"thread " + std::to_string(t) + " CUDA API", {}};
     for (const auto& a : m.api_calls)
-      if (a.thread == t) api.boxes.push_back({a.start_ns, a.end_ns, "api", a.name});
+      if (a.thread == t) api.boxes.push_back({a.start_ns, a.end_ns, "api", a.name, {a.name}});
     if (!api.boxes.empty()) lanes.push_back(std::move(api));
   }
   Lane process_wide{"NVTX start/end", {}};
   for (const auto& r : m.ranges)
-    if (r.process_wide) process_wide.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path});
+    if (r.process_wide) process_wide.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path, {r.name}});
   if (!process_wide.boxes.empty()) lanes.push_back(std::move(process_wide));
 
-  append_stream_lanes(m, nullptr, lanes);
+  append_stream_lanes(m, nullptr, {}, lanes);
 
   Lane uvm{"unified memory", {}};
   for (const auto& e : m.memory_events)
-    uvm.boxes.push_back({e.start_ns, e.end_ns, "uvm", e.kind + ", " + std::to_string(e.value)});
+    uvm.boxes.push_back({e.start_ns, e.end_ns, "uvm", e.kind + ", " + std::to_string(e.value), {}});
   if (!uvm.boxes.empty()) lanes.push_back(std::move(uvm));
   return lanes;
 }
 
-/// A round tick step giving about eight ticks over `span_ns`.
-double tick_step(double span_ns) {
-  const double raw = span_ns / 8;
+/// A round tick step giving about eight ticks over `span_ns` (five in a narrow picture).
+double tick_step(double span_ns, double ticks) {
+  const double raw = span_ns / ticks;
   const double power = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
   for (double f : {1.0, 2.0, 5.0})
     if (f * power >= raw) return f * power;
@@ -112,34 +145,79 @@ std::string tick_label(double t, double step) {
   return text;
 }
 
-/// The lanes drawn over a time axis from `first`; the plot's width stands for `span` ns.
-std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double span) {
+/// "stream A: 4 kernels, 8 copies": what a lane holds, for the picture's text alternative.
+std::string lane_summary(const Lane& lane) {
+  std::size_t kernels = 0, copies = 0, other = 0;
+  for (const auto& b : lane.boxes) (b.css_class == "kernel" ? kernels : b.css_class == "memcpy" ? copies : other)++;
+  std::string out;
+  const auto add = [&](std::size_t n, const char* one, const char* many) {
+    if (n) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  add(kernels, "kernel", "kernels");
+  add(copies, "copy", "copies");
+  add(other, "other event", "other events");
+  return lane.label + ": " + (out.empty() ? "nothing" : out);
+}
+
+/// The lanes drawn over a time axis from `first` under `heading`; the plot's width stands for
+/// `span` ns. `title` is the picture's text alternative.
+std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double span, const std::string& heading,
+                 const std::string& title, const Style& s) {
   span = std::max(span, 1.0);
-  const auto x = [&](std::uint64_t t) { return kLabelWidth + kPlotWidth * static_cast<double>(t - first) / span; };
-  const double height = kAxisHeight + kRowHeight * static_cast<double>(lanes.size()) + 8;
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(kLabelWidth + kPlotWidth + 10) +
-                    "\" height=\"" + number(height) + "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+  // The name column fits the longest lane name, names cut to s.name_chars characters.
+  std::vector<std::string> names;
+  double label_width = 4 * s.font;
+  for (const auto& l : lanes) {
+    names.push_back(cut_text(l.label, s.name_chars));
+    label_width = std::max(label_width, svg_text_width(names.back(), s.font));
+  }
+  const double plot_left = label_width + 2 * kPad, plot_width = s.width - plot_left - 2 * kPad;
+  const double axis_top = kHeadingHeight + kAxisHeight, height = axis_top + s.row * static_cast<double>(lanes.size()) + kPad;
+  const auto x = [&](std::uint64_t t) { return plot_left + plot_width * static_cast<double>(t - first) / span; };
+
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + svg_number(s.width) + "\" height=\"" +
+                    svg_number(height) + "\" viewBox=\"0 0 " + svg_number(s.width) + " " + svg_number(height) +
+                    "\" font-family=\"sans-serif\" font-size=\"" + svg_number(s.font) + "\">\n<title>" +
+                    escape_markup(title) + "</title>\n"
                     "<style>.nvtx{fill:#7aa6da}.api{fill:#b9b9b9}.kernel{fill:#4c9f38}.memcpy{fill:#e8a33d}"
-                    ".memset{fill:#9b59b6}.uvm{fill:#d9534f}.lane{fill:#f7f7f7}text{fill:#222}</style>\n";
-  // Time axis.
-  const double step = tick_step(span);
+                    ".memset{fill:#9b59b6}.uvm{fill:#d9534f}.lane{fill:#f3f3f3}text{fill:#222}"
+                    "text.in{pointer-events:none}text.in-memset,text.in-uvm{fill:#fff}</style>\n"
+                    "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+                    "<text x=\"" + svg_number(kPad) + "\" y=\"" + svg_number(kHeadingHeight - 7) +
+                    "\" font-weight=\"bold\">" + escape_markup(fitted(heading, s.width - 2 * kPad, s.font)) +
+                    "</text>\n";
+  // Time axis: a label left of the last tick when it would run past the picture's edge.
+  const double step = tick_step(span, s.width < 1000 ? 5 : 8);
   for (double t = 0; t <= span; t += step) {
-    const double px = kLabelWidth + kPlotWidth * t / span;
-    svg += "<line x1=\"" + number(px) + "\" y1=\"" + number(kAxisHeight - 6) + "\" x2=\"" + number(px) + "\" y2=\"" +
-           number(height) + "\" stroke=\"#ddd\"/>\n<text x=\"" + number(px + 2) + "\" y=\"" +
-           number(kAxisHeight - 10) + "\">" + escape_markup(tick_label(t, step)) + "</text>\n";
+    const double px = plot_left + plot_width * t / span;
+    const std::string label = tick_label(t, step);
+    const bool right_aligned = px + 2 + svg_text_width(label, s.small_font) > s.width;
+    svg += "<line x1=\"" + svg_number(px) + "\" y1=\"" + svg_number(axis_top - 6) + "\" x2=\"" + svg_number(px) + "\" y2=\"" +
+           svg_number(height - kPad) + "\" stroke=\"#ccc\"/>\n<text x=\"" + svg_number(right_aligned ? px - 2 : px + 2) +
+           "\" y=\"" + svg_number(axis_top - 9) + "\" font-size=\"" + svg_number(s.small_font) + "\"" +
+           (right_aligned ? " text-anchor=\"end\"" : "") + ">" + escape_markup(label) + "</text>\n";
   }
   for (std::size_t i = 0; i < lanes.size(); ++i) {
-    const double y = kAxisHeight + kRowHeight * static_cast<double>(i);
-    svg += "<g class=\"lane-row\"><rect class=\"lane\" x=\"0\" y=\"" + number(y) + "\" width=\"" +
-           number(kLabelWidth + kPlotWidth) + "\" height=\"" + number(kRowHeight - 2) + "\"/>\n<text x=\"4\" y=\"" +
-           number(y + kRowHeight - 5) + "\">" + escape_markup(lanes[i].label) + "</text>\n";
+    const double y = axis_top + s.row * static_cast<double>(i);
+    const double bar_top = y + (s.row - 2 - s.bar) / 2;
+    const std::string& name = names[i];
+    svg += "<g class=\"lane-row\"><rect class=\"lane\" x=\"0\" y=\"" + svg_number(y) + "\" width=\"" + svg_number(s.width) +
+           "\" height=\"" + svg_number(s.row - 2) + "\"/>\n<text class=\"lane-name\" x=\"" + svg_number(kPad) + "\" y=\"" +
+           svg_number(y + s.row / 2 + s.font * 0.35 - 1) + "\">" + escape_markup(name) +
+           (name == lanes[i].label ? "" : "<title>" + escape_markup(lanes[i].label) + "</title>") + "</text>\n";
     for (const auto& b : lanes[i].boxes) {
       const double width = std::max(x(b.end) - x(b.start), 0.5);   // keep short events visible
-      svg += "<rect class=\"" + b.css_class + "\" x=\"" + number(x(b.start)) + "\" y=\"" + number(y + 1) +
-             "\" width=\"" + number(width) + "\" height=\"" + number(kRowHeight - 4) + "\"><title>" +
+      svg += "<rect class=\"" + b.css_class + "\" x=\"" + svg_number(x(b.start)) + "\" y=\"" + svg_number(bar_top) +
+             "\" width=\"" + svg_number(width) + "\" height=\"" + svg_number(s.bar) + "\"><title>" +
              escape_markup(b.tooltip + " (" + nvprof_duration(static_cast<double>(b.end - b.start)) + ")") +
              "</title></rect>\n";
+      // Named inside when a name fits; otherwise the tooltip names it.
+      const auto fits = std::find_if(b.labels.begin(), b.labels.end(),
+                                     [&](const std::string& l) { return svg_text_width(l, s.small_font) + 5 <= width; });
+      if (fits != b.labels.end())
+        svg += "<text class=\"in in-" + b.css_class + "\" x=\"" + svg_number(x(b.start) + 3) + "\" y=\"" +
+               svg_number(bar_top + s.bar / 2 + s.small_font * 0.35) + "\" font-size=\"" + svg_number(s.small_font) + "\">" +
+               escape_markup(*fits) + "</text>\n";
     }
     svg += "</g>\n";
   }
@@ -173,21 +251,27 @@ std::string timeline_svg(const Measurement& m) {
   for (const auto& c : m.copies) see(c.start_ns, c.end_ns);
   for (const auto& e : m.memory_events) see(e.start_ns, e.end_ns);
   if (first > last) first = last = 0;
-  return draw(build_lanes(m, last), first, static_cast<double>(last - first));
+  const std::vector<Lane> lanes = build_lanes(m, last);
+  const std::string title = "Timeline of the whole run, one lane per host thread's NVTX ranges and CUDA calls and per GPU "
+                            "stream's kernels and copies (" + std::to_string(lanes.size()) + " lanes)";
+  return draw(lanes, first, static_cast<double>(last - first), "Timeline of the whole run", title, kWholeStyle);
 }
 
 std::uint64_t range_activity_span_ns(const Measurement& m, const std::string& range) {
   std::vector<Lane> lanes;
-  append_stream_lanes(m, &range, lanes);
+  append_stream_lanes(m, &range, {}, lanes);
   const auto [first, last] = extent(lanes);
   return last - first;
 }
 
-std::string range_timeline_svg(const Measurement& m, const std::string& range, std::uint64_t span_ns) {
+std::string range_timeline_svg(const Measurement& m, const std::string& range, std::uint64_t span_ns,
+                               const std::vector<std::string>& stream_names) {
   std::vector<Lane> lanes;
-  append_stream_lanes(m, &range, lanes);
+  append_stream_lanes(m, &range, stream_names, lanes);
   const auto [first, last] = extent(lanes);
-  return draw(lanes, first, static_cast<double>(std::max(span_ns, last - first)));
+  std::string title = "Timeline of " + range + ", one lane per stream";
+  for (std::size_t i = 0; i < lanes.size(); ++i) title += (i ? "; " : ": ") + lane_summary(lanes[i]);
+  return draw(lanes, first, static_cast<double>(std::max(span_ns, last - first)), range, title, kRangeStyle);
 }
 
 }  // namespace labbook::report

@@ -159,8 +159,9 @@ TEST(TimelineSvg, OneBoxPerEventInItsLaneAndInTimeOrder) {
   EXPECT_EQ(count("api"), 3);
   EXPECT_EQ(count("nvtx"), 1);
   EXPECT_EQ(count("uvm"), 1);
-  EXPECT_NE(svg.find("GPU 0 stream 7"), std::string::npos);
-  EXPECT_NE(svg.find("GPU 0 stream 8"), std::string::npos);
+  // Streams by first use: the copies' stream 0, then the kernels' 7 and 8.
+  EXPECT_NE(svg.find(">stream 2 (id 7)</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">stream 3 (id 8)</text>"), std::string::npos);
   EXPECT_NE(svg.find("transposeNaive(float*, float const*, int) [transpose/naive]"), std::string::npos);
   // Kernel boxes in launch order move right.
   std::vector<double> xs;

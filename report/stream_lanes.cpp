@@ -1,0 +1,72 @@
+#include "stream_lanes.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace labbook::report {
+
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+/// Default streams: those that ran a copy or memset issued by a call that takes no stream.
+/// The trace has no flag for them (CUPTI numbers the legacy default stream like any other).
+std::set<StreamId> default_streams(const Measurement& m) {
+  std::unordered_map<std::uint32_t, const std::string*> call_names;
+  for (const auto& a : m.api_calls) call_names[a.correlation] = &a.name;
+  std::set<StreamId> out;
+  for (const auto& c : m.copies) {
+    const auto call = call_names.find(c.correlation);
+    if (c.correlation && call != call_names.end() && queues_on_default_stream(*call->second))
+      out.insert({c.device, c.stream});
+  }
+  return out;
+}
+
+}  // namespace
+
+bool queues_on_default_stream(const std::string& api_name) {
+  const bool copy_or_set = starts_with(api_name, "cudaMemcpy") || starts_with(api_name, "cudaMemset") ||
+                           starts_with(api_name, "cuMemcpy") || starts_with(api_name, "cuMemset");
+  return copy_or_set && api_name.find("Async") == std::string::npos;
+}
+
+std::vector<StreamLane> stream_lanes(const Measurement& m, const std::string* range, const std::vector<std::string>& names) {
+  // First use of each stream: (correlation, start), the smallest wins.
+  std::map<StreamId, std::pair<std::uint32_t, std::uint64_t>> first;
+  auto see = [&](int device, std::uint32_t stream, std::uint32_t correlation, std::uint64_t start) {
+    const auto [it, fresh] = first.try_emplace(StreamId{device, stream}, correlation, start);
+    if (!fresh) it->second = std::min(it->second, std::pair{correlation, start});
+  };
+  for (const auto& k : m.kernels)
+    if (k.start_ns && k.end_ns && (!range || k.range == *range)) see(k.device, k.stream, k.correlation, *k.start_ns);
+  for (const auto& c : m.copies)
+    if (!range || c.range == *range) see(c.device, c.stream, c.correlation, c.start_ns);
+
+  std::vector<StreamId> order;
+  for (const auto& [id, when] : first) order.push_back(id);
+  std::stable_sort(order.begin(), order.end(), [&](const StreamId& a, const StreamId& b) { return first.at(a) < first.at(b); });
+
+  const std::set<StreamId> defaults = default_streams(m);
+  const bool several_devices =
+      std::any_of(order.begin(), order.end(), [&](const StreamId& s) { return s.device != order.front().device; });
+  std::vector<StreamLane> lanes;
+  int others = 0;   // streams so far that are not a default stream
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const StreamId& id = order[i];
+    const bool is_default = defaults.count(id) > 0;
+    if (!is_default) ++others;
+    std::string name;
+    if (is_default) name = kDefaultStreamName;
+    else if (i < names.size()) name = names[i];
+    else name = "stream " + std::to_string(others) + " (id " + std::to_string(id.stream) + ")";
+    const bool labbooks_name = is_default || i >= names.size();
+    if (several_devices && labbooks_name) name = "GPU " + std::to_string(id.device) + " " + name;
+    lanes.push_back({id, std::move(name)});
+  }
+  return lanes;
+}
+
+}  // namespace labbook::report
