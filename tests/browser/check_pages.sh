@@ -47,6 +47,13 @@ for page in "$out"/pages/*.html; do
     echo "$name at $width px: $(grep checked <<<"$report")"
   done
 done | tee "$out/report.log"
+# The pictures a reader looks at first: lab 4's misaligned read and lab 6's tiled product.
+for svg in lab4.memory-1 lab4.roofline-1 lab6.memory-2 lab6.roofline-1; do
+  [ -f "$out/pages/$svg.svg" ] || continue
+  timeout 60 "$browser" "${flags[@]}" --window-size=1280,760 --screenshot="$out/screenshots/$svg.png" \
+    "file://$out/pages/$svg.svg" >/dev/null 2>&1
+  [ -s "$out/screenshots/$svg.png" ] || echo "FAIL: no screenshot of $svg.svg" | tee -a "$out/report.log"
+done
 failures=$(grep -c '^FAIL\|PROBLEM' "$out/report.log")
 echo "$pages pages, $failures problems; screenshots in $out/screenshots"
 if [ "$sabotage" = --sabotage ]; then
