@@ -407,10 +407,10 @@ void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m) {
     const std::string file = lab.id + ".roofline-" + std::to_string(i + 1) + ".svg";
     sheet.figures.push_back({file, roofline_svg(roofline, spec.title, "rl" + std::to_string(i + 1))});
     sheet.heading(3, "Roofline: " + spec.title);
-    sheet.markdown("Each kernel's FLOPs per byte of DRAM traffic against the FLOP rate it reached (medians over the "
-                   "experiment's launches). The slope is the DRAM bandwidth, the flat lines the FMA lanes' peaks: a "
-                   "kernel left of where they meet can go no faster than memory feeds it. Kernels without FLOPs are "
-                   "listed below the plot with their DRAM bandwidth.\n\n" +
+    sheet.markdown("The roofline: each kernel's arithmetic intensity (its FLOPs per byte of DRAM traffic) against "
+                   "the FLOP rate it reached, medians over the experiment's launches. The slope is the DRAM bandwidth, "
+                   "the flat lines the FMA lanes' peaks: a kernel left of where they meet can go no faster than memory "
+                   "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth.\n\n" +
                    (spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
                    escape_inline(roofline_description(roofline)) + "](" + file + ")");
     json data = roofline_json(roofline);
