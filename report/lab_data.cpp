@@ -94,6 +94,10 @@ ModelSettings parse_model(const toml::table& table, const std::string& origin, c
   model.source_params = m.integers("source_params");
   model.tolerance = m.number("tolerance", false).value_or(1.0);
   model.figures = m.strings("figures", false);
+  model.figure_stores = m.strings("figure_stores", false);
+  for (const auto& e : model.figure_stores)
+    if (std::find(model.figures.begin(), model.figures.end(), e) == model.figures.end())
+      m.fail("figure_stores", "names '" + e + "', which is not one of 'figures'");
   for (const toml::table* t : m.tables("pattern")) {
     const TableReader p(*t, origin, "[[model.pattern]]");
     ModelPattern pattern;

@@ -184,6 +184,9 @@ struct ModelSettings {
   std::vector<ModelPattern> patterns;
   std::vector<ModelGap> gaps;
   std::vector<std::string> figures;   ///< experiments that get a one-warp picture per architecture
+  /// Those of `figures` whose lesson is a store: their picture shows the warp's least
+  /// efficient store, not its least efficient access (which may be a load).
+  std::vector<std::string> figure_stores;
   /// The pattern for `experiment`, or nullptr.
   const ModelPattern* pattern_for(const std::string& experiment) const;
 };

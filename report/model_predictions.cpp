@@ -143,10 +143,12 @@ std::optional<warp::WarpAccess> ModelPredictions::telling_access(const std::stri
   std::vector<warp::WarpAccess> instructions;
   warp::kernel_models().find(l->kernel)(l->launch).program(0, instructions);
   const warp::Architecture& arch = warp::architecture(l->architecture);
+  const auto& stores = lab_.model->figure_stores;
+  const bool stores_only = std::find(stores.begin(), stores.end(), experiment) != stores.end();
   std::optional<warp::WarpAccess> worst;
   double worst_efficiency = 101;
   for (const auto& i : instructions) {
-    if (i.space != warp::Space::Global) continue;
+    if (i.space != warp::Space::Global || (stores_only && i.op != warp::Operation::Store)) continue;
     const double e = warp::global_cost(i, arch).efficiency_pct();
     if (e < worst_efficiency) worst = i, worst_efficiency = e;
   }

@@ -33,8 +33,9 @@ class ModelPredictions {
   /// The lab data's reason why the measurement and the model differ, or nullptr.
   const ModelGap* gap_for(const std::string& experiment, const std::string& quantity) const;
 
-  /// For pictures: of the first warp's instructions in `experiment`'s kernel, the one the
-  /// source's GPU served least efficiently (the first of equals); nullopt without a pattern.
+  /// For pictures: of the first warp's instructions in `experiment`'s kernel (its stores only
+  /// when the lab data lists it in `figure_stores`), the one the source's GPU served least
+  /// efficiently (the first of equals); nullopt without a pattern.
   std::optional<warp::WarpAccess> telling_access(const std::string& experiment) const;
 
  private:

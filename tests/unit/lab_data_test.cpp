@@ -7,6 +7,8 @@
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "lab_toml_fixture.h"
+#include "labbook/model/measurement_json.h"
+#include "model_predictions.h"
 
 using namespace labbook::report;
 
@@ -176,4 +178,30 @@ TEST(LabData, CitationsOfSourceFilesMustNameADocumentOfSourcesToml) {
     EXPECT_NE(std::string(e.what()).find("lab.toml:"), std::string::npos) << e.what();
   }
   fs::remove_all(root);
+}
+
+TEST(LabData, FigureStoresAreFiguresWhosePictureShowsTheStore) {
+  const std::string model = std::string(kMinimal) + R"(
+[model]
+this_architecture = "sm_90"
+figures = ["storePattern/three_segments"]
+figure_stores = ["storePattern/three_segment"]
+)";
+  EXPECT_NE(fixture::lab_toml_error(model).find(
+                "[model]: 'figure_stores' names 'storePattern/three_segment', which is not one of 'figures'"),
+            std::string::npos)
+      << fixture::lab_toml_error(model);
+
+  // Lab 4's figure 4-20 kernel loads 24 words (75 % of a Fermi line) and stores them in three
+  // whole segments: its picture is the store, the lesson of the figure.
+  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+  const LabData lab = load_lab_data(folder + "/lab.toml");
+  const labbook::Measurement m = labbook::read_measurement(folder + "/recorded/h100.json");
+  ModelPredictions predictions(lab, m);
+  const auto shown = predictions.telling_access("storePattern/three_segments");
+  ASSERT_TRUE(shown.has_value());
+  EXPECT_EQ(shown->op, labbook::warp::Operation::Store);
+  const auto unlisted = predictions.telling_access("readSegment/offset=11");
+  ASSERT_TRUE(unlisted.has_value());
+  EXPECT_EQ(unlisted->op, labbook::warp::Operation::Load);
 }
