@@ -110,10 +110,6 @@ Line local_line(const MemoryFlow& f) {
   return {"loads " + part(f.local_load_sectors) + ", stores " + part(f.local_store_sectors)};
 }
 
-std::string shortened(const std::string& title) {
-  return title.size() <= kTitleChars ? title : title.substr(0, kTitleChars - 1) + "…";
-}
-
 }  // namespace
 
 std::string memory_chart_svg(const MemoryFlow& f, const std::string& title) {
@@ -126,7 +122,7 @@ std::string memory_chart_svg(const MemoryFlow& f, const std::string& title) {
         "<defs><marker id=\"mc-head\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\" "
         "orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#3d6f9e\"/></marker></defs>\n"
         "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  out += "<text x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">" + escape_markup(shortened(title)) + "</text>\n";
+  out += "<text x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">" + escape_markup(cut_text(title, kTitleChars)) + "</text>\n";
   if (const std::string caption = memory_flow_caption(f); !caption.empty())
     out += "<text class=\"caption\" x=\"20\" y=\"58\" fill=\"#222\">" + escape_markup(caption) + "</text>\n";
 

@@ -17,8 +17,6 @@ constexpr std::size_t kLabelChars = 36, kTitleChars = 100;
 const char* const kSpColour = "#2f6fb0";
 const char* const kDpColour = "#d0622b";
 
-std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 1) + "…"; }
-
 std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
@@ -110,7 +108,7 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
                     "-desc\" font-family=\"sans-serif\" font-size=\"13\">\n<title id=\"" + id + "-title\">" +
                     escape_markup("Roofline: " + title) + "</title>\n<desc id=\"" + id + "-desc\">" +
                     escape_markup(roofline_description(r)) + "</desc>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg += text(12, 24, cut(title, kTitleChars), "font-size=\"16\" font-weight=\"bold\"");
+  svg += text(12, 24, cut_text(title, kTitleChars), "font-size=\"16\" font-weight=\"bold\"");
   svg += text(12, 44, "Roofs of the " + (r.gpu.empty() ? std::string("GPU") : r.gpu) + "; each point one kernel, numbered as in the legend",
               "fill=\"#444\"");
 
@@ -170,7 +168,7 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
     svg += text(lx, ly, n, "font-size=\"12\" font-weight=\"bold\"");
     svg += "<circle cx=\"" + svg_number(kLegendX + 5) + "\" cy=\"" + svg_number(legend_y - 4) + "\" r=\"5\" fill=\"" +
            colour(p.precision) + "\"/>\n";
-    svg += text(kLegendX + 14, legend_y, n + "  " + cut(p.label, kLabelChars) + (share.empty() ? "" : " (" + share + ")"),
+    svg += text(kLegendX + 14, legend_y, n + "  " + cut_text(p.label, kLabelChars) + (share.empty() ? "" : " (" + share + ")"),
                 "font-size=\"12\"");
     legend_y += 18;
   }
@@ -195,7 +193,7 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
     double row = aside_top + 34;
     for (const auto& a : asides) {
       svg += "<g class=\"aside\"><title>" + escape_markup(a.label + ": " + a.reason) + "</title>\n";
-      svg += text(12, row, cut(a.label, 44) + " — " + a.short_reason, "font-size=\"12\"");
+      svg += text(12, row, cut_text(a.label, 44) + " — " + a.short_reason, "font-size=\"12\"");
       if (a.dram_bytes_per_second && bw > 0) {
         const double share = *a.dram_bytes_per_second / bw;
         svg += "<rect x=\"" + svg_number(kAsideBarX) + "\" y=\"" + svg_number(row - 11) + "\" width=\"" +
