@@ -5,7 +5,6 @@
 /// sectors), L1's hit rate, sectors from L1 to L2, L2's hit rate, DRAM bytes, shared-memory
 /// instructions and wavefronts, local-memory sectors. A value that was not measured stays
 /// empty: nothing here is estimated. memory_chart.h draws it.
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "labbook/model/measurement.h"
+#include "quantities.h"
 
 namespace labbook::report {
 
@@ -44,9 +44,6 @@ struct MemoryFlow {
   bool any() const;
 };
 
-/// The value of a catalog quantity ("gld_transactions", ...) for what the flow describes, or
-/// nullopt when it was not measured.
-using MeasuredQuantity = std::function<std::optional<double>(const std::string& catalog_name)>;
 
 /// The flow from whatever `measured` knows.
 MemoryFlow memory_flow(const MeasuredQuantity& measured);

@@ -60,14 +60,6 @@ std::optional<double> load_instructions(const Kernel& k) {
   return sum;
 }
 
-/// A precision's FLOPs: the FMA lanes' count plus the tensor path's where it was collected;
-/// nullopt when the FMA lanes' count was not.
-std::optional<double> flops(const Kernel& k, const char* lanes_metric, const char* tensor_metric) {
-  auto sum = find_catalog_metric(lanes_metric)->evaluate(k.metrics);
-  if (!sum) return std::nullopt;
-  if (const auto tensor = find_catalog_metric(tensor_metric)->evaluate(k.metrics)) *sum += *tensor;
-  return sum;
-}
 
 std::optional<double> kernel_value(const Kernel& k, const std::string& quantity) {
   if (quantity == "time") return k.duration_ns();
@@ -93,8 +85,8 @@ std::optional<double> kernel_value(const Kernel& k, const std::string& quantity)
     return *t * 1e-9 * *clock / *count;
   }
   if (quantity == "flop_rate_sp" || quantity == "flop_rate_dp") {
-    const bool sp = quantity == "flop_rate_sp";
-    const auto count = sp ? flops(k, "flop_count_sp", "tensor_flop_count_tf32") : flops(k, "flop_count_dp", "tensor_flop_count_dp");
+    const auto count = flop_count([&](const std::string& name) { return find_catalog_metric(name)->evaluate(k.metrics); },
+                                  quantity == "flop_rate_sp" ? "sp" : "dp");
     if (!t || !count || *t <= 0) return std::nullopt;
     return *count / (*t * 1e-9);
   }
@@ -329,6 +321,14 @@ std::string metric_collection(const Measurement& m) {
   out += m.cache_control == "all" ? "; L2 flushed and invalidated before each profiled kernel (cache control all)"
                                   : "; L2 not flushed: kernels found what earlier work left in it (cache control none)";
   return out;
+}
+
+std::optional<double> flop_count(const MeasuredQuantity& measured, const std::string& precision) {
+  const bool sp = precision == "sp";
+  auto sum = measured(sp ? "flop_count_sp" : "flop_count_dp");
+  if (sum)
+    if (const auto tensor = measured(sp ? "tensor_flop_count_tf32" : "tensor_flop_count_dp")) *sum += *tensor;
+  return sum;
 }
 
 }  // namespace labbook::report

@@ -2,6 +2,7 @@
 // Quantities a sheet shows for an experiment (an NVTX range): catalog metrics and the few
 // the report derives itself (time, bandwidths). Values are medians over the kernels the
 // range holds; a missing value carries the reason, for "not collected: ..." cells.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,15 @@ struct QuantityValue {
   /// True when the repeats differ: there is run-to-run noise to report.
   bool varies() const { return low() != high(); }
 };
+
+/// The value of a catalog quantity ("gld_transactions", ...) for one kernel or one group of
+/// kernels, or nullopt when it was not measured.
+using MeasuredQuantity = std::function<std::optional<double>(const std::string& catalog_name)>;
+
+/// One precision's FLOPs ("sp" or "dp"): the FMA lanes' count (flop_count_sp/dp) plus the
+/// tensor path's (tensor_flop_count_tf32/dp) where it was collected; nullopt when the lanes'
+/// count was not.
+std::optional<double> flop_count(const MeasuredQuantity& measured, const std::string& precision);
 
 /// Unit of a quantity ("%", "ns", "bytes/s", ...); "" when unknown.
 std::string quantity_unit(const std::string& quantity);

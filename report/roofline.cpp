@@ -9,14 +9,6 @@ namespace labbook::report {
 
 namespace {
 
-/// A precision's FLOPs: the FMA lanes' count plus the tensor path's where it was collected.
-std::optional<double> flops(const MeasuredQuantity& measured, const char* lanes, const char* tensor) {
-  auto sum = measured(lanes);
-  if (sum)
-    if (const auto t = measured(tensor)) *sum += *t;
-  return sum;
-}
-
 const char* precision_name(const std::string& precision) { return precision == "sp" ? "FP32" : "FP64"; }
 
 const RooflineCeiling* ceiling_for(const Roofline& r, const std::string& precision) {
@@ -32,8 +24,8 @@ std::string percent(double share) { return format_value(100.0 * share, "%"); }
 RooflineKernel roofline_kernel(const std::string& label, const MeasuredQuantity& measured) {
   RooflineKernel k;
   k.label = label;
-  k.flops_sp = flops(measured, "flop_count_sp", "tensor_flop_count_tf32");
-  k.flops_dp = flops(measured, "flop_count_dp", "tensor_flop_count_dp");
+  k.flops_sp = flop_count(measured, "sp");
+  k.flops_dp = flop_count(measured, "dp");
   const auto read = measured("dram_read_bytes"), written = measured("dram_write_bytes");
   if (read && written) k.dram_bytes = *read + *written;
   if (const auto ns = measured("time")) k.seconds = *ns * 1e-9;

@@ -115,9 +115,10 @@ void add_setup(Sheet& sheet, const LabData& lab, const Measurement& m, bool reco
              {"sm_count", d.sm_count}, {"l2_bytes", d.l2_bytes}, {"peak_dram_bytes_per_second", peak},
              {"max_sm_clock_hz", d.sm_clock_khz * 1e3}, {"driver_version", d.driver_version}};
     // The published arithmetic peaks for this compute capability ([[peak]]), where the sheet uses them.
-    for (const auto& p : lab.uses_peaks() ? lab.peaks : std::vector<ArithmeticPeak>{}) {
+    const bool shows_peaks = lab.uses_peaks();
+    for (const auto& p : lab.peaks) {
       const auto value = p.on(d);
-      if (!value) continue;
+      if (!value || !shows_peaks) continue;
       const std::string unit = quantity_unit(p.quantity);
       t.rows.push_back({"Peak " + quantity_label(p.quantity),
                         format_value(*value, unit) + " = " + printf1("%g", p.per_sm_per_clock) + " per clock per SM (" +
