@@ -7,9 +7,10 @@
 // When the measurement says cache_control "all" (L2 flushed before every kernel in both
 // tools), every kernel starts cold. Measured on the H100 (docs/metrics.md): DRAM bytes agree
 // within 1 % for most kernels, but a kernel storing partial sectors (the naive transpose)
-// reads and writes up to its stored bytes more under labbook, and one writing more than L2
-// holds writes up to 2.7 MB less, and short kernels ran up to 18 % longer. So DRAM bytes may
-// exceed ncu's by at most the bytes the kernel stored, the L2 hit rate (each of its two
+// reads and writes up to its stored bytes more under labbook (on an H200, it read up to
+// 0.77 MB less than ncu instead), and one writing more than L2 holds writes up to 2.7 MB
+// less, and short kernels ran up to 18 % longer. So DRAM bytes may differ from ncu's by at
+// most the bytes the kernel stored (reads either way, writes above), the L2 hit rate (each of its two
 // passes a run of its own, started cold) must be within 1 percentage point plus what
 // explained_points() finds in L2's lookups, and everything timed (durations, cycles,
 // per-second rates) is shown, not compared.
@@ -20,9 +21,7 @@
 //   1 % (TOL)  what the access pattern alone decides: sectors, requests, wavefronts,
 //              instructions, efficiencies, DRAM bytes read;
 //   5 %        time and clock: durations, cycles, anything per second or a share of peak
-//              over the elapsed time (clocks are not locked in either tool), and achieved
-//              occupancy, an average over the kernel's cycles of the warps resident, which
-//              depends on when each block finishes (1.16 % apart once on lab 4);
+//              over the elapsed time (clocks are not locked in either tool);
 //   10 %       what the state of L2 and the data banks decides when the kernel starts, with
 //              caches not flushed (neither CUPTI 13.0 nor ncu --cache-control none flushes):
 //              DRAM bytes written (dirty lines written back during the kernel), L1 and L2
@@ -30,6 +29,9 @@
 //              reads from L2 (its misses), and shared-memory
 //              bank conflicts, which on sm_90 also count cycles a bank was
 //              busy with other L1 traffic. Identical launches differ by a few % in one tool.
+//              Also achieved occupancy, an average over the kernel's cycles of the warps
+//              resident, which depends on when each block finishes: 1.16 % apart once on lab
+//              4 (H100), up to 5.8 % on 5 µs kernels of 1024² matrices (H200, 2026-11-27).
 // Prints a table of the largest differences per metric; exit 0 pass, 1 fail.
 #include <algorithm>
 #include <cmath>
@@ -84,7 +86,7 @@ struct Limit {
         std::snprintf(text, sizeof text, "%.2f points", value);
         return text;
       }
-      case Rule::RangeEnd: return "excess <= bytes stored";
+      case Rule::RangeEnd: return "within bytes stored";
       case Rule::NotCompared: return "shown only";
     }
     return "";
@@ -115,9 +117,9 @@ Limit limit_for(const std::string& metric, double tolerance, bool cold_l2, bool 
   // sectors L1 reads from L2 are its misses, so they vary with it (not yet compared on the GPU).
   if (starts_with(metric, "dram__bytes_write") || starts_with(metric, "lts__t_sector_hit_rate") ||
       starts_with(metric, "l1tex__data_bank_conflicts") || starts_with(metric, "l1tex__t_sector_hit_rate") ||
-      starts_with(metric, "lts__t_sectors_srcunit_tex_op_read"))
+      starts_with(metric, "lts__t_sectors_srcunit_tex_op_read") || starts_with(metric, "sm__warps_active"))
     return {R::Relative, 0.10};
-  if (time_like(metric) || starts_with(metric, "gpc__cycles_elapsed") || starts_with(metric, "sm__warps_active"))
+  if (time_like(metric) || starts_with(metric, "gpc__cycles_elapsed"))
     return {R::Relative, 0.05};
   return {R::Relative, tolerance};
 }
@@ -178,7 +180,11 @@ bool within(const std::string& metric, const Limit& l, double o, double t, doubl
     // ncu's (lab 4, 80 kernels storing 64 MB each, H100: 1.9 to 2.7 MB, 2.0 to 5.1 % fewer
     // bytes written over four sessions), so such a kernel may write up to 4 MB less, and any
     // other up to 2 MB less, as before that run.
-    const double below = !starts_with(metric, "dram__bytes_write") ? 0 : stored > l2_bytes ? 4.0 * (1 << 20) : 2.0 * (1 << 20);
+    // Reads may fall short by the stored bytes: ncu's run may be the one that read partial
+    // sectors to merge them (transpose of 1024² floats, H200: 0.77 MB more under ncu).
+    const double below = !starts_with(metric, "dram__bytes_write") ? stored
+                         : stored > l2_bytes                        ? 4.0 * (1 << 20)
+                                                                    : 2.0 * (1 << 20);
     return o - t >= -(slack + below) && o - t <= stored + slack;
   }
   return std::fabs(o - t) / std::max(std::fabs(t), 1e-12) <= l.value;
