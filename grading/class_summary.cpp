@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace labbook::grading {
 
@@ -53,21 +54,24 @@ report::Sheet class_summary(const Rubric& rubric, const std::vector<Score>& scor
   sheet.figures.push_back({"score-histogram.svg", score_histogram_svg(scores)});
   sheet.markdown("![Score distribution](score-histogram.svg)");
 
-  // Why points were lost: each student's first reason, counted.
+  // Why points were lost: every reason a student lost points for, counted once per student. A
+  // measured criterion below full marks carries no note: its title is the reason.
   std::map<std::string, int> causes;
-  for (const auto& s : scores)
-    for (const auto& c : s.criteria)
-      if (!c.note.empty()) {
-        causes[c.note]++;
-        break;
-      }
+  for (const auto& s : scores) {
+    std::set<std::string> reasons;
+    for (const auto& c : s.criteria) {
+      const bool lost = c.criterion ? c.points < c.criterion->points : !c.note.empty();
+      if (lost) reasons.insert(!c.note.empty() ? c.note : c.criterion->title + ": below full marks");
+    }
+    for (const auto& r : reasons) causes[r]++;
+  }
   std::vector<std::pair<std::string, int>> ranked(causes.begin(), causes.end());
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   sheet.heading(2, "Most common reasons points were lost");
   if (ranked.empty()) {
     sheet.markdown("None: every submission scored every point it could.");
   } else {
-    report::Table t{{"Reason (each student's first)", "Students"}, {}};
+    report::Table t{{"Reason", "Students"}, {}};
     for (std::size_t i = 0; i < ranked.size() && i < 8; ++i) t.rows.push_back({ranked[i].first, std::to_string(ranked[i].second)});
     sheet.table(std::move(t));
   }

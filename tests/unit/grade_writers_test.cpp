@@ -135,6 +135,9 @@ TEST(GradeWriters, ClassSummaryCountsScoresAndReasons) {
   labbook::report::validate_markdown(sheet, md);
   EXPECT_NE(md.find("2 submissions graded; median score 74.00 of 100.00."), std::string::npos) << md;
   EXPECT_NE(md.find("| the submission did not build | 1 |"), std::string::npos) << md;
+  // A measured criterion below full marks has no note: its title is the reason.
+  EXPECT_NE(md.find("| Load efficiency: below full marks | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Bandwidth: below full marks | 1 |"), std::string::npos) << md;
   ASSERT_EQ(sheet.figures.size(), 1u);
   const std::string& svg = sheet.figures[0].svg;
   EXPECT_NE(svg.find(">70–80</text>"), std::string::npos);
