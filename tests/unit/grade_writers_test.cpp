@@ -2,10 +2,16 @@
 // student), Gradescope's results.json (hidden criteria hidden), and the feedback sheet.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+
 #include "class_summary.h"
 #include "cmark_document.h"
 #include "grade_writers.h"
 #include "markdown_writer.h"
+#include "rubric.h"
 
 using namespace labbook::grading;
 
@@ -145,4 +151,26 @@ TEST(GradeWriters, ClassSummaryCountsScoresAndReasons) {
   std::size_t full = 0;
   for (std::size_t at = svg.find("height=\"160.0\""); at != std::string::npos; at = svg.find("height=\"160.0\"", at + 1)) ++full;
   EXPECT_EQ(full, 2u);
+}
+
+// docs/example-feedback/feedback.md, a real grade shown to instructors without a GPU, must keep
+// the exercise's visible criteria, with their points, as the rubric gives them.
+TEST(GradeWriters, ExampleFeedbackMatchesRubric) {
+  const std::string root = LABBOOK_SOURCE_DIR;
+  const Rubric rubric = labbook::grading::load_rubric(root + "/labs/04_global_memory/exercises/soa/rubric.toml");
+  std::ifstream in(root + "/docs/example-feedback/feedback.md");
+  ASSERT_TRUE(in) << "docs/example-feedback/feedback.md is missing";
+  const std::string example((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(example.find("# " + rubric.title + " — "), std::string::npos) << "the exercise's title";
+  char points[32];
+  for (const auto& c : rubric.criteria) {
+    std::snprintf(points, sizeof points, " / %.2f |", c.points);
+    const std::size_t row = example.find("| " + c.title + " | ");
+    if (!c.visible) {
+      EXPECT_EQ(row, std::string::npos) << c.title << " is hidden from students";
+      continue;
+    }
+    ASSERT_NE(row, std::string::npos) << c.title;
+    EXPECT_NE(example.substr(row, example.find('\n', row) - row).find(points), std::string::npos) << c.title << points;
+  }
 }
