@@ -29,6 +29,8 @@ RooflineKernel roofline_kernel(const std::string& label, const MeasuredQuantity&
   const auto read = measured("dram_read_bytes"), written = measured("dram_write_bytes");
   if (read && written) k.dram_bytes = *read + *written;
   if (const auto ns = measured("time")) k.seconds = *ns * 1e-9;
+  k.l2_bytes = measured("l2_bytes");
+  k.l2_peak = measured("l2_peak_bandwidth");
   return k;
 }
 
@@ -57,7 +59,8 @@ std::vector<RooflinePoint> roofline_points(const Roofline& r) {
     for (const std::string precision : {"sp", "dp"}) {
       const auto& f = precision == "sp" ? k.flops_sp : k.flops_dp;
       if (!f || *f <= 0 || !k.dram_bytes || *k.dram_bytes <= 0 || !k.seconds || *k.seconds <= 0) continue;
-      RooflinePoint p{k.label, precision, *f / *k.dram_bytes, *f / *k.seconds, std::nullopt, true};
+      RooflinePoint p{k.label, precision, *f / *k.dram_bytes, *f / *k.seconds, std::nullopt, true, std::nullopt};
+      if (k.l2_bytes && *k.l2_bytes > 0) p.l2_intensity = *f / *k.l2_bytes;
       if (const RooflineCeiling* c = ceiling_for(r, precision); c && r.dram_bytes_per_second > 0) {
         const double slope = r.dram_bytes_per_second * p.intensity;
         p.memory_bound = slope < c->flops_per_second;
@@ -66,6 +69,15 @@ std::vector<RooflinePoint> roofline_points(const Roofline& r) {
       out.push_back(std::move(p));
     }
   return out;
+}
+
+double l2_roof(const Roofline& r) {
+  std::vector<double> peaks;
+  for (const auto& k : r.kernels)
+    if (k.l2_peak && *k.l2_peak > 0) peaks.push_back(*k.l2_peak);
+  if (peaks.empty()) return 0;
+  std::sort(peaks.begin(), peaks.end());
+  return peaks[peaks.size() / 2];
 }
 
 std::vector<RooflineAside> roofline_asides(const Roofline& r) {
@@ -96,7 +108,8 @@ std::vector<RooflineAside> roofline_asides(const Roofline& r) {
 
 const std::vector<std::string>& roofline_quantities() {
   static const std::vector<std::string> names = {"flop_count_sp", "flop_count_dp", "tensor_flop_count_tf32",
-                                                 "tensor_flop_count_dp", "dram_read_bytes", "dram_write_bytes"};
+                                                 "tensor_flop_count_dp", "dram_read_bytes", "dram_write_bytes",
+                                                 "l2_bytes", "l2_peak_bandwidth"};
   return names;
 }
 
@@ -104,6 +117,7 @@ std::string roofline_description(const Roofline& r) {
   std::string out = "Roofline of the " + (r.gpu.empty() ? std::string("GPU") : r.gpu) + ". ";
   if (r.dram_bytes_per_second > 0)
     out += "DRAM roof: " + format_value(r.dram_bytes_per_second, "bytes/s") + " (theoretical). ";
+  if (const double l2 = l2_roof(r); l2 > 0) out += "L2 roof: " + format_value(l2, "bytes/s") + " (at the L2 clock measured). ";
   for (const auto& c : r.ceilings) {
     out += c.label + ": " + format_value(c.flops_per_second, "FLOP/s");
     if (r.dram_bytes_per_second > 0)
@@ -113,6 +127,7 @@ std::string roofline_description(const Roofline& r) {
   for (const auto& p : roofline_points(r)) {
     out += p.label + " (" + precision_name(p.precision) + "): " + two_decimals(p.intensity) + " FLOP per DRAM byte, " +
            format_value(p.flops_per_second, "FLOP/s");
+    if (p.l2_intensity) out += " (" + two_decimals(*p.l2_intensity) + " FLOP per L2 byte)";
     if (p.roof)
       out += ", " + percent(p.flops_per_second / *p.roof) + " of its roof, " +
              (p.memory_bound ? "under the bandwidth slope" : "under the arithmetic ceiling");
@@ -139,6 +154,7 @@ nlohmann::json roofline_json(const Roofline& r) {
     json j = {{"label", p.label}, {"precision", p.precision}, {"flop_per_dram_byte", p.intensity},
               {"flops_per_second", p.flops_per_second}};
     if (p.roof) j["roof_flops_per_second"] = *p.roof, j["bound"] = p.memory_bound ? "dram_bandwidth" : "arithmetic";
+    if (p.l2_intensity) j["flop_per_l2_byte"] = *p.l2_intensity;
     points.push_back(std::move(j));
   }
   for (const auto& a : roofline_asides(r)) {
@@ -146,7 +162,9 @@ nlohmann::json roofline_json(const Roofline& r) {
     j["dram_bytes_per_second"] = a.dram_bytes_per_second ? json(*a.dram_bytes_per_second) : json(nullptr);
     asides.push_back(std::move(j));
   }
-  return {{"gpu", r.gpu}, {"dram_bytes_per_second", r.dram_bytes_per_second}, {"ceilings", ceilings},
+  const double l2 = l2_roof(r);
+  return {{"gpu", r.gpu}, {"dram_bytes_per_second", r.dram_bytes_per_second},
+          {"l2_bytes_per_second", l2 > 0 ? json(l2) : json(nullptr)}, {"ceilings", ceilings},
           {"points", points}, {"not_on_chart", asides}};
 }
 

@@ -23,6 +23,8 @@ struct RooflineKernel {
   std::optional<double> flops_sp, flops_dp;   ///< FMA lanes plus tensor path, where collected
   std::optional<double> dram_bytes;           ///< read plus written
   std::optional<double> seconds;
+  std::optional<double> l2_bytes;             ///< every byte L2 served or took in (l2_bytes)
+  std::optional<double> l2_peak;              ///< L2's peak bytes/s at the clock it ran at (l2_peak_bandwidth)
 };
 
 /// A horizontal roof: a precision's arithmetic peak on this GPU.
@@ -46,6 +48,7 @@ struct RooflinePoint {
   double flops_per_second = 0;
   std::optional<double> roof;          ///< the attainable rate at this intensity, when the ceiling is known
   bool memory_bound = true;            ///< under the bandwidth roof's slope rather than the ceiling
+  std::optional<double> l2_intensity;  ///< FLOP per L2 byte, where the kernel's L2 bytes were measured
 };
 
 /// A kernel that is not a point, and why; its DRAM bandwidth when that was measured.
@@ -56,7 +59,7 @@ struct RooflineAside {
 };
 
 /// The kernel from catalog quantities: flop_count_sp/dp (+ tensor_flop_count_tf32/dp),
-/// dram_read_bytes + dram_write_bytes, and "time" in ns.
+/// dram_read_bytes + dram_write_bytes, "time" in ns, and l2_bytes and l2_peak_bandwidth.
 RooflineKernel roofline_kernel(const std::string& label, const MeasuredQuantity& measured);
 
 /// The experiment `range`'s kernels, each value the median over them (range_quantity).
@@ -67,6 +70,10 @@ RooflineKernel range_roofline_kernel(const Measurement&, const std::string& rang
 Roofline roofline_for(const Measurement&, const std::vector<ArithmeticPeak>& peaks);
 
 std::vector<RooflinePoint> roofline_points(const Roofline&);
+
+/// L2's roof: the median of the kernels' measured l2_peak_bandwidth (it follows the L2 clock,
+/// which no tool here locks); 0 where none was measured, and no L2 roof is drawn.
+double l2_roof(const Roofline&);
 std::vector<RooflineAside> roofline_asides(const Roofline&);
 
 /// Catalog quantities a roofline needs, for a reader who wants them collected.

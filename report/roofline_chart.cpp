@@ -82,14 +82,19 @@ const char* colour(const std::string& precision) { return precision == "sp" ? kS
 std::string roofline_svg(const Roofline& r, const std::string& title, const std::string& id) {
   const std::vector<RooflinePoint> points = roofline_points(r);
   const std::vector<RooflineAside> asides = roofline_asides(r);
-  const double bw = r.dram_bytes_per_second;
+  const double bw = r.dram_bytes_per_second, l2 = l2_roof(r);
+  const bool l2_points = std::any_of(points.begin(), points.end(), [](const auto& p) { return p.l2_intensity.has_value(); });
 
   // Axis bounds: the points and every ridge, with room on each side.
   std::vector<double> xs, ys;
-  for (const auto& p : points) xs.push_back(p.intensity), ys.push_back(p.flops_per_second);
+  for (const auto& p : points) {
+    xs.push_back(p.intensity), ys.push_back(p.flops_per_second);
+    if (p.l2_intensity) xs.push_back(*p.l2_intensity);
+  }
   for (const auto& c : r.ceilings) {
     ys.push_back(c.flops_per_second);
     if (bw > 0) xs.push_back(c.flops_per_second / bw);
+    if (l2 > 0) xs.push_back(c.flops_per_second / l2);
   }
   if (xs.empty()) xs = {0.1, 10};
   if (ys.empty()) ys = {1e9, 1e12};
@@ -99,7 +104,7 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
   const LogScale x(x_lo, x_hi, kLeft, kLeft + kPlotWidth), y(y_lo, y_hi, kTop + kPlotHeight, kTop);
   const double plot_bottom = kTop + kPlotHeight, plot_right = kLeft + kPlotWidth;
 
-  const double legend_bottom = kTop + 36 + 18.0 * static_cast<double>(points.size() + r.ceilings.size());
+  const double legend_bottom = kTop + 36 + 18.0 * static_cast<double>(points.size() + r.ceilings.size() + (l2_points ? 1 : 0));
   const double aside_top = std::max(plot_bottom + 62, legend_bottom + 10);
   const double height = aside_top + (asides.empty() ? 0 : 30 + kAsideRow * static_cast<double>(asides.size())) + 10;
 
@@ -123,7 +128,9 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
     svg += line(kLeft, y(t), plot_right, y(t), "stroke=\"#e4e4e4\"");
     svg += text(kLeft - 5, y(t) + 4, rate_label(t), "text-anchor=\"end\" class=\"y-tick\" font-size=\"11\"");
   }
-  svg += text(kLeft + kPlotWidth / 2, plot_bottom + 38, "arithmetic intensity: FLOP per byte of DRAM traffic (log scale)",
+  svg += text(kLeft + kPlotWidth / 2, plot_bottom + 38,
+              l2_points ? "arithmetic intensity: FLOP per byte of DRAM traffic (filled), of L2 traffic (hollow), log scale"
+                        : "arithmetic intensity: FLOP per byte of DRAM traffic (log scale)",
               "text-anchor=\"middle\"");
   svg += text(16, kTop + kPlotHeight / 2, "FLOP/s (log scale)",
               "text-anchor=\"middle\" transform=\"rotate(-90 16 " + svg_number(kTop + kPlotHeight / 2) + ")\"");
@@ -140,6 +147,17 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
       const double lx = x(x0) + (x(x1) - x(x0)) * 0.5, ly = y(bw * x0) + (y(bw * x1) - y(bw * x0)) * 0.5 - 8;
       svg += text(lx, ly, "DRAM " + format_value(bw, "bytes/s"),
                   "fill=\"#333\" transform=\"rotate(" + svg_number(angle) + " " + svg_number(lx) + " " + svg_number(ly) + ")\"");
+    }
+  }
+  if (l2 > 0) {
+    // L2's slope, dashed: a kernel's hollow point (FLOP per L2 byte) sits under it.
+    const double x0 = std::max(x_lo, y_lo / l2), x1 = std::min(x_hi, top_ceiling / l2);
+    if (x1 > x0) {
+      svg += line(x(x0), y(l2 * x0), x(x1), y(l2 * x1), "class=\"roof l2\" stroke=\"#2e7d4f\" stroke-width=\"2\" stroke-dasharray=\"7 4\"");
+      const double angle = std::atan2(y(l2 * x1) - y(l2 * x0), x(x1) - x(x0)) * 180 / M_PI;
+      const double lx = x(x0) + (x(x1) - x(x0)) * 0.3, ly = y(l2 * x0) + (y(l2 * x1) - y(l2 * x0)) * 0.3 - 8;
+      svg += text(lx, ly, "L2 " + format_value(l2, "bytes/s"),
+                  "fill=\"#2e7d4f\" transform=\"rotate(" + svg_number(angle) + " " + svg_number(lx) + " " + svg_number(ly) + ")\"");
     }
   }
   for (const auto& c : r.ceilings) {
@@ -163,6 +181,14 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
     std::string share;
     if (p.roof) share = format_value(100.0 * p.flops_per_second / *p.roof, "%");
     if (!share.empty()) tip += ", " + share + " of its roof";
+    if (p.l2_intensity) {
+      // The same kernel at its L2 intensity: same FLOP rate, more bytes, so further left.
+      const double lx2 = x(std::clamp(*p.l2_intensity, x_lo, x_hi));
+      svg += line(lx2, py, px, py, "stroke=\"" + std::string(colour(p.precision)) + "\" stroke-width=\"1\" stroke-dasharray=\"2 3\"");
+      svg += "<circle class=\"l2-point\" cx=\"" + svg_number(lx2) + "\" cy=\"" + svg_number(py) + "\" r=\"4.5\" fill=\"white\" stroke=\"" +
+             colour(p.precision) + "\" stroke-width=\"2\"><title>" +
+             escape_markup(p.label + ": " + two_decimals(*p.l2_intensity) + " FLOP per L2 byte") + "</title></circle>\n";
+    }
     svg += "<circle class=\"point\" cx=\"" + svg_number(px) + "\" cy=\"" + svg_number(py) + "\" r=\"5\" fill=\"" +
            colour(p.precision) + "\" stroke=\"white\"><title>" + escape_markup(tip) + "</title></circle>\n";
     const auto [lx, ly] = labels.place(px, py, n.size());
@@ -185,6 +211,10 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
                 "font-size=\"12\" fill=\"#444\"");
     legend_y += 18;
   }
+  if (l2_points)
+    svg += "<circle cx=\"" + svg_number(kLegendX + 5) + "\" cy=\"" + svg_number(legend_y - 4) +
+           "\" r=\"4.5\" fill=\"white\" stroke=\"#444\" stroke-width=\"2\"/>\n" +
+           text(kLegendX + 14, legend_y, "hollow: the kernel per byte of L2 traffic", "font-size=\"12\" fill=\"#444\"");
 
   // Kernels that are not points: their DRAM bandwidth against the roof.
   if (!asides.empty()) {

@@ -116,6 +116,13 @@ std::vector<CatalogMetric> build_catalog() {
        F::Direct, {"lts__t_sectors_srcunit_tex_op_read.sum"},
        "The arrow from L1 to L2 in Nsight Compute's memory chart; L2 lookups from other units (copies, the other "
        "L2 partition) are not in it."},
+      {"l2_bytes", "bytes", "Bytes L2 served or took in, from every unit (its sectors x 32)",
+       F::Direct, {"lts__t_bytes.sum"},
+       "The traffic of Nsight Compute's L2 roofline point: loads, stores and atomics from the SMs, copies, and the "
+       "other L2 partition."},
+      {"l2_peak_bandwidth", "bytes/s", "L2's peak bandwidth at the L2 clock the kernel ran at",
+       F::Product, {"lts__t_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second"},
+       "Derived: the most bytes L2 moves per cycle x its cycles per second; Nsight Compute's L2 roof."},
       {"l2_tex_write_transactions", "sectors", "L2 sectors written by L1 (global and local stores: L1 writes through)",
        F::Direct, {"lts__t_sectors_srcunit_tex_op_write.sum"}, ""},
       {"achieved_occupancy", "%", "Active warps per SM over the maximum, while active",
@@ -157,6 +164,7 @@ std::string CatalogMetric::formula_text() const {
     case MetricFormula::Direct: return inputs.at(0);
     case MetricFormula::Ratio: return inputs.at(0) + " / " + inputs.at(1);
     case MetricFormula::ScaledByPct: return inputs.at(0) + " x " + inputs.at(1) + " / 100";
+    case MetricFormula::Product: return inputs.at(0) + " x " + inputs.at(1);
     case MetricFormula::WeightedSum: {
       std::string text;
       for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -183,6 +191,7 @@ std::optional<double> CatalogMetric::evaluate(const std::map<std::string, double
       if (v.at(1) == 0.0) return std::nullopt;
       return v.at(0) / v.at(1);
     case MetricFormula::ScaledByPct: return v.at(0) * v.at(1) / 100.0;
+    case MetricFormula::Product: return v.at(0) * v.at(1);
     case MetricFormula::WeightedSum: {
       double sum = 0;
       for (std::size_t i = 0; i < v.size(); ++i) sum += weights.at(i) * v[i];

@@ -58,6 +58,12 @@ TEST(MetricCatalog, EvaluatesDerivedMetrics) {
   EXPECT_DOUBLE_EQ(*requested->evaluate({{"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second", 1000},
                                          {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 80}}),
                    800.0);
+  const CatalogMetric* l2_peak = find_catalog_metric("l2_peak_bandwidth");
+  EXPECT_DOUBLE_EQ(*l2_peak->evaluate({{"lts__t_bytes.sum.peak_sustained", 4096},
+                                       {"lts__cycles_elapsed.avg.per_second", 1.5e9}}),
+                   6.144e12)
+      << "bytes per cycle x cycles per second";
+  EXPECT_EQ(l2_peak->formula_text(), "lts__t_bytes.sum.peak_sustained x lts__cycles_elapsed.avg.per_second");
 }
 
 TEST(MetricCatalog, FlopCountsWeighAMultiplyAddTwice) {

@@ -79,6 +79,40 @@ TEST(Roofline, APointLiesUnderTheSlopeOrTheCeilingOfItsIntensity) {
       << roofline_description(r);
 }
 
+TEST(Roofline, L2RoofAndIntensityComeFromTheKernelsCounters) {
+  Roofline r = small_roofline();
+  EXPECT_EQ(l2_roof(r), 0.0) << "no kernel, no L2 roof";
+  RooflineKernel a = kernel("a", 1e9, 1e9), b = kernel("b", 1e9, 1e9), c = kernel("c", 1e9, 1e9);
+  a.l2_bytes = 4e9, a.l2_peak = 5e12;
+  b.l2_peak = 6e12;   // L2 bytes not collected: no hollow point
+  c.l2_peak = 4e12;
+  r.kernels = {a, b, c};
+  EXPECT_DOUBLE_EQ(l2_roof(r), 5e12) << "the median of the clocks the kernels ran at";
+  const auto points = roofline_points(r);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_DOUBLE_EQ(*points[0].l2_intensity, 0.25) << "1 GFLOP over 4 GB through L2";
+  EXPECT_FALSE(points[1].l2_intensity);
+  EXPECT_DOUBLE_EQ(*points[0].roof, 1e12) << "the share stays the DRAM roof's";
+  const std::string d = roofline_description(r);
+  EXPECT_NE(d.find("L2 roof: 5000.0 GB/s (at the L2 clock measured)."), std::string::npos) << d;
+  EXPECT_NE(d.find("a (FP32): 1.00 FLOP per DRAM byte, 1000.0 GFLOP/s (0.25 FLOP per L2 byte)"), std::string::npos) << d;
+  EXPECT_EQ(roofline_json(r)["points"][0]["flop_per_l2_byte"], 0.25);
+  EXPECT_EQ(roofline_json(r)["l2_bytes_per_second"], 5e12);
+
+  const std::string svg = roofline_svg(r, "L2", "rl2");
+  EXPECT_EQ(unbalanced_tag(svg), "");
+  EXPECT_EQ(count(svg, "class=\"roof l2\""), 1u);
+  EXPECT_NE(svg.find(">L2 5000.0 GB/s</text>"), std::string::npos);
+  EXPECT_EQ(count(svg, "class=\"l2-point\""), 1u);
+  EXPECT_NE(svg.find("hollow: the kernel per byte of L2 traffic"), std::string::npos);
+
+  Roofline without = small_roofline();
+  without.kernels = {kernel("a", 1e9, 1e9)};
+  const std::string plain = roofline_svg(without, "no L2", "rl3");
+  EXPECT_EQ(count(plain, "class=\"roof l2\""), 0u);
+  EXPECT_EQ(roofline_json(without)["l2_bytes_per_second"], nullptr);
+}
+
 TEST(Roofline, KernelsThatCannotBePointsSayWhy) {
   Roofline r = small_roofline();
   r.kernels = {kernel("copy", std::nullopt, 5e8), kernel("no math", 0, 5e8), kernel("in L2", 1e9, 0),

@@ -17,6 +17,7 @@ enum class MetricFormula {
   Ratio,         ///< inputs[0] / inputs[1]
   ScaledByPct,   ///< inputs[0] * inputs[1] / 100
   WeightedSum,   ///< weights[0] * inputs[0] + weights[1] * inputs[1] + ... (nvprof's flop counts)
+  Product,       ///< inputs[0] * inputs[1] (a peak per cycle times the clock)
 };
 
 struct CatalogMetric {
