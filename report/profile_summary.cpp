@@ -10,6 +10,7 @@
 #include "markdown_writer.h"
 #include "memory_chart.h"
 #include "roofline_chart.h"
+#include "source_lines_table.h"
 #include "quantities.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/text.h"
@@ -80,6 +81,8 @@ std::vector<Text> run_facts(const Measurement& m) {
 
 /// Charts the summary draws at most: a program with hundreds of kernels would bury the page.
 constexpr std::size_t kMemoryChartLimit = 20;
+/// Lines shown per kernel in "Lines that move memory".
+constexpr std::size_t kSourceLineLimit = 10;
 
 /// A (range, kernel)'s values as the table above shows them: each metric's mean over its
 /// launches, and "time" the median kernel time.
@@ -158,10 +161,57 @@ void add_roofline(Sheet& s, const Measurement& m, const std::vector<RangeKernels
   if (with_flops > kMemoryChartLimit)
     intro += " The first " + std::to_string(kMemoryChartLimit) + " of " + std::to_string(with_flops) +
              " kernels with FLOP counters are drawn.";
+  if (const std::string note = l2_roof_note(roofline); !note.empty()) intro += " " + note;
   if (roofline.ceilings.empty()) intro += " labbook knows no FMA peak for this GPU's compute capability (labs/peaks.toml).";
   s.markdown(intro + "\n\n![" + escape_inline(roofline_description(roofline)) + "](roofline.svg)");
   s.figures.push_back({"roofline.svg", roofline_svg(roofline, "kernels with FLOP counters", "rl")});
   s.data["roofline"] = roofline_json(roofline);
+}
+
+/// Per (range, kernel) with SASS counts (`profile --source`), the instructions of all its
+/// launches summed to source lines: the lines that move memory, most excess sectors first.
+void add_source_lines(Sheet& s, const Measurement& m) {
+  std::vector<std::pair<std::string, std::vector<SassInstruction>>> groups;   // in launch order
+  for (const auto& k : m.kernels) {
+    if (k.sass.empty()) continue;
+    const std::string kernel = kernel_short_name(k.name), range = k.range_or_name();
+    const std::string name = range == kernel ? kernel : range + ": " + kernel;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == name; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {name, {}});
+    it->second.insert(it->second.end(), k.sass.begin(), k.sass.end());
+  }
+  if (groups.empty()) return;
+  s.heading(2, "Lines that move memory");
+  s.markdown("Each kernel's source lines by what their global, shared and local accesses cost, from CUPTI's "
+             "per-instruction counts summed over the kernel's launches: requests (warp instructions), 32-byte "
+             "sectors per request against the least that carries the same bytes (the ideal), the sectors beyond "
+             "it and their share of the kernel's, shared-memory wavefronts per request against the ideal, and "
+             "local-memory sectors (spills). Lines that waste most come first.");
+  s.data["source_lines"] = json::array();
+  for (std::size_t i = 0; i < groups.size() && i < kMemoryChartLimit; ++i) {
+    const SourceProfile profile = source_profile(groups[i].second);
+    s.heading(3, escape_inline(groups[i].first));
+    if (!profile.line_info)
+      s.markdown("No line information in this kernel's code: rows are its instructions (function and offset). "
+                 "Build with `nvcc -lineinfo` to see source lines.");
+    if (!profile.missing.empty())
+      s.markdown("This GPU reported no `" + join(profile.missing, "`, `") + "`: those columns read \"—\".");
+    if (profile.lines.empty()) {
+      s.markdown("No line moved global, shared or local memory.");
+    } else {
+      s.table(source_lines_table(profile, kSourceLineLimit));
+      if (profile.lines.size() > kSourceLineLimit)
+        s.markdown("The first " + std::to_string(kSourceLineLimit) + " of " + std::to_string(profile.lines.size()) +
+                   " lines that move memory are shown.");
+    }
+    json lines = json::array();
+    for (const auto& l : profile.lines)
+      lines.push_back({{"file", l.file}, {"line", l.line}, {"function", l.function}, {"requests", l.global_requests},
+                       {"sectors", l.global_sectors}, {"ideal_sectors", l.global_ideal_sectors},
+                       {"shared_requests", l.shared_requests}, {"shared_wavefronts", l.shared_wavefronts},
+                       {"shared_ideal_wavefronts", l.shared_ideal_wavefronts}, {"local_sectors", l.local_sectors}});
+    s.data["source_lines"].push_back({{"kernel", groups[i].first}, {"line_info", profile.line_info}, {"lines", lines}});
+  }
 }
 
 }  // namespace
@@ -218,6 +268,7 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
   s.table(std::move(t));
   add_memory_charts(s, m, groups);
   add_roofline(s, m, groups, peaks);
+  add_source_lines(s, m);
 
   if (!m.memory_events.empty()) {
     s.heading(2, "Unified memory");

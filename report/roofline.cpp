@@ -145,6 +145,12 @@ std::string roofline_description(const Roofline& r) {
   return out;
 }
 
+std::string l2_roof_note(const Roofline& r) {
+  if (l2_roof(r) <= 0) return "";
+  return "The dashed slope is L2's peak bandwidth at the L2 clock measured; a hollow point is the same kernel per "
+         "byte of L2 traffic, further left: every byte DRAM moves passes through L2, which serves its hits besides.";
+}
+
 nlohmann::json roofline_json(const Roofline& r) {
   using nlohmann::json;
   json ceilings = json::array(), points = json::array(), asides = json::array();

@@ -82,6 +82,9 @@ const std::vector<std::string>& roofline_quantities();
 /// The chart in sentences: roofs, every point with its share of the roof, every aside.
 std::string roofline_description(const Roofline&);
 
+/// What the L2 roof and the hollow points mean, for a sheet's text; "" when no L2 roof is drawn.
+std::string l2_roof_note(const Roofline&);
+
 /// The points and asides for a sheet's data.
 nlohmann::json roofline_json(const Roofline&);
 

@@ -411,7 +411,8 @@ void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m) {
     sheet.markdown("The roofline: each kernel's arithmetic intensity (its FLOPs per byte of DRAM traffic) against "
                    "the FLOP rate it reached, medians over the experiment's launches. The slope is the DRAM bandwidth, "
                    "the flat lines the FMA lanes' peaks: a kernel left of where they meet can go no faster than memory "
-                   "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth.\n\n" +
+                   "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth." +
+                   (l2_roof_note(roofline).empty() ? "" : " " + l2_roof_note(roofline)) + "\n\n" +
                    (spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
                    escape_inline(roofline_description(roofline)) + "](" + file + ")");
     json data = roofline_json(roofline);

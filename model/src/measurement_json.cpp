@@ -46,6 +46,13 @@ json to_json(const Kernel& k) {
             {"metrics", k.metrics}};
   put_optional(j, "start_ns", k.start_ns);
   put_optional(j, "end_ns", k.end_ns);
+  if (!k.sass.empty()) {
+    json sass = json::array();
+    for (const auto& i : k.sass)
+      sass.push_back({{"function", i.function}, {"pc_offset", i.pc_offset}, {"file", i.file}, {"line", i.line},
+                      {"metrics", i.metrics}});
+    j["sass"] = std::move(sass);
+  }
   return j;
 }
 
@@ -231,6 +238,17 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     if (x.start_ns.has_value() != x.end_ns.has_value())
       k.fail("end_ns", "start_ns and end_ns come together");
     x.metrics = k.number_map("metrics");
+    if (version >= 4 && k.has("sass"))   // written only for a kernel the source pass saw
+      k.each("sass", [&](const JsonReader& i) {
+        SassInstruction s;
+        s.function = i.string("function");
+        s.pc_offset = i.integer<std::uint32_t>("pc_offset");
+        s.file = i.string("file");
+        s.line = i.integer<int>("line");
+        if (s.line < 0) i.fail("line", "expected 0 (unknown) or a line number");
+        s.metrics = i.number_map("metrics");
+        x.sass.push_back(std::move(s));
+      });
     m.kernels.push_back(std::move(x));
   });
 

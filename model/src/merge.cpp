@@ -48,6 +48,7 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
       continue;
     }
     for (const auto& [name, value] : it->second->metrics) m.kernels[i].metrics[name] = value;
+    if (!it->second->sass.empty()) m.kernels[i].sass = it->second->sass;
     measured.erase(it);
   }
   if (unmatched || !measured.empty())

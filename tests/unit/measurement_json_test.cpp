@@ -116,7 +116,7 @@ TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
   const nlohmann::json good = to_json(sample());
   auto j = good;
   j["schema_version"] = 99;
-  expect_rejected(j, "/schema_version: this labbook reads versions 1 to 3, not 99");
+  expect_rejected(j, "/schema_version: this labbook reads versions 1 to 4, not 99");
   j = good;
   j.erase("kernels");
   expect_rejected(j, "/kernels: missing");
@@ -197,4 +197,26 @@ TEST(MeasurementJson, ReportsInvalidJsonWithTheFileName) {
     EXPECT_NE(std::string(e.what()).find(path + ": not valid JSON"), std::string::npos) << e.what();
   }
   std::remove(path.c_str());
+}
+
+TEST(MeasurementJson, Version4CarriesAKernelsSassInstructions) {
+  Measurement m = sample();
+  m.kernels[0].sass = {{"_Z11readSegmentPKfS0_Pfjj", 0x1a0, "/src/lab4.cu", 42,
+                        {{"smsp__sass_inst_executed", 1048576}, {"smsp__sass_sectors_mem_global", 5242880}}},
+                       {"_Z11readSegmentPKfS0_Pfjj", 0x1b0, "", 0, {{"smsp__sass_inst_executed", 1048576}}}};
+  const Measurement back = measurement_from_json(nlohmann::json::parse(measurement_text(m)), "v4.json");
+  ASSERT_EQ(back.kernels[0].sass.size(), 2u);
+  EXPECT_EQ(back.kernels[0].sass[0].pc_offset, 0x1a0u);
+  EXPECT_EQ(back.kernels[0].sass[0].file, "/src/lab4.cu");
+  EXPECT_EQ(back.kernels[0].sass[0].line, 42);
+  EXPECT_EQ(back.kernels[0].sass[0].metrics.at("smsp__sass_sectors_mem_global"), 5242880);
+  EXPECT_EQ(back.kernels[0].sass[1].line, 0) << "no line information";
+
+  auto j = to_json(m);
+  EXPECT_FALSE(to_json(sample())["kernels"][0].contains("sass")) << "written only for kernels the source pass saw";
+  j["kernels"][0]["sass"][0]["line"] = -1;
+  expect_rejected(j, "/kernels/0/sass/0/line: expected 0 (unknown) or a line number");
+  // A version 3 file has no sass: its kernels read with none, whatever the file holds.
+  j["schema_version"] = 3;
+  EXPECT_TRUE(measurement_from_json(j, "v3.json").kernels[0].sass.empty());
 }

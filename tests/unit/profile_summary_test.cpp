@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
 
 #include "activity_summary.h"
@@ -178,4 +179,43 @@ TEST(TimelineSvg, EscapesNamesForXml) {
   const std::string svg = timeline_svg(m);
   EXPECT_NE(svg.find("f&lt;a&amp;b&gt;(int)"), std::string::npos);
   EXPECT_EQ(svg.find("f<a&b>"), std::string::npos);
+}
+
+TEST(ProfileSummary, LinesThatMoveMemoryFromTheSourcePass) {
+  // A source file for the line texts, and two launches of a kernel whose line 2 reads
+  // misaligned (5 sectors per request where 4 would do).
+  const std::string file = testing::TempDir() + "/strided_read.cu";
+  {
+    std::ofstream out(file);
+    out << "__global__ void k(const float* in, float* out) {\n"
+           "  out[threadIdx.x] = in[threadIdx.x + 11];\n"
+           "}\n";
+  }
+  Measurement m = synthetic();
+  for (std::size_t launch : {0u, 1u})
+    m.kernels[launch].sass = {
+        {"_Z14transposeNaivePfPKfi", 0x40, file, 2,
+         {{"smsp__sass_inst_executed", 100}, {"smsp__sass_sectors_mem_global", 500}, {"smsp__sass_sectors_mem_global_ideal", 400}}},
+        {"_Z14transposeNaivePfPKfi", 0x50, file, 2,
+         {{"smsp__sass_inst_executed", 100}, {"smsp__sass_sectors_mem_global", 400}, {"smsp__sass_sectors_mem_global_ideal", 400}}}};
+  const Sheet s = build_profile_summary(m, "");
+  const std::string md = to_markdown(s);
+  EXPECT_NO_THROW(validate_markdown(s, md));
+  EXPECT_NE(md.find("## Lines that move memory"), std::string::npos) << md;
+  EXPECT_NE(md.find("### transpose/naive: transposeNaive"), std::string::npos) << "the launches of one range and kernel together";
+  const auto tables = parse_tables(md);
+  const auto lines = std::find_if(tables.begin(), tables.end(), [](const auto& t) { return t.header.at(0) == "Line"; });
+  ASSERT_NE(lines, tables.end());
+  ASSERT_EQ(lines->rows.size(), 1u) << "both instructions are line 2";
+  EXPECT_EQ(lines->rows[0][0], "strided_read.cu:2 (note 1)");
+  EXPECT_EQ(lines->rows[0][1], "out[threadIdx.x] = in[threadIdx.x + 11];") << "the line's own text";
+  EXPECT_EQ(lines->rows[0][2], "400") << "two instructions, two launches";
+  EXPECT_EQ(lines->rows[0][3], "4.50 (ideal 4.00)");
+  EXPECT_EQ(lines->rows[0][4], "200 (100.00 %)");
+  EXPECT_NE(md.find("strided_read.cu:2: Each request here moves 4.50 sectors where 4.00 would carry the same bytes"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("This GPU reported no `smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared`"), std::string::npos);
+  EXPECT_EQ(s.data["source_lines"][0]["lines"][0]["sectors"], 1800);
+  EXPECT_EQ(to_markdown(build_profile_summary(synthetic(), "")).find("Lines that move memory"), std::string::npos)
+      << "nothing without a source pass";
 }

@@ -39,7 +39,7 @@ DeviceFacts small_gpu() {
 std::vector<ArithmeticPeak> sp_peak() { return {{"flop_rate_sp", 9, 0, 256, "lanes", "a guide"}}; }
 
 RooflineKernel kernel(const std::string& label, std::optional<double> sp, std::optional<double> dram, double seconds = 1e-3) {
-  return {label, sp, std::nullopt, dram, seconds};
+  return {label, sp, std::nullopt, dram, seconds, std::nullopt, std::nullopt};
 }
 
 Roofline small_roofline() {
@@ -98,6 +98,7 @@ TEST(Roofline, L2RoofAndIntensityComeFromTheKernelsCounters) {
   EXPECT_NE(d.find("a (FP32): 1.00 FLOP per DRAM byte, 1000.0 GFLOP/s (0.25 FLOP per L2 byte)"), std::string::npos) << d;
   EXPECT_EQ(roofline_json(r)["points"][0]["flop_per_l2_byte"], 0.25);
   EXPECT_EQ(roofline_json(r)["l2_bytes_per_second"], 5e12);
+  EXPECT_NE(l2_roof_note(r).find("dashed slope is L2's peak bandwidth"), std::string::npos);
 
   const std::string svg = roofline_svg(r, "L2", "rl2");
   EXPECT_EQ(unbalanced_tag(svg), "");
@@ -111,6 +112,7 @@ TEST(Roofline, L2RoofAndIntensityComeFromTheKernelsCounters) {
   const std::string plain = roofline_svg(without, "no L2", "rl3");
   EXPECT_EQ(count(plain, "class=\"roof l2\""), 0u);
   EXPECT_EQ(roofline_json(without)["l2_bytes_per_second"], nullptr);
+  EXPECT_EQ(l2_roof_note(without), "");
 }
 
 TEST(Roofline, KernelsThatCannotBePointsSayWhy) {
@@ -213,7 +215,9 @@ TEST(RooflineInSheets, Lab6PlacesItsProductsUnderTheH100Roofs) {
   EXPECT_EQ(data.at("ceilings").size(), 2u) << "FP32 and FP64 FMA peaks from labs/peaks.toml";
   EXPECT_EQ(data.at("points").size(), lab.rooflines[0].experiments.size()) << "every product has FLOPs and DRAM bytes";
   for (const auto& p : data.at("points"))
-    if (p.at("label") == "tiled/double/n=4096") EXPECT_EQ(p.at("bound"), "dram_bandwidth") << "left of the FP64 ridge";
+    if (p.at("label") == "tiled/double/n=4096") {
+      EXPECT_EQ(p.at("bound"), "dram_bandwidth") << "left of the FP64 ridge";
+    }
   EXPECT_NE(to_markdown(sheet).find("### Roofline: The products at 2048"), std::string::npos);
 }
 

@@ -12,8 +12,9 @@ namespace labbook {
 
 /// Version of the measurement JSON schema. Bump on any incompatible change.
 /// Version 2 added stop_reason, unified-memory events, process-wide ranges and the
-/// metric scope; readers accept version 1 files with those left empty.
-inline constexpr int kMeasurementSchemaVersion = 3;
+/// metric scope; readers accept version 1 files with those left empty. Version 4 added a
+/// kernel's per-instruction SASS counts (`sass`), absent from older files.
+inline constexpr int kMeasurementSchemaVersion = 4;
 
 /// Facts about one GPU, read from the driver when the program ran.
 struct DeviceFacts {
@@ -47,6 +48,19 @@ struct Range {
   std::optional<double> payload = std::nullopt;
 };
 
+/// One SASS instruction of a kernel launch and what CUPTI's SASS metrics counted at it
+/// (`labbook profile --source`), with the source line it came from where the code was built
+/// with -lineinfo.
+struct SassInstruction {
+  std::string function;          ///< mangled name of the function the instruction lies in
+  std::uint32_t pc_offset = 0;   ///< byte offset within that function
+  std::string file;              ///< source file, "" when the cubin carries no line information
+  int line = 0;                  ///< 1-based; 0 when unknown
+  /// SASS metric name (as the GPU names it, e.g. smsp__sass_sectors_mem_global) -> value,
+  /// summed over the GPU.
+  std::map<std::string, double> metrics;
+};
+
 /// One kernel launch. Timing comes from the trace run, metrics from the metrics run.
 struct Kernel {
   std::uint64_t launch = 0;      ///< 0-based launch order in the process
@@ -65,6 +79,7 @@ struct Kernel {
   int local_bytes_per_thread = 0;
   std::optional<std::uint64_t> start_ns, end_ns;   ///< from the trace run
   std::map<std::string, double> metrics;           ///< CUPTI metric name -> value
+  std::vector<SassInstruction> sass;               ///< from the source pass; empty without one
   std::optional<double> duration_ns() const;
   /// The NVTX path, or for a kernel launched outside any range its short name, so that
   /// programs without NVTX still get one "range" per kernel.

@@ -1,0 +1,63 @@
+#include "source_lines_table.h"
+
+#include <cmath>
+#include <fstream>
+
+#include "format.h"
+
+namespace labbook::report {
+
+namespace {
+
+/// "5.00 (ideal 4.00)", "—" when the line made no such access.
+std::string per_request(double amount, double ideal, double requests) {
+  if (requests <= 0 || amount <= 0) return "—";
+  return two_decimals(amount / requests) + " (ideal " + two_decimals(ideal / requests) + ")";
+}
+
+std::string count(double v) { return v > 0 ? with_thousands(std::llround(v)) : "—"; }
+
+}  // namespace
+
+std::string source_text(const std::string& file, int line) {
+  if (file.empty() || line <= 0) return "";
+  std::ifstream in(file);
+  std::string text;
+  for (int n = 1; n <= line && std::getline(in, text); ++n)
+    if (n == line) {
+      const std::size_t first = text.find_first_not_of(" \t");
+      return first == std::string::npos ? "" : cut_text(text.substr(first), 60);
+    }
+  return "";
+}
+
+Table source_lines_table(const SourceProfile& profile, std::size_t max_lines) {
+  Table t{{"Line", "Source", "Requests", "Sectors per request", "Excess sectors", "Shared wavefronts per request",
+           "Local sectors"},
+          {}};
+  for (std::size_t i = 0; i < profile.lines.size() && (max_lines == 0 || i < max_lines); ++i) {
+    const SourceLine& l = profile.lines[i];
+    std::string excess = "—";
+    if (l.excess_sectors() > 0)
+      excess = count(l.excess_sectors()) +
+               (profile.excess_sectors > 0 ? " (" + format_value(100.0 * l.excess_sectors() / profile.excess_sectors, "%") + ")" : "");
+    std::string where = l.where();
+    if (const std::string why = source_line_explanation(l, profile.excess_sectors); !why.empty()) {
+      t.notes.push_back(Text{l.where() + ": " + why});
+      where += " (note " + std::to_string(t.notes.size()) + ")";
+    }
+    const std::string text = source_text(l.file, l.line);
+    // Loads and stores apart where the GPU told them apart and the line has both.
+    std::string sectors = per_request(l.global_sectors, l.global_ideal_sectors, l.global_requests);
+    if (l.loads.requests > 0 && l.stores.requests > 0)
+      sectors = "loads " + per_request(l.loads.sectors, l.loads.ideal_sectors, l.loads.requests) + "; stores " +
+                per_request(l.stores.sectors, l.stores.ideal_sectors, l.stores.requests);
+    t.rows.push_back({Text{where}, text.empty() ? Text{"—"} : Text{code(text)}, Text{count(l.global_requests + l.shared_requests)},
+                      Text{sectors}, Text{excess},
+                      Text{per_request(l.shared_wavefronts, l.shared_ideal_wavefronts, l.shared_requests)},
+                      Text{count(l.local_sectors)}});
+  }
+  return t;
+}
+
+}  // namespace labbook::report

@@ -1,0 +1,21 @@
+#pragma once
+/// @file
+/// The "Lines that move memory" table of one kernel (source_lines.h) for a sheet: each line's
+/// source text where the file can be read, requests, sectors per request against the ideal,
+/// excess sectors and their share, shared wavefronts per request against the ideal, local
+/// sectors, and the explanation of each line as a numbered note.
+#include <cstddef>
+#include <string>
+
+#include "sheet.h"
+#include "source_lines.h"
+
+namespace labbook::report {
+
+/// The line's text from its source file ("" when the file cannot be read, or no line).
+std::string source_text(const std::string& file, int line);
+
+/// The table of `profile`'s first `max_lines` lines (all when 0).
+Table source_lines_table(const SourceProfile& profile, std::size_t max_lines);
+
+}  // namespace labbook::report
