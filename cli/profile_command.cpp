@@ -21,6 +21,7 @@
 #include "program_runner.h"
 #include "profile_session.h"
 #include "profile_summary.h"
+#include "source_lines.h"
 #include "sheet_files.h"
 #include "stopwatch.h"
 #include "timeline_svg.h"
@@ -89,6 +90,10 @@ ProfileRequest checked_request(const ProfileOptions& options) {
   request.trace = !options.no_trace;
   request.replay = options.replay;
   request.cache_control = options.cache_control;
+  if (options.source) {
+    if (options.no_trace) throw UsageError("--source needs the trace run: leave out --no-trace");
+    request.source_metrics = report::source_line_metrics();
+  }
   return request;
 }
 

@@ -36,6 +36,7 @@
 #include "nvtx_tracker.h"
 #include "open_captures.h"
 #include "range_profiler.h"
+#include "sass_source.h"
 
 namespace labbook::profiler {
 
@@ -120,6 +121,7 @@ struct Launch {
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
+thread_local std::optional<std::uint64_t> t_source_launch;   // a source run's launch, counted at its exit
 
 /// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
 CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
@@ -238,6 +240,10 @@ class Collector {
     for (CUpti_CallbackId cbid : graph_exec_calls()) cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 
+    if (!config_.source_metrics.empty()) {
+      source_ = std::make_unique<SassSource>(config_.source_metrics, issues_);
+      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+    }
     if (config_.trace) {
       tracer_ = std::make_unique<ActivityTracer>(issues_);
       for (CUpti_CallbackId cbid : {CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged, CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged,
@@ -296,6 +302,11 @@ class Collector {
       case CUPTI_CB_DOMAIN_RESOURCE:
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && c->profiler_)
           c->profiler_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
+        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && c->source_)
+          c->source_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
+        else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && c->source_)
+          c->source_->on_module_loaded(*static_cast<const CUpti_ModuleResourceData*>(
+              static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor));
         else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && c->flusher_)
           c->prepare_flusher(static_cast<const CUpti_ResourceData*>(data)->context);
         break;
@@ -404,6 +415,10 @@ class Collector {
   void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (L2Flusher::in_flush()) return;   // the flusher's own launches, inside a program's
     if (d->callbackSite == CUPTI_API_EXIT) {
+      if (t_source_launch) {
+        source_->after_launch(d->context, *t_source_launch);
+        t_source_launch.reset();
+      }
       if (t_launch_serialized) end_serialized_launch();
       return;
     }
@@ -418,7 +433,7 @@ class Collector {
     // unprofiled, and the measurement says so. Asked with the launch lock held, so that no
     // capture begins between the answer and the launch (on_capture).
     bool beside_capture = false;
-    if (profiler_) {
+    if (profiler_ || source_) {
       begin_serialized_launch();
       beside_capture = captures_.any();
       if (beside_capture) end_serialized_launch();
@@ -447,6 +462,12 @@ class Collector {
         indices.push_back(l.index);
         launches_.push_back(std::move(l));
       }
+    }
+    if (source_) {
+      // Counted per instruction, one launch at a time (the lock is released at its exit); a
+      // graph runs whole and uncounted.
+      if (!beside_capture && !graph && any_selected && source_->before_launch(d->context)) t_source_launch = indices.front();
+      return;
     }
     if (!profiler_ || beside_capture) return;
     if (graph) {
@@ -537,7 +558,9 @@ class Collector {
     Measurement m;
     m.program.command = own_command_line();
     m.program.started_at = started_at_;
-    m.program.mode = config_.trace ? (config_.metrics.empty() ? "trace" : "trace+metrics") : "metrics";
+    m.program.mode = config_.trace ? (config_.metrics.empty() ? "trace" : "trace+metrics")
+                     : source_    ? "source"
+                                  : "metrics";
     m.program.collector_version = kCollectorVersion;
     std::uint32_t cupti_version = 0;
     cuptiGetVersion(&cupti_version);
@@ -570,6 +593,7 @@ class Collector {
     for (int d : devices) m.devices.push_back(read_device_facts(d, issues_));
 
     const auto metrics = profiler_ ? profiler_->results() : std::map<std::uint64_t, std::map<std::string, double>>{};
+    const auto sass = source_ ? source_->results() : std::map<std::uint64_t, std::vector<SassInstruction>>{};
     if (tracer_) {
       ActivityBatch batch = tracer_->take();
       // A correlation id names one launch call: one kernel, or a graph's kernel nodes. Each
@@ -629,6 +653,7 @@ class Collector {
         k.device = l.device;
         k.correlation = l.runtime_correlation ? l.runtime_correlation : l.driver_correlation;
         if (auto mt = metrics.find(l.index); mt != metrics.end() && l.selected) k.metrics = mt->second;
+        if (auto st = sass.find(l.index); st != sass.end() && l.selected) k.sass = st->second;
         m.kernels.push_back(std::move(k));
       }
     }
@@ -648,6 +673,7 @@ class Collector {
   std::unique_ptr<ActivityTracer> tracer_;
   std::unique_ptr<RangeProfiler> profiler_;
   std::unique_ptr<L2Flusher> flusher_;
+  std::unique_ptr<SassSource> source_;
   std::mutex mutex_;
   std::vector<Launch> launches_;
   OpenCaptures captures_;
@@ -688,6 +714,7 @@ CollectorConfig CollectorConfig::from_environment() {
   const std::string mode = environment(env::kMode);
   c.trace = mode.empty() || mode.find("trace") != std::string::npos;
   c.metrics = split(environment(env::kMetrics), ',');
+  if (mode == "source") c.source_metrics = std::move(c.metrics), c.metrics.clear();
   c.filter.nvtx = split(environment(env::kNvtx), ',');
   c.filter.kernels = split(environment(env::kKernels), ',');
   c.filter.skip = environment_count(env::kLaunchSkip).value_or(0);

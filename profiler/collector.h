@@ -25,6 +25,9 @@ struct CollectorConfig {
   int output_fd = -1;                 ///< LABBOOK_OUTPUT_FD: or the open descriptor to write it to
   bool trace = false;                 ///< LABBOOK_MODE contains "trace": Activity API timeline
   std::vector<std::string> metrics;   ///< LABBOOK_METRICS: CUPTI metrics, comma-separated
+  /// LABBOOK_MODE=source: LABBOOK_METRICS are SASS metrics, counted per instruction
+  /// (sass_source.h) instead of by the range profiler.
+  std::vector<std::string> source_metrics;
   /// Which launches get metrics: LABBOOK_NVTX and LABBOOK_KERNELS (comma-separated globs),
   /// LABBOOK_LAUNCH_SKIP and LABBOOK_LAUNCH_COUNT (integers).
   LaunchFilterSpec filter;

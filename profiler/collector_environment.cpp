@@ -9,7 +9,7 @@ std::map<std::string, std::string> CollectorRun::environment() const {
   return {
       {env::kMode, mode},
       {env::kOutput, output},
-      {env::kMetrics, mode == "metrics" ? join(metrics, ",") : ""},
+      {env::kMetrics, mode == "metrics" || mode == "source" ? join(metrics, ",") : ""},
       {env::kReplay, replay},
       {env::kCacheControl, cache_control},
       {env::kPass, std::to_string(pass)},

@@ -13,12 +13,12 @@
 namespace labbook::profiler {
 
 namespace env {
-inline constexpr const char* kMode = "LABBOOK_MODE";                ///< "trace" or "metrics"
+inline constexpr const char* kMode = "LABBOOK_MODE";                ///< "trace", "metrics" or "source"
 inline constexpr const char* kOutput = "LABBOOK_OUTPUT";            ///< the measurement file to write
 /// An open descriptor to write the measurement to instead of kOutput's file: a pipe the
 /// parent reads while the program runs (`labbook grade`, where the program may not create files).
 inline constexpr const char* kOutputFd = "LABBOOK_OUTPUT_FD";
-inline constexpr const char* kMetrics = "LABBOOK_METRICS";          ///< CUPTI metrics, comma-separated
+inline constexpr const char* kMetrics = "LABBOOK_METRICS";          ///< CUPTI metrics (SASS metrics in a source run), comma-separated
 inline constexpr const char* kReplay = "LABBOOK_REPLAY";            ///< "application" or "kernel"
 inline constexpr const char* kCacheControl = "LABBOOK_CACHE_CONTROL";   ///< "all" or "none"
 inline constexpr const char* kPass = "LABBOOK_PASS";                ///< which run of the pass plan
@@ -33,9 +33,9 @@ inline constexpr const char* kL2Flush = "LABBOOK_L2_FLUSH";         ///< the flu
 
 /// One run of the program under the collector, as the parent asks for it.
 struct CollectorRun {
-  std::string mode;                     ///< "trace" or "metrics"
+  std::string mode;                     ///< "trace", "metrics" or "source"
   std::string output;                   ///< measurement file
-  std::vector<std::string> metrics;     ///< metrics runs only
+  std::vector<std::string> metrics;     ///< metrics runs: CUPTI metrics; the source run: SASS metrics
   std::string replay = "application";
   std::string cache_control = "all";
   int pass = 0;

@@ -37,7 +37,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   CollectorRun collector;
   collector.mode = run.mode;
   collector.output = run.output;
-  collector.metrics = request.cupti_metrics;
+  collector.metrics = run.mode == "source" ? request.source_metrics : request.cupti_metrics;
   collector.replay = request.replay;
   collector.cache_control = request.cache_control;
   collector.pass = run.pass;
@@ -140,6 +140,33 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
   return true;
 }
 
+/// The source run (`--source`): its per-instruction counts join `into`'s kernels; a run that
+/// fails or leaves nothing is an issue, never fatal.
+void collect_source(const ProfileRequest& request, Measurement& into, int first_exit) {
+  const RunSpec run{"source", request.work_dir + "/source-run.json", 0, false};
+  int exit_code = 0;
+  try {
+    exit_code = run_collected(request, run);
+  } catch (const Error& e) {
+    into.issues.push_back({"source_lost", e.what()});
+    return;
+  }
+  if (!std::filesystem::exists(run.output)) {
+    into.issues.push_back({"source_lost", nothing_written("source", run.output, exit_code)});
+    return;
+  }
+  try {
+    merge_sass(into, read_measurement(run.output));
+  } catch (const Error& e) {
+    into.issues.push_back({"source_lost", e.what()});
+    return;
+  }
+  if (exit_code != first_exit)
+    into.issues.push_back({"source_run_failed", "the source run exited with code " + std::to_string(exit_code) +
+                                                    " where the program's own run gave " + std::to_string(first_exit) +
+                                                    "; its lines may describe other work"});
+}
+
 }  // namespace
 
 ProfileOutcome profile_program(const ProfileRequest& request) {
@@ -180,6 +207,7 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
                         request.work_dir;
     outcome.measurement.program.mode = "metrics";
   }
+  if (!request.source_metrics.empty() && outcome.collected && outcome.exit_code < 128) collect_source(request, outcome.measurement, outcome.exit_code);
   outcome.measurement.program.command = request.command;
   outcome.measurement.program.exit_code = outcome.exit_code;
   return outcome;

@@ -48,7 +48,6 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
       continue;
     }
     for (const auto& [name, value] : it->second->metrics) m.kernels[i].metrics[name] = value;
-    if (!it->second->sass.empty()) m.kernels[i].sass = it->second->sass;
     measured.erase(it);
   }
   if (unmatched || !measured.empty())
@@ -57,6 +56,24 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
                                                " of the metrics run found no partner (same range, name and "
                                                "launch count) in the other run; they have no metrics"});
   return m;
+}
+
+void merge_sass(Measurement& into, const Measurement& source) {
+  std::map<KernelKey, const Kernel*> measured;
+  const auto source_keys = keys(source.kernels);
+  for (std::size_t i = 0; i < source.kernels.size(); ++i)
+    if (!source.kernels[i].sass.empty()) measured[source_keys[i]] = &source.kernels[i];
+  const auto into_keys = keys(into.kernels);
+  for (std::size_t i = 0; i < into.kernels.size(); ++i)
+    if (const auto it = measured.find(into_keys[i]); it != measured.end()) {
+      into.kernels[i].sass = it->second->sass;
+      measured.erase(it);
+    }
+  if (!measured.empty())
+    into.issues.push_back({"launch_mismatch", std::to_string(measured.size()) +
+                                                  " kernels of the source run found no partner (same range, name and "
+                                                  "launch count) in the other runs; their lines are not shown"});
+  for (const auto& issue : source.issues) into.issues.push_back(issue);
 }
 
 }  // namespace labbook

@@ -76,3 +76,24 @@ TEST(MergeRuns, KeepsIssuesOfTheMetricsRun) {
   metrics.issues.push_back({"counters_denied", "..."});
   EXPECT_TRUE(merge_runs(trace, metrics).has_issue("counters_denied"));
 }
+
+TEST(MergeSass, GivesEachKernelItsOwnInstructionsAndKeepsEverythingElse) {
+  Measurement into;
+  into.kernels = {kernel(0, "a"), kernel(1, "b"), kernel(2, "a")};
+  into.kernels[0].metrics = {{"x", 1}};
+  into.metrics_requested = {"x"};
+  Measurement source;
+  source.kernels = {kernel(0, "a"), kernel(1, "b"), kernel(2, "a"), kernel(3, "z")};
+  source.kernels[2].sass = {{"a", 0x10, "a.cu", 3, {{"smsp__sass_inst_executed", 7}}}};
+  source.kernels[3].sass = {{"z", 0x10, "z.cu", 1, {}}};
+  source.issues.push_back({"source_metric_missing", "no smsp__sass_sectors_mem_local"});
+  merge_sass(into, source);
+  EXPECT_TRUE(into.kernels[0].sass.empty()) << "the first launch of a had none";
+  ASSERT_EQ(into.kernels[2].sass.size(), 1u) << "the second launch of a, matched by count";
+  EXPECT_EQ(into.kernels[2].sass[0].line, 3);
+  EXPECT_EQ(into.kernels[0].metrics.at("x"), 1) << "metrics untouched";
+  EXPECT_EQ(into.metrics_requested, std::vector<std::string>{"x"});
+  ASSERT_EQ(into.issues.size(), 2u);
+  EXPECT_EQ(into.issues[0].code, "launch_mismatch") << "z has no partner";
+  EXPECT_EQ(into.issues[1].code, "source_metric_missing");
+}

@@ -12,4 +12,9 @@ namespace labbook {
 /// rather than a wrong attribution.
 Measurement merge_runs(Measurement trace, const Measurement& metrics);
 
+/// Gives `into`'s kernels the per-instruction SASS counts of the source run (`profile
+/// --source`), matched as merge_runs matches them, and takes over the run's issues; a kernel
+/// of the source run without a partner is an issue.
+void merge_sass(Measurement& into, const Measurement& source);
+
 }  // namespace labbook

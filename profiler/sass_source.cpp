@@ -1,0 +1,200 @@
+#include "sass_source.h"
+
+#include <cupti_pcsampling.h>
+#include <cupti_profiler_target.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+
+#include <cstdlib>
+
+#include "cupti_status.h"
+
+namespace labbook::profiler {
+
+namespace {
+
+std::string chip_of(std::uint32_t device) {
+  auto chip = LABBOOK_PARAMS(CUpti_Device_GetChipName_Params);
+  chip.deviceIndex = device;
+  return cuptiDeviceGetChipName(&chip) == CUPTI_SUCCESS && chip.pChipName ? chip.pChipName : "";
+}
+
+}  // namespace
+
+SassSource::SassSource(std::vector<std::string> wanted, IssueLog& issues) : wanted_(std::move(wanted)), issues_(issues) {}
+
+void SassSource::on_module_loaded(const CUpti_ModuleResourceData& module) {
+  if (!module.pCubin || module.cubinSize == 0) return;
+  CUpti_GetCubinCrcParams crc{};
+  crc.size = CUpti_GetCubinCrcParamsSize;
+  crc.cubin = module.pCubin;
+  crc.cubinSize = module.cubinSize;
+  if (cuptiGetCubinCrc(&crc) != CUPTI_SUCCESS) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  // The SASS records name a cubin by a 32-bit CRC.
+  cubins_.emplace(static_cast<std::uint32_t>(crc.cubinCrc), std::string(module.pCubin, module.cubinSize));
+}
+
+bool SassSource::before_launch(CUcontext ctx) {
+  if (!enable(ctx)) return false;
+  // What ran since the last selected launch (unselected launches, a graph) is dropped, so
+  // that the next flush holds this launch's counts alone.
+  wait_for(ctx);
+  take(ctx);
+  return true;
+}
+
+void SassSource::wait_for(CUcontext ctx) {
+  if (cuCtxPushCurrent(ctx) != CUDA_SUCCESS) return;
+  cuCtxSynchronize();
+  CUcontext popped = nullptr;
+  cuCtxPopCurrent(&popped);
+}
+
+bool SassSource::enable(CUcontext ctx) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (failed_) return false;
+  if (enabled_.count(ctx)) return true;
+  const auto fail = [&](const std::string& why) {
+    failed_ = true;
+    issues_.add("source_unsupported", "per-instruction counts could not be collected: " + why);
+    return false;
+  };
+  std::uint32_t device = 0;
+  if (CUptiResult s = cuptiGetDeviceId(ctx, &device); s != CUPTI_SUCCESS) return fail(describe_call("cuptiGetDeviceId", s));
+  if (!configured_devices_.count(device)) {
+    auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
+    if (CUptiResult s = cuptiProfilerInitialize(&init); s != CUPTI_SUCCESS) return fail(describe_call("cuptiProfilerInitialize", s));
+    const std::string chip = chip_of(device);
+    // What this GPU offers, listed rather than assumed.
+    auto count = LABBOOK_PARAMS(CUpti_SassMetrics_GetNumOfMetrics_Params);
+    count.pChipName = chip.c_str();
+    if (CUptiResult s = cuptiSassMetricsGetNumOfMetrics(&count); s != CUPTI_SUCCESS)
+      return fail(describe_call("cuptiSassMetricsGetNumOfMetrics", s));
+    std::vector<CUpti_SassMetrics_MetricDetails> offered(count.numOfMetrics);
+    auto list = LABBOOK_PARAMS(CUpti_SassMetrics_GetMetrics_Params);
+    list.pChipName = chip.c_str();
+    list.numOfMetrics = offered.size();
+    list.pMetricsList = offered.data();
+    if (CUptiResult s = cuptiSassMetricsGetMetrics(&list); s != CUPTI_SUCCESS)
+      return fail(describe_call("cuptiSassMetricsGetMetrics", s));
+    std::vector<CUpti_SassMetrics_Config> configs;
+    std::vector<std::string> missing;
+    for (const auto& name : wanted_) {
+      bool found = false;
+      for (const auto& m : offered)
+        if (m.pMetricName && name == m.pMetricName) {
+          configs.push_back({m.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+          metric_names_[m.metricId] = name;
+          found = true;
+        }
+      if (!found) missing.push_back(name);
+    }
+    if (!missing.empty()) {
+      std::string names;
+      for (const auto& n : missing) names += (names.empty() ? "" : ", ") + n;
+      issues_.add("source_metric_missing", "the " + chip + " offers no " + names);
+    }
+    if (configs.empty()) return fail("the " + chip + " offers none of the SASS metrics labbook reads");
+    auto config = LABBOOK_PARAMS(CUpti_SassMetricsSetConfig_Params);
+    config.numOfMetricConfig = configs.size();
+    config.pConfigs = configs.data();
+    config.deviceIndex = device;
+    if (CUptiResult s = cuptiSassMetricsSetConfig(&config); s != CUPTI_SUCCESS)
+      return fail(describe_call("cuptiSassMetricsSetConfig", s));
+    configured_devices_.insert(device);
+  }
+  auto enable = LABBOOK_PARAMS(CUpti_SassMetricsEnable_Params);
+  enable.ctx = ctx;
+  enable.enableLazyPatching = 1;   // only the functions that run are patched
+  if (CUptiResult s = cuptiSassMetricsEnable(&enable); s != CUPTI_SUCCESS) return fail(describe_call("cuptiSassMetricsEnable", s));
+  enabled_.insert(ctx);
+  return true;
+}
+
+void SassSource::after_launch(CUcontext ctx, std::uint64_t launch) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!enabled_.count(ctx)) return;
+  }
+  // The launch's counts alone: it has finished, and what it counted is flushed now.
+  wait_for(ctx);
+  std::vector<SassInstruction> instructions = take(ctx);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!instructions.empty()) results_[launch] = std::move(instructions);
+}
+
+std::vector<SassInstruction> SassSource::take(CUcontext ctx) {
+  auto properties = LABBOOK_PARAMS(CUpti_SassMetricsGetDataProperties_Params);
+  properties.ctx = ctx;
+  if (CUptiResult s = cuptiSassMetricsGetDataProperties(&properties); s != CUPTI_SUCCESS) {
+    issues_.add("source_lost", describe_call("cuptiSassMetricsGetDataProperties", s));
+    return {};
+  }
+  const std::size_t records = properties.numOfPatchedInstructionRecords, instances = properties.numOfInstances;
+  if (records == 0 || instances == 0) return {};
+  std::vector<CUpti_SassMetrics_Data> data(records);
+  std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);
+  for (std::size_t r = 0; r < records; ++r) {
+    data[r] = {};
+    data[r].structSize = sizeof(CUpti_SassMetrics_Data);
+    data[r].pInstanceValues = &values[r * instances];
+  }
+  auto flush = LABBOOK_PARAMS(CUpti_SassMetricsFlushData_Params);
+  flush.ctx = ctx;
+  flush.numOfPatchedInstructionRecords = records;
+  flush.numOfInstances = instances;
+  flush.pMetricsData = data.data();
+  if (CUptiResult s = cuptiSassMetricsFlushData(&flush); s != CUPTI_SUCCESS) {
+    issues_.add("source_lost", describe_call("cuptiSassMetricsFlushData", s));
+    return {};
+  }
+  std::vector<SassInstruction> out;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& d : data) {
+    SassInstruction i;
+    i.function = d.functionName ? d.functionName : "";
+    i.pc_offset = d.pcOffset;
+    for (std::size_t v = 0; v < instances; ++v) {
+      const auto name = metric_names_.find(d.pInstanceValues[v].metricId);
+      if (name != metric_names_.end()) i.metrics[name->second] += static_cast<double>(d.pInstanceValues[v].value);
+    }
+    line_of(d.cubinCrc, i);
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+void SassSource::line_of(std::uint32_t crc, SassInstruction& i) {
+  const auto cubin = cubins_.find(crc);
+  if (cubin == cubins_.end() || i.function.empty()) return;
+  CUpti_GetSassToSourceCorrelationParams where{};
+  where.size = CUpti_GetSassToSourceCorrelationParamsSize;
+  where.cubin = cubin->second.data();
+  where.cubinSize = cubin->second.size();
+  where.functionName = i.function.c_str();
+  where.pcOffset = i.pc_offset;
+  if (cuptiGetSassToSourceCorrelation(&where) != CUPTI_SUCCESS) return;   // no -lineinfo: the SASS view
+  if (where.fileName && where.lineNumber > 0) {
+    const std::string dir = where.dirName ? where.dirName : "";
+    i.file = dir.empty() || where.fileName[0] == '/' ? where.fileName : dir + "/" + where.fileName;
+    i.line = static_cast<int>(where.lineNumber);
+  }
+  std::free(where.fileName);   // CUPTI allocates them; the caller frees
+  std::free(where.dirName);
+}
+
+void SassSource::finish(CUcontext ctx) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!enabled_.erase(ctx)) return;
+  auto disable = LABBOOK_PARAMS(CUpti_SassMetricsDisable_Params);
+  disable.ctx = ctx;
+  cuptiSassMetricsDisable(&disable);
+}
+
+std::map<std::uint64_t, std::vector<SassInstruction>> SassSource::results() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return results_;
+}
+
+}  // namespace labbook::profiler

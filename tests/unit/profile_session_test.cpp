@@ -1,0 +1,84 @@
+// The profiling session's source run (profiler/profile_session.h, `labbook profile
+// --source`), driven by a fake runner that plays the collector: the run comes after the
+// trace run with LABBOOK_MODE=source, its per-instruction counts join the trace's kernels,
+// and a source run that leaves nothing is an issue, never a lost profile.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "collector_environment.h"
+#include "labbook/model/measurement_json.h"
+#include "profile_session.h"
+
+using namespace labbook;
+using namespace labbook::profiler;
+
+namespace {
+
+Measurement one_kernel(bool with_sass) {
+  Measurement m;
+  m.program.mode = "trace";
+  Kernel k;
+  k.name = "k()";
+  k.mangled = "_Z1kv";
+  k.range = "work";
+  if (with_sass) k.sass = {{"_Z1kv", 0x40, "/src/k.cu", 7, {{"smsp__sass_inst_executed", 32}}}};
+  m.kernels.push_back(k);
+  return m;
+}
+
+struct FakeCollector {
+  std::vector<std::string> modes;
+  std::string metrics;   ///< what the source run was asked to count
+  bool source_writes = true;
+  int operator()(const std::vector<std::string>&, const std::map<std::string, std::string>& env, const std::string&) {
+    const std::string mode = env.at(env::kMode);
+    modes.push_back(mode);
+    if (mode == "source") metrics = env.at(env::kMetrics);
+    if (mode != "source" || source_writes) write_measurement(one_kernel(mode == "source"), env.at(env::kOutput));
+    return 0;
+  }
+};
+
+ProfileRequest request(FakeCollector& fake, const std::string& dir) {
+  ProfileRequest r;
+  r.command = {"./prog"};
+  r.collector = "libcupti-collector.so";
+  r.work_dir = dir;
+  r.source_metrics = {"smsp__sass_inst_executed", "smsp__sass_sectors_mem_global"};
+  r.runner = [&fake](const auto& c, const auto& e, const auto& o) { return fake(c, e, o); };
+  return r;
+}
+
+}  // namespace
+
+TEST(ProfileSession, SourceRunComesLastAndItsLinesJoinTheKernels) {
+  FakeCollector fake;
+  const std::string dir = testing::TempDir() + "/session-source";
+  const ProfileOutcome o = profile_program(request(fake, dir));
+  EXPECT_EQ(fake.modes, (std::vector<std::string>{"trace", "source"}));
+  EXPECT_EQ(fake.metrics, "smsp__sass_inst_executed,smsp__sass_sectors_mem_global") << "the SASS metrics, through LABBOOK_METRICS";
+  ASSERT_TRUE(o.collected);
+  ASSERT_EQ(o.measurement.kernels.size(), 1u);
+  ASSERT_EQ(o.measurement.kernels[0].sass.size(), 1u);
+  EXPECT_EQ(o.measurement.kernels[0].sass[0].file, "/src/k.cu");
+  EXPECT_TRUE(o.measurement.issues.empty());
+}
+
+TEST(ProfileSession, ASourceRunThatLeavesNothingIsAnIssue) {
+  FakeCollector fake;
+  fake.source_writes = false;
+  const ProfileOutcome o = profile_program(request(fake, testing::TempDir() + "/session-source-lost"));
+  ASSERT_TRUE(o.collected) << "the trace is kept";
+  ASSERT_EQ(o.measurement.issues.size(), 1u);
+  EXPECT_EQ(o.measurement.issues[0].code, "source_lost");
+  EXPECT_TRUE(o.measurement.kernels[0].sass.empty());
+}
+
+TEST(ProfileSession, NoSourceRunUnlessAskedFor) {
+  FakeCollector fake;
+  ProfileRequest r = request(fake, testing::TempDir() + "/session-no-source");
+  r.source_metrics.clear();
+  profile_program(r);
+  EXPECT_EQ(fake.modes, std::vector<std::string>{"trace"});
+}
