@@ -138,28 +138,25 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
   // The roofs: the bandwidth slope up to the highest ceiling, then each ceiling from its ridge.
   double top_ceiling = r.ceilings.empty() ? y_hi : 0;
   for (const auto& c : r.ceilings) top_ceiling = std::max(top_ceiling, c.flops_per_second);
-  if (bw > 0) {
-    const double x0 = std::max(x_lo, y_lo / bw), x1 = std::min(x_hi, top_ceiling / bw);
-    if (x1 > x0) {
-      svg += line(x(x0), y(bw * x0), x(x1), y(bw * x1), "class=\"roof\" stroke=\"#333\" stroke-width=\"2.5\"");
-      const double angle = std::atan2(y(bw * x1) - y(bw * x0), x(x1) - x(x0)) * 180 / M_PI;
-      // Halfway up: memory-bound kernels crowd the slope's low end.
-      const double lx = x(x0) + (x(x1) - x(x0)) * 0.5, ly = y(bw * x0) + (y(bw * x1) - y(bw * x0)) * 0.5 - 8;
-      svg += text(lx, ly, "DRAM " + format_value(bw, "bytes/s"),
-                  "fill=\"#333\" transform=\"rotate(" + svg_number(angle) + " " + svg_number(lx) + " " + svg_number(ly) + ")\"");
-    }
-  }
-  if (l2 > 0) {
-    // L2's slope, dashed: a kernel's hollow point (FLOP per L2 byte) sits under it.
-    const double x0 = std::max(x_lo, y_lo / l2), x1 = std::min(x_hi, top_ceiling / l2);
-    if (x1 > x0) {
-      svg += line(x(x0), y(l2 * x0), x(x1), y(l2 * x1), "class=\"roof l2\" stroke=\"#2e7d4f\" stroke-width=\"2\" stroke-dasharray=\"7 4\"");
-      const double angle = std::atan2(y(l2 * x1) - y(l2 * x0), x(x1) - x(x0)) * 180 / M_PI;
-      const double lx = x(x0) + (x(x1) - x(x0)) * 0.3, ly = y(l2 * x0) + (y(l2 * x1) - y(l2 * x0)) * 0.3 - 8;
-      svg += text(lx, ly, "L2 " + format_value(l2, "bytes/s"),
-                  "fill=\"#2e7d4f\" transform=\"rotate(" + svg_number(angle) + " " + svg_number(lx) + " " + svg_number(ly) + ")\"");
-    }
-  }
+  // A bandwidth roof from the bottom of the plot to the highest ceiling, labelled along it
+  // at `at` of its length.
+  const auto slope = [&](double bytes_per_second, const std::string& label, const std::string& style,
+                         const std::string& colour_value, double at) {
+    const double x0 = std::max(x_lo, y_lo / bytes_per_second), x1 = std::min(x_hi, top_ceiling / bytes_per_second);
+    if (x1 <= x0) return;
+    const double y0 = y(bytes_per_second * x0), y1 = y(bytes_per_second * x1);
+    svg += line(x(x0), y0, x(x1), y1, style);
+    const double angle = std::atan2(y1 - y0, x(x1) - x(x0)) * 180 / M_PI;
+    const double lx = x(x0) + (x(x1) - x(x0)) * at, ly = y0 + (y1 - y0) * at - 8;
+    svg += text(lx, ly, label + " " + format_value(bytes_per_second, "bytes/s"),
+                "fill=\"" + colour_value + "\" transform=\"rotate(" + svg_number(angle) + " " + svg_number(lx) + " " +
+                    svg_number(ly) + ")\"");
+  };
+  // DRAM's label halfway up: memory-bound kernels crowd the slope's low end.
+  if (bw > 0) slope(bw, "DRAM", "class=\"roof\" stroke=\"#333\" stroke-width=\"2.5\"", "#333", 0.5);
+  // L2's, dashed: a kernel's hollow point (FLOP per L2 byte) sits under it.
+  if (l2 > 0)
+    slope(l2, "L2", "class=\"roof l2\" stroke=\"#2e7d4f\" stroke-width=\"2\" stroke-dasharray=\"7 4\"", "#2e7d4f", 0.3);
   for (const auto& c : r.ceilings) {
     const double from = bw > 0 ? std::max(x_lo, c.flops_per_second / bw) : x_lo;
     svg += line(x(from), y(c.flops_per_second), plot_right, y(c.flops_per_second),
