@@ -169,6 +169,9 @@ const std::string& stylesheet() {
       "nav.contents summary{cursor:pointer;font-weight:600}\n"
       "nav.contents ol{margin:.3rem 0;padding-left:1.3rem}\nnav.contents a{text-decoration:none;color:#0645ad}\n"
       "@media (max-width:600px){h1{font-size:1.5rem}h2{font-size:1.25rem}body{padding:0 .6rem}}\n"
+      // On a phone a chart drawn for 1280 px would shrink its text to a few pixels: pictures
+      // keep at least 56rem and scroll sideways inside their paragraph instead.
+      "@media (max-width:600px){p:has(>img){overflow-x:auto}p>img{max-width:none;width:max(100%,56rem)}}\n"
       // Contents: a menu under the title on narrow screens, a sidebar that stays in view on wide ones.
       "nav.contents.sidebar{display:none}\n"
       "nav.contents.sidebar p{font-weight:600;margin:.3rem 0}\n"
