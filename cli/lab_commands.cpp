@@ -20,6 +20,7 @@
 #include "profile_session.h"
 #include "sheet_builder.h"
 #include "sheet_standing.h"
+#include "source_lines.h"
 #include "sheet_files.h"
 #include "terminal_summary.h"
 #include "trace_writer.h"
@@ -164,6 +165,7 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
   request.command.insert(request.command.end(), options.lab_args.begin(), options.lab_args.end());
   request.collector = install_layout().collector;
   request.cupti_metrics = cupti_metrics_for(lab.metrics);
+  if (lab.source_lines) request.source_metrics = report::source_line_metrics();
   request.work_dir = options.out_dir + "/.runs/" + lab.id;
   ProfileOutcome outcome = profile_program(request);
   if (!outcome.collected) throw Error(outcome.problem);

@@ -284,6 +284,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
   const TableReader sheet(top.table("sheet"), origin, "[sheet]");
   lab.prose = {sheet.string("goals"), sheet.string("background"), sheet.string("look_at"),
                sheet.strings("questions")};
+  lab.source_lines = sheet.boolean("source_lines", false);
 
   // Before anything that names quantities: "<rate>_pct_of_peak" needs its [[peak]], the
   // lab's own or one of peaks.toml's.

@@ -235,6 +235,9 @@ struct LabData {
   std::vector<ActivityTableSpec> activity_tables;
   std::vector<TimelineSpec> timelines;
   std::vector<MemoryChartSpec> memory_charts;
+  /// [sheet] source_lines: `labbook run` adds a source run (profile --source) and each memory
+  /// chart's experiment gets its "Lines that move memory" table.
+  bool source_lines = false;
   std::vector<RooflineSpec> rooflines;
   std::optional<ResourceReport> resources;
   std::vector<ArithmeticPeak> peaks;

@@ -14,6 +14,7 @@
 #include "line_chart.h"
 #include "markdown_writer.h"
 #include "memory_chart.h"
+#include "source_lines_table.h"
 #include "roofline_chart.h"
 #include "labbook/model/metric_catalog.h"
 #include "model_predictions.h"
@@ -373,6 +374,24 @@ void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
   }
 }
 
+/// The experiment's kernels line by line ([sheet] source_lines), from the source run's
+/// per-instruction counts of all its launches; says so where the measurement has none.
+void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment) {
+  std::vector<SassInstruction> instructions;
+  for (const auto& k : m.kernels)
+    if (k.range == experiment) instructions.insert(instructions.end(), k.sass.begin(), k.sass.end());
+  if (instructions.empty()) {
+    sheet.markdown("Lines that move memory: this measurement has no source run (`labbook run` makes one for this "
+                   "lab; a recording made before it does not hold one).");
+    return;
+  }
+  const SourceProfile profile = source_profile(instructions);
+  if (profile.lines.empty()) return;
+  sheet.markdown("Lines that move memory, worst first (sectors per request against the ideal, shared wavefronts "
+                 "against the ideal, local sectors):");
+  sheet.table(source_lines_table(profile, 5));
+}
+
 /// Each [[memory_chart]]: the experiment's traffic from the SM to DRAM as a picture, its
 /// numbers in the picture's text alternative and in the sheet's data.
 void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
@@ -395,6 +414,7 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
                    escape_inline(alt) + "](" + file + ")");
     json data = {{"experiment", spec.experiment}, {"figure", file}, {"measured", memory_flow_json(flow)}};
     if (const std::string caption = memory_flow_caption(flow); !caption.empty()) data["caption"] = caption;
+    if (lab.source_lines) add_source_lines_of(sheet, m, spec.experiment);
     sheet.data["memory_charts"].push_back(std::move(data));
   }
 }

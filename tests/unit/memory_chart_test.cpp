@@ -214,6 +214,33 @@ TEST(MemoryChartInSheets, Lab4DrawsTheMisalignedReadFromItsRecording) {
   EXPECT_EQ(sheet.data.at("memory_charts").at(0).at("measured").at("gld_transactions"), 5242876.0);
 }
 
+TEST(MemoryChartInSheets, SourceLinesUnderTheChartWhereTheLabAsks) {
+  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+  LabData lab = load_lab_data(folder + "/lab.toml");
+  Measurement m = read_measurement(folder + "/recorded/h100.json");
+  EXPECT_FALSE(lab.source_lines) << "no lab asks yet: the source run is still to be checked on a GPU";
+  EXPECT_EQ(to_markdown(build_sheet(lab, m, {"test", true})).find("Lines that move memory"), std::string::npos);
+
+  lab.source_lines = true;
+  EXPECT_NE(to_markdown(build_sheet(lab, m, {"test", true})).find("this measurement has no source run"), std::string::npos)
+      << "a recording made before the source run says so";
+  for (auto& k : m.kernels)
+    if (k.range == "readSegment/offset=11")
+      k.sass = {{k.mangled, 0x40, "/src/lab4.cu", 30,
+                 {{"smsp__sass_inst_executed", 100}, {"smsp__sass_inst_executed_op_global_ld", 100},
+                  {"smsp__sass_sectors_mem_global", 500}, {"smsp__sass_sectors_mem_global_ideal", 400}}}};
+  const std::string md = to_markdown(build_sheet(lab, m, {"test", true}));
+  EXPECT_NE(md.find("| lab4.cu:30 (note 1) | — |"), std::string::npos) << "the line, its text where the file is readable";
+  EXPECT_NE(md.find("Each load request here moves 5.00 sectors where 4.00 would carry the same bytes"), std::string::npos);
+}
+
+TEST(MemoryChartLabData, SourceLinesIsASwitchOfTheSheet) {
+  EXPECT_FALSE(parse_lab_data(lab_with_section(), "lab.toml").source_lines) << "off unless asked";
+  std::string text = lab_with_section();
+  text.insert(text.find("questions"), "source_lines = true\n");
+  EXPECT_TRUE(parse_lab_data(text, "lab.toml").source_lines);
+}
+
 TEST(MemoryChartInProfileSummary, OneChartPerKernelWithMemoryCounters) {
   Measurement m = one_range("readSegment/offset=11", misaligned_read_counters());
   m.kernels.push_back(kernel_in("", "noMemory(int)", {{"gpu__time_duration.sum", 5}}));   // no chart for it
