@@ -87,10 +87,10 @@ class JsonReader {
   JsonReader object(const char* key) const {
     return JsonReader(field(key), origin_, pointer_ + "/" + key);
   }
-  /// Calls `f` with a reader for each element of the array `key`.
   /// Whether the object has `key` (for a field that may be left out).
   bool has(const char* key) const { return j_.contains(key); }
 
+  /// Calls `f` with a reader for each element of the array `key`.
   void each(const char* key, const std::function<void(const JsonReader&)>& f) const {
     const auto& v = field(key);
     if (!v.is_array()) fail(key, "expected an array");
