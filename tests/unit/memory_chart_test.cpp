@@ -206,7 +206,7 @@ TEST(MemoryChartInSheets, Lab4DrawsTheMisalignedReadFromItsRecording) {
                                    [](const Figure& f) { return f.file == "lab4.memory-1.svg"; });
   ASSERT_NE(figure, sheet.figures.end());
   EXPECT_NE(figure->svg.find(">5.00 sectors per request</text>"), std::string::npos);
-  EXPECT_NE(figure->svg.find(">not measured</text>"), std::string::npos) << "lab 4 collects no hit rate";
+  EXPECT_NE(figure->svg.find(">not measured</text>"), std::string::npos) << "lab 4 collects no shared-memory counters";
   const std::string md = to_markdown(sheet);
   EXPECT_NE(md.find("![Memory chart of readSegment/offset=11. Global loads from the SM to L1: 1,048,576 requests"),
             std::string::npos);
