@@ -2,8 +2,8 @@
 /// @file
 /// The source run's CUPTI side (`labbook profile --source`): CUPTI's SASS metrics count, per
 /// instruction of each selected launch, what report/source_lines.h sums to source lines. The
-/// metrics a GPU offers are listed at run time (cuptiSassMetricsGetMetrics) and those of
-/// report's source_line_metrics() it lacks are an issue; each selected launch is waited for
+/// metrics a GPU offers are listed at run time (cuptiSassMetricsGetMetrics) and only those
+/// are asked for (the report names the ones it lacks); each selected launch is waited for
 /// and its counts flushed, so that they are its own; a PC's file and line come from the
 /// cubin the driver loaded (cuptiGetSassToSourceCorrelation; code built with -lineinfo).
 /// Verified against CUPTI 13.0's header only: not yet run on a GPU.
