@@ -106,13 +106,6 @@ std::vector<RooflineAside> roofline_asides(const Roofline& r) {
   return out;
 }
 
-const std::vector<std::string>& roofline_quantities() {
-  static const std::vector<std::string> names = {"flop_count_sp", "flop_count_dp", "tensor_flop_count_tf32",
-                                                 "tensor_flop_count_dp", "dram_read_bytes", "dram_write_bytes",
-                                                 "l2_bytes", "l2_peak_bandwidth"};
-  return names;
-}
-
 std::string roofline_description(const Roofline& r) {
   std::string out = "Roofline of the " + (r.gpu.empty() ? std::string("GPU") : r.gpu) + ". ";
   if (r.dram_bytes_per_second > 0)

@@ -76,9 +76,6 @@ std::vector<RooflinePoint> roofline_points(const Roofline&);
 double l2_roof(const Roofline&);
 std::vector<RooflineAside> roofline_asides(const Roofline&);
 
-/// Catalog quantities a roofline needs, for a reader who wants them collected.
-const std::vector<std::string>& roofline_quantities();
-
 /// The chart in sentences: roofs, every point with its share of the roof, every aside.
 std::string roofline_description(const Roofline&);
 

@@ -426,13 +426,14 @@ void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m) {
     Roofline roofline = roofline_for(m, lab.peaks);
     for (const auto& e : spec.experiments) roofline.kernels.push_back(range_roofline_kernel(m, e));
     const std::string file = lab.id + ".roofline-" + std::to_string(i + 1) + ".svg";
+    const std::string l2_note = l2_roof_note(roofline);
     sheet.figures.push_back({file, roofline_svg(roofline, spec.title, "rl" + std::to_string(i + 1))});
     sheet.heading(3, "Roofline: " + spec.title);
     sheet.markdown("The roofline: each kernel's arithmetic intensity (its FLOPs per byte of DRAM traffic) against "
                    "the FLOP rate it reached, medians over the experiment's launches. The slope is the DRAM bandwidth, "
                    "the flat lines the FMA lanes' peaks: a kernel left of where they meet can go no faster than memory "
                    "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth." +
-                   (l2_roof_note(roofline).empty() ? "" : " " + l2_roof_note(roofline)) + "\n\n" +
+                   (l2_note.empty() ? "" : " " + l2_note) + "\n\n" +
                    (spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
                    escape_inline(roofline_description(roofline)) + "](" + file + ")");
     json data = roofline_json(roofline);

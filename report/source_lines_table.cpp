@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <vector>
 
 #include "format.h"
 
@@ -17,21 +19,33 @@ std::string per_request(double amount, double ideal, double requests) {
 
 std::string count(double v) { return v > 0 ? with_thousands(std::llround(v)) : "—"; }
 
+
+/// Source files' lines, each file read once however many of its lines a table shows.
+class SourceFiles {
+ public:
+  /// The line's text, indentation left out and cut to 60 characters; "" when the file cannot
+  /// be read or has no such line.
+  std::string line(const std::string& file, int number) {
+    if (file.empty() || number <= 0) return "";
+    auto [it, added] = files_.try_emplace(file);
+    if (added) {
+      std::ifstream in(file);
+      for (std::string text; std::getline(in, text);) it->second.push_back(std::move(text));
+    }
+    if (static_cast<std::size_t>(number) > it->second.size()) return "";
+    const std::string& text = it->second[static_cast<std::size_t>(number) - 1];
+    const std::size_t first = text.find_first_not_of(" \t");
+    return first == std::string::npos ? "" : cut_text(text.substr(first), 60);
+  }
+
+ private:
+  std::map<std::string, std::vector<std::string>> files_;
+};
+
 }  // namespace
 
-std::string source_text(const std::string& file, int line) {
-  if (file.empty() || line <= 0) return "";
-  std::ifstream in(file);
-  std::string text;
-  for (int n = 1; n <= line && std::getline(in, text); ++n)
-    if (n == line) {
-      const std::size_t first = text.find_first_not_of(" \t");
-      return first == std::string::npos ? "" : cut_text(text.substr(first), 60);
-    }
-  return "";
-}
-
 Table source_lines_table(const SourceProfile& profile, std::size_t max_lines) {
+  SourceFiles sources;
   Table t{{"Line", "Source", "Requests", "Sectors per request", "Excess sectors", "Shared wavefronts per request",
            "Local sectors"},
           {}};
@@ -46,7 +60,7 @@ Table source_lines_table(const SourceProfile& profile, std::size_t max_lines) {
       t.notes.push_back(Text{l.where() + ": " + why});
       where += " (note " + std::to_string(t.notes.size()) + ")";
     }
-    const std::string text = source_text(l.file, l.line);
+    const std::string text = sources.line(l.file, l.line);
     // Loads and stores apart where the GPU told them apart and the line has both.
     std::string sectors = per_request(l.global_sectors, l.global_ideal_sectors, l.global_requests);
     if (l.loads.requests > 0 && l.stores.requests > 0)

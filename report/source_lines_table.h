@@ -12,10 +12,8 @@
 
 namespace labbook::report {
 
-/// The line's text from its source file ("" when the file cannot be read, or no line).
-std::string source_text(const std::string& file, int line);
-
-/// The table of `profile`'s first `max_lines` lines (all when 0).
+/// The table of `profile`'s first `max_lines` lines (all when 0), each line's text read from
+/// its source file where that can be read.
 Table source_lines_table(const SourceProfile& profile, std::size_t max_lines);
 
 }  // namespace labbook::report
