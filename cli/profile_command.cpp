@@ -76,8 +76,8 @@ ProfileRequest checked_request(const ProfileOptions& options) {
     for (const auto& g : *globs)
       if (const std::string problem = profiler::glob_problem(g); !problem.empty())
         throw UsageError(std::string(flag) + " '" + g + "': " + problem);
-  if (options.no_trace && request.cupti_metrics.empty())
-    throw UsageError("--no-trace needs --metrics: there would be nothing to collect");
+  if (options.no_trace && request.cupti_metrics.empty() && !options.source)
+    throw UsageError("--no-trace needs --metrics or --source: there would be nothing to collect");
   if (request.command.empty()) throw UsageError("no program to profile: give it after --");
   if (std::error_code e; std::filesystem::is_directory(request.command.front(), e))
     throw UsageError("'" + request.command.front() + "' is a folder, not a program: give the program to profile after --");
@@ -90,10 +90,7 @@ ProfileRequest checked_request(const ProfileOptions& options) {
   request.trace = !options.no_trace;
   request.replay = options.replay;
   request.cache_control = options.cache_control;
-  if (options.source) {
-    if (options.no_trace) throw UsageError("--source needs the trace run: leave out --no-trace");
-    request.source_metrics = report::source_line_metrics();
-  }
+  if (options.source) request.source_metrics = report::source_line_metrics();
   return request;
 }
 

@@ -172,7 +172,8 @@ void collect_source(const ProfileRequest& request, Measurement& into, int first_
 ProfileOutcome profile_program(const ProfileRequest& request) {
   std::filesystem::create_directories(request.work_dir);
   ProfileOutcome outcome;
-  if (!request.trace && request.cupti_metrics.empty()) throw Error("nothing to collect: no trace run and no metrics");
+  if (!request.trace && request.cupti_metrics.empty() && request.source_metrics.empty())
+    throw Error("nothing to collect: no trace run, no metrics and no source run");
   if (request.collector.empty()) throw Error("no collector library to inject (ProfileRequest::collector)");
 
   if (request.trace) {
@@ -199,6 +200,22 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
       else
         collect_metrics(request, outcome.measurement, true, outcome.exit_code);
     }
+  } else if (request.cupti_metrics.empty()) {
+    // The source run alone (--source --no-trace) is the program's own run.
+    const RunSpec run{"source", request.work_dir + "/source-run.json", 0, false};
+    outcome.exit_code = run_collected(request, run);
+    if (!std::filesystem::exists(run.output)) {
+      outcome.problem = nothing_written("source", run.output, outcome.exit_code);
+      return outcome;
+    }
+    try {
+      outcome.measurement = read_measurement(run.output);
+    } catch (const Error& e) {
+      outcome.problem = e.what();
+      return outcome;
+    }
+    outcome.collected = true;
+    outcome.measurement.program.mode = "source";
   } else {
     // The first metrics run is the program's own run: its exit code is the one passed on.
     outcome.collected = collect_metrics(request, outcome.measurement, false, outcome.exit_code);
@@ -207,7 +224,9 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
                         request.work_dir;
     outcome.measurement.program.mode = "metrics";
   }
-  if (!request.source_metrics.empty() && outcome.collected && outcome.exit_code < 128) collect_source(request, outcome.measurement, outcome.exit_code);
+  const bool source_done = !request.trace && request.cupti_metrics.empty();
+  if (!request.source_metrics.empty() && !source_done && outcome.collected && outcome.exit_code < 128)
+    collect_source(request, outcome.measurement, outcome.exit_code);
   outcome.measurement.program.command = request.command;
   outcome.measurement.program.exit_code = outcome.exit_code;
   return outcome;

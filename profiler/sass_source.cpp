@@ -6,6 +6,7 @@
 #include <cupti_target.h>
 
 #include <cstdlib>
+#include <tuple>
 
 #include "cupti_status.h"
 
@@ -141,18 +142,28 @@ std::vector<SassInstruction> SassSource::take(CUcontext ctx) {
     issues_.add("source_lost", describe_call("cuptiSassMetricsFlushData", s));
     return {};
   }
+  // CUPTI gives a record per instruction and metric (GH100, CUPTI 13.0): one instruction's
+  // records become one entry, holding every metric collected (0 where it did not count), so
+  // that a metric absent from an entry is one the GPU does not offer.
   std::vector<SassInstruction> out;
+  std::map<std::tuple<std::uint32_t, std::string, std::uint32_t>, std::size_t> index;
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& d : data) {
-    SassInstruction i;
-    i.function = d.functionName ? d.functionName : "";
-    i.pc_offset = d.pcOffset;
+    const std::string function = d.functionName ? d.functionName : "";
+    auto [at, added] = index.try_emplace({d.cubinCrc, function, d.pcOffset}, out.size());
+    if (added) {
+      SassInstruction i;
+      i.function = function;
+      i.pc_offset = d.pcOffset;
+      for (const auto& [id, name] : metric_names_) i.metrics[name] = 0;
+      line_of(d.cubinCrc, i);
+      out.push_back(std::move(i));
+    }
+    SassInstruction& i = out[at->second];
     for (std::size_t v = 0; v < instances; ++v) {
       const auto name = metric_names_.find(d.pInstanceValues[v].metricId);
       if (name != metric_names_.end()) i.metrics[name->second] += static_cast<double>(d.pInstanceValues[v].value);
     }
-    line_of(d.cubinCrc, i);
-    out.push_back(std::move(i));
   }
   return out;
 }

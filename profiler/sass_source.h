@@ -6,7 +6,7 @@
 /// are asked for (the report names the ones it lacks); each selected launch is waited for
 /// and its counts flushed, so that they are its own; a PC's file and line come from the
 /// cubin the driver loaded (cuptiGetSassToSourceCorrelation; code built with -lineinfo).
-/// Verified against CUPTI 13.0's header only: not yet run on a GPU.
+/// Run on GH100 (H200, CUPTI 13.0): tools/probes/sass_metric_names.cu lists the metrics offered.
 #include <cuda.h>
 #include <cupti.h>
 

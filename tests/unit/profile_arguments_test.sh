@@ -38,10 +38,9 @@ expect "--launch-count 0" 2 "--launch-count: must be a whole number, at least 1 
 expect "negative --launch-skip" 2 "--launch-skip: must be a whole number, at least 0 (not '-3')" \
   --launch-skip -3 -- "$work/prog"
 expect "a folder as the program" 2 "'$work' is a folder, not a program" -- "$work"
-expect "--no-trace without metrics" 2 "--no-trace needs --metrics" --no-trace -- "$work/prog"
+expect "--no-trace without metrics" 2 "--no-trace needs --metrics or --source" --no-trace -- "$work/prog"
 expect "bad --replay value" 2 "--replay" --replay sometimes -- "$work/prog"
 expect "bad --cache-control value" 2 "--cache-control" --cache-control some -- "$work/prog"
-expect "--source without the trace run" 2 "--source needs the trace run" --source --no-trace --metrics dram_read_bytes -- "$work/prog"
 # labbook's own test for a GPU: the driver's list of them.
 if ! ls /proc/driver/nvidia/gpus/* >/dev/null 2>&1; then
   expect "good arguments, no GPU: 77 and the program not run" 77 "no CUDA GPU" \
