@@ -241,7 +241,7 @@ class Collector {
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 
     if (!config_.source_metrics.empty()) {
-      source_ = std::make_unique<SassSource>(config_.source_metrics, issues_);
+      source_ = std::make_unique<SassSource>(config_.source_metrics, issues_, config_.verbose);
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
     }
     if (config_.trace) {

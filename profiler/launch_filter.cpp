@@ -18,6 +18,19 @@ bool any_glob(const std::vector<std::string>& patterns, const std::string& text)
   return false;
 }
 
+/// "readSegment" for "labbook::kernels::readSegment": the name without its namespaces (as
+/// ncu's --kernel-name matches it), template arguments kept.
+std::string unqualified(const std::string& short_name) {
+  int angle = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i + 1 < short_name.size(); ++i) {
+    if (short_name[i] == '<') ++angle;
+    else if (short_name[i] == '>') --angle;
+    else if (angle == 0 && short_name[i] == ':' && short_name[i + 1] == ':') start = i + 2;
+  }
+  return short_name.substr(start);
+}
+
 std::string quoted_list(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "'" : ", '") + i + "'";
@@ -60,7 +73,8 @@ std::string LaunchFilterSpec::describe() const {
 
 bool LaunchFilter::matches(const std::string& range_path, const std::string& kernel_name) const {
   const std::string short_name = kernel_short_name(kernel_name);
-  if (!spec_.kernels.empty() && !any_glob(spec_.kernels, short_name) && !any_glob(spec_.kernels, kernel_name))
+  if (!spec_.kernels.empty() && !any_glob(spec_.kernels, unqualified(short_name)) && !any_glob(spec_.kernels, short_name) &&
+      !any_glob(spec_.kernels, kernel_name))
     return false;
   if (spec_.nvtx.empty()) return true;
   if (range_path.empty()) return any_glob(spec_.nvtx, short_name);

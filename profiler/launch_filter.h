@@ -15,7 +15,8 @@ struct LaunchFilterSpec {
   /// path or any enclosing path matches, so "transpose" selects "transpose/naive" too. A
   /// launch outside any range is matched by its kernel's short name.
   std::vector<std::string> nvtx;
-  /// Globs on the kernel's short name ("transposeNaive") or full demangled name.
+  /// Globs on the kernel's short name ("ns::transposeNaive"), that name without its
+  /// namespaces ("transposeNaive", as ncu --kernel-name matches) or full demangled name.
   std::vector<std::string> kernels;
   std::uint64_t skip = 0;                ///< matching launches to pass over first
   std::optional<std::uint64_t> count;    ///< matching launches to profile after the skip

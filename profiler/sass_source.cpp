@@ -5,6 +5,7 @@
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <tuple>
 
@@ -22,7 +23,8 @@ std::string chip_of(std::uint32_t device) {
 
 }  // namespace
 
-SassSource::SassSource(std::vector<std::string> wanted, IssueLog& issues) : wanted_(std::move(wanted)), issues_(issues) {}
+SassSource::SassSource(std::vector<std::string> wanted, IssueLog& issues, bool verbose)
+    : wanted_(std::move(wanted)), issues_(issues), verbose_(verbose) {}
 
 void SassSource::on_module_loaded(const CUpti_ModuleResourceData& module) {
   if (!module.pCubin || module.cubinSize == 0) return;
@@ -37,12 +39,12 @@ void SassSource::on_module_loaded(const CUpti_ModuleResourceData& module) {
 }
 
 bool SassSource::before_launch(CUcontext ctx) {
-  if (!enable(ctx)) return false;
-  // What ran since the last selected launch (unselected launches, a graph) is dropped, so
-  // that the next flush holds this launch's counts alone.
+  // Earlier work (unselected launches) finishes first, and each selected launch gets an
+  // enable/disable range of its own: with lazy patching CUPTI counts a function at its first
+  // execution in a range only, and on the H200 a context's flushes after the first came back
+  // empty (the second launch of the misaligned read, 2026-11-27).
   wait_for(ctx);
-  take(ctx);
-  return true;
+  return enable(ctx);
 }
 
 void SassSource::wait_for(CUcontext ctx) {
@@ -55,7 +57,7 @@ void SassSource::wait_for(CUcontext ctx) {
 bool SassSource::enable(CUcontext ctx) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (failed_) return false;
-  if (enabled_.count(ctx)) return true;
+  if (enabled_.count(ctx)) return true;   // a launch's range still open: its own
   const auto fail = [&](const std::string& why) {
     failed_ = true;
     issues_.add("source_unsupported", "per-instruction counts could not be collected: " + why);
@@ -110,9 +112,11 @@ void SassSource::after_launch(CUcontext ctx, std::uint64_t launch) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!enabled_.count(ctx)) return;
   }
-  // The launch's counts alone: it has finished, and what it counted is flushed now.
+  // The launch's counts alone: it has finished, what it counted is flushed, the range closed.
   wait_for(ctx);
   std::vector<SassInstruction> instructions = take(ctx);
+  if (verbose_) std::fprintf(stderr, "labbook collector: source launch %llu: %zu instructions\n", static_cast<unsigned long long>(launch), instructions.size());
+  finish(ctx);
   std::lock_guard<std::mutex> lock(mutex_);
   if (!instructions.empty()) results_[launch] = std::move(instructions);
 }
@@ -125,6 +129,7 @@ std::vector<SassInstruction> SassSource::take(CUcontext ctx) {
     return {};
   }
   const std::size_t records = properties.numOfPatchedInstructionRecords, instances = properties.numOfInstances;
+  if (verbose_) std::fprintf(stderr, "labbook collector: source flush: %zu records, %zu instances\n", records, instances);
   if (records == 0 || instances == 0) return {};
   std::vector<CUpti_SassMetrics_Data> data(records);
   std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);

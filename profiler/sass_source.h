@@ -25,33 +25,36 @@ namespace labbook::profiler {
 class SassSource {
  public:
   /// `wanted`: SASS metric names to collect where the GPU offers them.
-  SassSource(std::vector<std::string> wanted, IssueLog& issues);
+  /// `verbose`: each flush's record count on stderr (LABBOOK_VERBOSE=1).
+  SassSource(std::vector<std::string> wanted, IssueLog& issues, bool verbose = false);
 
   /// A module the driver loaded: its cubin is kept, by CRC, for the source lines.
   void on_module_loaded(const CUpti_ModuleResourceData& module);
 
-  /// Before a selected launch on `ctx`: collection configured for its device and enabled
-  /// (once per context). False when it cannot be (said once, as an issue).
+  /// Before a selected launch on `ctx`: earlier work waited for, collection configured for
+  /// its device (once) and enabled for this launch alone. False when it cannot be (said
+  /// once, as an issue).
   bool before_launch(CUcontext ctx);
 
-  /// After that launch returned: waits for the context's work and keeps the counts as
-  /// launch `launch`'s.
+  /// After that launch returned: waits for the context's work, keeps the counts as launch
+  /// `launch`'s and disables collection.
   void after_launch(CUcontext ctx, std::uint64_t launch);
 
-  /// The context is going away: collection disabled on it.
+  /// Collection disabled on `ctx` (after a launch, or the context going away).
   void finish(CUcontext ctx);
 
   /// Each collected launch's instructions.
   std::map<std::uint64_t, std::vector<SassInstruction>> results() const;
 
  private:
-  bool enable(CUcontext ctx);                        ///< configured and enabled, once per context
+  bool enable(CUcontext ctx);                        ///< configured (once per device) and enabled
   static void wait_for(CUcontext ctx);               ///< the context's work done
   std::vector<SassInstruction> take(CUcontext ctx);  ///< flushes what was counted since the last take
   void line_of(std::uint32_t crc, SassInstruction& i);
 
   std::vector<std::string> wanted_;
   IssueLog& issues_;
+  bool verbose_;
   mutable std::mutex mutex_;
   std::map<std::uint64_t, std::string> metric_names_;      ///< metric id -> name
   std::set<std::uint32_t> configured_devices_;

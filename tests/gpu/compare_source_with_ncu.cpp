@@ -10,6 +10,7 @@
 // Prints a table per launch; exit 0 when everything agrees, 1 otherwise.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -44,11 +45,14 @@ struct NcuLaunch {
   bool has_local_column = false;
 };
 
+/// A count as ncu prints it ("1,024"); 0 for text ("Global", "Load") and empty cells.
 double number(const std::string& text) {
   std::string digits;
   for (char c : text)
     if (c != ',' && c != ' ') digits += c;
-  return digits.empty() || digits == "-" ? 0.0 : std::stod(digits);
+  char* end = nullptr;
+  const double v = std::strtod(digits.c_str(), &end);
+  return !digits.empty() && end && *end == '\0' ? v : 0.0;
 }
 
 std::vector<NcuLaunch> read_ncu(const std::string& path) {

@@ -46,6 +46,16 @@ TEST(LaunchFilter, KernelGlobOnShortOrFullName) {
   EXPECT_FALSE(f.select("x", "void readSegmentUnroll<2u>(float const*)"));
 }
 
+TEST(LaunchFilter, KernelGlobMatchesANameWithoutItsNamespaces) {
+  LaunchFilterSpec spec;
+  spec.kernels = {"readSegment", "tileColumnRead*"};
+  LaunchFilter f(spec);
+  EXPECT_TRUE(f.select("x", "labbook::kernels::readSegment(float const*, float*)"));
+  EXPECT_FALSE(f.select("x", "labbook::kernels::readSegmentUncached(float const*, float*)"));
+  EXPECT_TRUE(f.select("x", "void labbook::kernels::tileColumnRead<32u>(float const*, float*, unsigned int)"));
+  EXPECT_FALSE(f.select("x", "void std::copy<labbook::kernels::readSegment>(int)"));
+}
+
 TEST(LaunchFilter, SkipAndCountApplyToMatchingLaunchesOnly) {
   LaunchFilterSpec spec;
   spec.kernels = {"scale"};
