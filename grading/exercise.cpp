@@ -36,7 +36,8 @@ OutputCheck read_check(const TomlReader& top) {
   r.only({"kind", "constants", "outputs", "calls"});
   OutputCheck c;
   c.kind = r.string("kind");
-  if (c.kind != "transpose" && c.kind != "add_constants") r.fail("kind", "is '" + c.kind + "': expected transpose or add_constants");
+  if (c.kind != "transpose" && c.kind != "add_constants" && c.kind != "local_array")
+    r.fail("kind", "is '" + c.kind + "': expected transpose, add_constants or local_array");
   const std::size_t dimensions = c.kind == "transpose" ? 2 : 1;
   if (c.kind == "add_constants") {
     c.constants = r.numbers("constants");
@@ -67,7 +68,7 @@ Exercise load_exercise(const std::string& path) {
   top.only({"exercise", "check"});
   const TomlReader r(top.table("exercise"), path, "[exercise]");
   r.only({"id", "title", "lab", "student_file", "starter", "instructions", "harness", "rubric", "metrics",
-          "measured_range", "reference_range", "host_calls", "entry_points"});
+          "measured_range", "reference_range", "host_calls", "entry_points", "source_lines"});
   const fs::path folder = fs::path(path).parent_path();
   auto file = [&](const char* key) {
     const std::string f = (folder / r.string(key)).string();
@@ -91,6 +92,7 @@ Exercise load_exercise(const std::string& path) {
   e.host_calls = r.strings("host_calls");
   e.entry_points = r.strings("entry_points");
   if (e.entry_points.empty()) r.fail("entry_points", "must name the functions the student writes");
+  e.source_lines = r.boolean("source_lines", false);
   e.check = read_check(top);
   return e;
 }

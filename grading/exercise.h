@@ -12,7 +12,7 @@ namespace labbook::grading {
 /// How labbook checks the student's calls, outside the program ([exercise.check]): the kind
 /// of check (labs/common/exercise_checks.h) and the calls every run of the harness makes.
 struct OutputCheck {
-  std::string kind;                       ///< "transpose" or "add_constants"
+  std::string kind;                       ///< "transpose", "add_constants" or "local_array"
   std::vector<double> constants;          ///< add_constants: one per input
   std::vector<std::string> outputs;       ///< add_constants: the outputs' names, as the student knows them
   /// The student's calls in every run, in order: each one's shape ([nx, ny] for a transpose, [n]).
@@ -37,6 +37,9 @@ struct Exercise {
   /// The allow-list's part of this exercise (grading/submission_check.h): the CUDA runtime
   /// calls the student's host code may make, and the functions the student defines.
   std::vector<std::string> host_calls, entry_points;
+  /// [exercise] source_lines: the student's code is built with -lineinfo and run once more
+  /// with CUPTI's per-instruction counts, and the feedback shows its lines that move memory.
+  bool source_lines = false;
   std::string folder() const;
 };
 

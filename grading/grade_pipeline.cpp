@@ -21,6 +21,7 @@
 #include "memcheck.h"
 #include "profile_session.h"
 #include "sheet_files.h"
+#include "source_lines.h"
 
 namespace labbook::grading {
 
@@ -175,6 +176,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   for (const auto& c : settings.rubric.criteria)
     if (find_catalog_metric(c.measure)) metrics.push_back(c.measure);
   request.cupti_metrics = with_combining_weights(cupti_metrics_for(metrics));
+  if (e.source_lines) request.source_metrics = report::source_line_metrics();
   request.work_dir = s.listings();
   request.plan_dir = run_dir;
   request.max_metrics_runs = kMaxMetricsRuns;
@@ -242,6 +244,8 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     }
   o.measured = audit.measured;
   o.findings = audit.findings;
+  for (const auto& k : profiled.measurement.kernels)
+    if (within(k.range, e.measured_range)) o.instructions.insert(o.instructions.end(), k.sass.begin(), k.sass.end());
 }
 
 /// One more run of the harness, under compute-sanitizer's memcheck (--memcheck).

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "format.h"
+#include "source_lines.h"
+#include "source_lines_table.h"
 
 namespace labbook::grading {
 
@@ -107,6 +109,26 @@ nlohmann::json gradescope_results(const Score& score) {
   return {{"score", score.total}, {"tests", tests}};
 }
 
+namespace {
+
+/// The student's own lines that move memory, worst first (an exercise with source_lines), with
+/// what the worst one's numbers mean.
+void add_hot_lines(report::Sheet& sheet, const std::vector<SassInstruction>& instructions) {
+  using report::Text;
+  if (instructions.empty()) return;
+  const report::SourceProfile profile = report::source_profile(instructions);
+  if (profile.lines.empty()) return;
+  sheet.heading(2, "Your kernel, line by line");
+  sheet.lines({Text("What each line of your kernel moved in the measured calls, counted per instruction by CUPTI "
+                    "(feedback only: it changes no score). A request is one warp instruction; a sector is 32 bytes; "
+                    "the ideal is the fewest sectors that carry the same bytes.")});
+  sheet.table(report::source_lines_table(profile, 5));
+  if (const std::string why = report::source_line_explanation(profile.lines.front(), profile.excess_sectors); !why.empty())
+    sheet.lines({Text{report::strong(profile.lines.front().where() + ":"), {" " + why}}});
+}
+
+}  // namespace
+
 report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const SubmissionOutcome& outcome,
                              bool for_instructor) {
   using report::Text;
@@ -148,6 +170,7 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
       sheet.code(text);
     }
   }
+  add_hot_lines(sheet, outcome.instructions);
   if (!hints.empty()) {
     sheet.heading(2, "Hints");
     sheet.list(std::move(hints));

@@ -29,7 +29,8 @@ class NvccToolchain : public Toolchain {
   Build build(const Exercise& e, const std::string& work) override {
     // Relocatable device code: a submission may launch child grids, which the collector
     // counts. The cubin is the submission's device code alone, for its allow-list.
-    const std::string nvcc = paths_.nvcc + " -O3 -rdc=true -arch=" + paths_.arch;
+    // -lineinfo where the feedback shows the student's lines (source_lines).
+    const std::string nvcc = paths_.nvcc + " -O3 -rdc=true -arch=" + paths_.arch + (e.source_lines ? " -lineinfo" : "");
     const std::string includes = " -I" + paths_.data_dir + "/labs/common -I" + paths_.data_dir + "/kernels";
     const std::string script = nvcc + " -c " + e.student_file + " -o submission.o && " + nvcc + " -cubin " + e.student_file +
                                " -o submission.cubin && " + nvcc + includes + " -c " + e.harness + " -o harness.o && " +

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "labbook/model/measurement.h"
 #include "memcheck.h"
 #include "rubric.h"
 
@@ -26,6 +27,9 @@ struct SubmissionOutcome {
   std::vector<std::string> findings;
   /// compute-sanitizer's memcheck pass (--memcheck): feedback only, it changes no score.
   std::optional<MemcheckReport> memcheck;
+  /// The student's kernels in the measured calls, instruction by instruction (an exercise
+  /// with source_lines): feedback only, it changes no score.
+  std::vector<SassInstruction> instructions;
 };
 
 struct CriterionScore {

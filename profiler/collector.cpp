@@ -114,6 +114,7 @@ struct Launch {
   int device;
   std::uint32_t runtime_correlation;   // 0 when launched through the driver API directly
   std::uint32_t driver_correlation;
+  DefaultStream default_stream;        // the stream handle the call named
   bool selected;                       // by the launch filter: gets metrics
   bool beside_capture;                 // selected, but launched while a stream capture was open: none
 };
@@ -125,6 +126,13 @@ thread_local std::optional<std::uint64_t> t_source_launch;   // a source run's l
 
 /// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
 CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
+
+/// Which default stream, if any, a launch's stream handle names.
+DefaultStream default_stream_of(CUstream stream) {
+  if (stream == nullptr || stream == CU_STREAM_LEGACY) return DefaultStream::Legacy;
+  if (stream == CU_STREAM_PER_THREAD) return DefaultStream::PerThread;
+  return DefaultStream::None;
+}
 
 /// The stream a kernel or graph launch callback's parameters name.
 CUstream launch_stream(CUpti_CallbackId cbid, const void* params) {
@@ -451,7 +459,7 @@ class Collector {
       const std::string range = nvtx_.current_path(thread);
       for (const auto& mangled : kernels) {
         Launch l{launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
-                 d->correlationId, false, false};
+                 d->correlationId, graph ? DefaultStream::None : default_stream_of(stream), false, false};
         // A graph that runs whole gets no metrics (below), so its kernels take no place in
         // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
         // launches node by node come here one by one and do.
@@ -629,6 +637,7 @@ class Collector {
           k.launch = launch->index;
           k.range = launch->range;
           k.thread = launch->thread;
+          k.default_stream = launch->default_stream;
           if (auto mt = metrics.find(k.launch); mt != metrics.end() && launch->selected) k.metrics = mt->second;
         }
         m.kernels.push_back(std::move(k));
@@ -651,6 +660,7 @@ class Collector {
         k.range = l.range;
         k.thread = l.thread;
         k.device = l.device;
+        k.default_stream = l.default_stream;
         k.correlation = l.runtime_correlation ? l.runtime_correlation : l.driver_correlation;
         if (auto mt = metrics.find(l.index); mt != metrics.end() && l.selected) k.metrics = mt->second;
         if (auto st = sass.find(l.index); st != sass.end() && l.selected) k.sass = st->second;

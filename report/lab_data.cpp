@@ -189,9 +189,9 @@ void check_stream_names(const TableReader& r, const std::vector<std::string>& na
       r.fail("streams", "names '" + n + "' twice: two lanes would look like one stream");
     std::string lower = n;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (lower.find("default") != std::string::npos && n != kDefaultStreamName)
-      r.fail("streams", "names a default stream '" + n + "': call it '" + kDefaultStreamName +
-                            "', as the timeline does wherever the trace shows one");
+    if (lower.find("default") != std::string::npos && n != kDefaultStreamName && n != kPerThreadDefaultStreamName)
+      r.fail("streams", "names a default stream '" + n + "': call it '" + kDefaultStreamName + "' or '" +
+                            kPerThreadDefaultStreamName + "', as the timeline does wherever the trace shows one");
   }
 }
 

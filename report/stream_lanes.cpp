@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <unordered_map>
 
 namespace labbook::report {
@@ -11,17 +10,20 @@ namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-/// Default streams: those that ran a copy or memset issued by a call that takes no stream.
-/// The trace has no flag for them (CUPTI numbers the legacy default stream like any other).
-std::set<StreamId> default_streams(const Measurement& m) {
+/// Default streams and which: those that ran a copy or memset issued by a call that takes no
+/// stream (the legacy one), and those a kernel launch named by handle. The trace has no flag
+/// for them (CUPTI numbers the default streams like any other).
+std::map<StreamId, DefaultStream> default_streams(const Measurement& m) {
   std::unordered_map<std::uint32_t, const std::string*> call_names;
   for (const auto& a : m.api_calls) call_names[a.correlation] = &a.name;
-  std::set<StreamId> out;
+  std::map<StreamId, DefaultStream> out;
   for (const auto& c : m.copies) {
     const auto call = call_names.find(c.correlation);
     if (c.correlation && call != call_names.end() && queues_on_default_stream(*call->second))
-      out.insert({c.device, c.stream});
+      out.emplace(StreamId{c.device, c.stream}, DefaultStream::Legacy);
   }
+  for (const auto& k : m.kernels)
+    if (k.default_stream != DefaultStream::None) out.emplace(StreamId{k.device, k.stream}, k.default_stream);
   return out;
 }
 
@@ -49,17 +51,18 @@ std::vector<StreamLane> stream_lanes(const Measurement& m, const std::string* ra
   for (const auto& [id, when] : first) order.push_back(id);
   std::stable_sort(order.begin(), order.end(), [&](const StreamId& a, const StreamId& b) { return first.at(a) < first.at(b); });
 
-  const std::set<StreamId> defaults = default_streams(m);
+  const std::map<StreamId, DefaultStream> defaults = default_streams(m);
   const bool several_devices =
       std::any_of(order.begin(), order.end(), [&](const StreamId& s) { return s.device != order.front().device; });
   std::vector<StreamLane> lanes;
   int others = 0;   // streams so far that are not a default stream
   for (std::size_t i = 0; i < order.size(); ++i) {
     const StreamId& id = order[i];
-    const bool is_default = defaults.count(id) > 0;
+    const auto which = defaults.find(id);
+    const bool is_default = which != defaults.end();
     if (!is_default) ++others;
     std::string name;
-    if (is_default) name = kDefaultStreamName;
+    if (is_default) name = which->second == DefaultStream::PerThread ? kPerThreadDefaultStreamName : kDefaultStreamName;
     else if (i < names.size()) name = names[i];
     else name = "stream " + std::to_string(others) + " (id " + std::to_string(id.stream) + ")";
     const bool labbooks_name = is_default || i >= names.size();

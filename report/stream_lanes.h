@@ -26,8 +26,10 @@ struct StreamLane {
   std::string name;
 };
 
-/// The name every default stream's lane gets, whatever the lab calls the others.
+/// The name every default stream's lane gets, whatever the lab calls the others: the legacy
+/// one's, and a thread's own (cudaStreamPerThread).
 inline const char* const kDefaultStreamName = "default stream";
+inline const char* const kPerThreadDefaultStreamName = "default (per-thread)";
 /// The most characters of a lane's name a range's timeline shows; longer names are cut.
 constexpr std::size_t kRangeLaneNameChars = 24;
 
@@ -38,11 +40,12 @@ bool queues_on_default_stream(const std::string& api_name);
 /// The streams of the timed kernels, copies and memsets attributed to `*range` (all of them
 /// when `range` is null), in the order the program first issued work to them (CUPTI's
 /// correlation ids count the calls in issue order; start times break ties). A stream that ran
-/// anywhere in `m` a copy or memset of a call that takes no stream is a default stream and is
-/// named kDefaultStreamName. The i-th stream otherwise takes `names[i]`, as the lab names its
-/// streams in order of first use (a default stream counts); without one, "stream k (id N)": the
-/// k-th stream that is not a default stream, N CUPTI's number. With several devices, names
-/// start with "GPU d ".
+/// anywhere in `m` a copy or memset of a call that takes no stream, or a kernel launched on
+/// the legacy default stream, is named kDefaultStreamName; one a kernel launched on the
+/// per-thread default stream ran on, kPerThreadDefaultStreamName. The i-th stream otherwise
+/// takes `names[i]`, as the lab names its streams in order of first use (a default stream
+/// counts); without one, "stream k (id N)": the k-th stream that is not a default stream, N
+/// CUPTI's number. With several devices, names start with "GPU d ".
 std::vector<StreamLane> stream_lanes(const Measurement& m, const std::string* range, const std::vector<std::string>& names);
 
 }  // namespace labbook::report

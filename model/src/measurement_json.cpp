@@ -46,6 +46,8 @@ json to_json(const Kernel& k) {
             {"metrics", k.metrics}};
   put_optional(j, "start_ns", k.start_ns);
   put_optional(j, "end_ns", k.end_ns);
+  if (k.default_stream != DefaultStream::None)
+    j["default_stream"] = k.default_stream == DefaultStream::Legacy ? "legacy" : "per_thread";
   if (!k.sass.empty()) {
     json sass = json::array();
     for (const auto& i : k.sass)
@@ -238,6 +240,12 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     if (x.start_ns.has_value() != x.end_ns.has_value())
       k.fail("end_ns", "start_ns and end_ns come together");
     x.metrics = k.number_map("metrics");
+    if (k.has("default_stream")) {   // written only for a launch on a default stream
+      const std::string which = k.string("default_stream");
+      if (which == "legacy") x.default_stream = DefaultStream::Legacy;
+      else if (which == "per_thread") x.default_stream = DefaultStream::PerThread;
+      else k.fail("default_stream", "expected \"legacy\" or \"per_thread\", not \"" + which + "\"");
+    }
     if (version >= 4 && k.has("sass"))   // written only for a kernel the source pass saw
       k.each("sass", [&](const JsonReader& i) {
         SassInstruction s;

@@ -80,7 +80,9 @@ class FakeRunner : public Runner {
       result.end = SandboxResult::End::Signalled;
       result.signal = SIGSEGV;
     }
-    result.channels = {records(what, seed, run), measurement(what)};
+    bool source_run = false;
+    for (const auto& [key, value] : r.env) source_run = source_run || (key == "LABBOOK_MODE" && value == "source");
+    result.channels = {records(what, seed, run), measurement(what, source_run ? work + "/submission.cu" : "")};
     return result;
   }
 
@@ -117,7 +119,9 @@ class FakeRunner : public Runner {
     return s;
   }
 
-  static std::string measurement(const std::string& what) {
+  /// `source`: the student's file, for a source run's per-instruction counts ("" otherwise):
+  /// its line 1 loads 5 sectors per request where 4 would do.
+  static std::string measurement(const std::string& what, const std::string& source) {
     if (what == "no_measurement") return "";
     Measurement m;
     std::uint64_t t = 1000;
@@ -129,6 +133,10 @@ class FakeRunner : public Runner {
       k.start_ns = t;
       k.end_ns = t + ns;
       t += 10 * ns;
+      if (!source.empty() && k.name == "add_one")
+        k.sass = {{"add_one", 0x80, source, 1,
+                   {{"smsp__sass_inst_executed", 100}, {"smsp__sass_sectors_mem_global", 500},
+                    {"smsp__sass_sectors_mem_global_ideal", 400}, {"smsp__sass_inst_executed_op_global_ld", 100}}}};
       m.kernels.push_back(k);
     };
     kernel("student/n=100", 1000);
@@ -213,6 +221,28 @@ TEST_F(GradePipeline, GradesAWholeClassEachWithItsReason) {
   // The measurement came through the pipe into labbook's own folder, not the program's.
   EXPECT_TRUE(fs::exists(settings_.out_dir + "/honest/labbook/trace-run.json"));
   EXPECT_FALSE(fs::exists(settings_.out_dir + "/honest/run/trace-run.json"));
+}
+
+TEST_F(GradePipeline, AnExerciseWithSourceLinesShowsTheStudentsOwnLines) {
+  submit("honest", "honest");
+  settings_.exercise.source_lines = false;
+  grade();
+  EXPECT_EQ(read_file(settings_.out_dir + "/honest/feedback.md").find("line by line"), std::string::npos);
+  const int runs_without = runner_.runs[settings_.out_dir + "/honest/work"];
+
+  settings_.exercise.source_lines = true;
+  settings_.force = true;
+  runner_.runs.clear();
+  const auto graded = grade();
+  EXPECT_EQ(runner_.runs[settings_.out_dir + "/honest/work"], runs_without + 1) << "one more run: the source run";
+  EXPECT_DOUBLE_EQ(of(graded, "honest").score.total, 100) << "feedback only: the score is the same";
+  // The measured calls' instructions (two calls of the student's kernel), not the reference's.
+  EXPECT_EQ(of(graded, "honest").outcome.instructions.size(), 2u);
+  const std::string feedback = read_file(settings_.out_dir + "/honest/feedback.md");
+  EXPECT_NE(feedback.find("## Your kernel, line by line"), std::string::npos) << feedback;
+  EXPECT_NE(feedback.find("submission.cu:1"), std::string::npos) << feedback;
+  EXPECT_NE(feedback.find("5.00"), std::string::npos) << "sectors per request" << feedback;
+  EXPECT_NE(feedback.find("where 4.00 would carry the same bytes"), std::string::npos) << feedback;
 }
 
 TEST_F(GradePipeline, LabbooksOwnTroubleLeavesTheStudentUngradedToBeTriedAgain) {

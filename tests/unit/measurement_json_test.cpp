@@ -199,6 +199,18 @@ TEST(MeasurementJson, ReportsInvalidJsonWithTheFileName) {
   std::remove(path.c_str());
 }
 
+TEST(MeasurementJson, AKernelOnADefaultStreamSaysWhichOne) {
+  Measurement m = sample();
+  m.kernels[0].default_stream = DefaultStream::PerThread;
+  auto j = to_json(m);
+  EXPECT_EQ(j["kernels"][0]["default_stream"], "per_thread");
+  EXPECT_EQ(measurement_from_json(j, "mem").kernels[0].default_stream, DefaultStream::PerThread);
+  EXPECT_FALSE(to_json(sample())["kernels"][0].contains("default_stream")) << "written only for a default stream";
+  EXPECT_EQ(measurement_from_json(to_json(sample()), "mem").kernels[0].default_stream, DefaultStream::None);
+  j["kernels"][0]["default_stream"] = "mine";
+  expect_rejected(j, "/kernels/0/default_stream: expected \"legacy\" or \"per_thread\", not \"mine\"");
+}
+
 TEST(MeasurementJson, Version4CarriesAKernelsSassInstructions) {
   Measurement m = sample();
   m.kernels[0].sass = {{"_Z11readSegmentPKfS0_Pfjj", 0x1a0, "/src/lab4.cu", 42,

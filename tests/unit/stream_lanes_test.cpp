@@ -114,6 +114,23 @@ TEST(StreamLanes, AStreamTheTraceCannotTellIsNamedByTheLab) {
             (std::vector<std::string>{"stream 1 (id 66)", "stream 2 (id 7)", "stream 3 (id 67)"}));
 }
 
+TEST(StreamLanes, AKernelLaunchedOnADefaultStreamNamesItsLane) {
+  // default_stream/per_thread as the collector records it: the tiny kernel's launch named
+  // cudaStreamPerThread, so the trace tells that lane from the legacy default stream.
+  Measurement m = legacy_default_stream();
+  m.copies.clear();
+  m.kernels[1].default_stream = DefaultStream::PerThread;
+  const std::string range = kRange;
+  EXPECT_EQ(names(stream_lanes(m, &range, kSheetNames)),
+            (std::vector<std::string>{"stream A", "default (per-thread)", "stream B"}))
+      << "the trace's name wins over the lab's at that place";
+  m.kernels[1].default_stream = DefaultStream::Legacy;
+  EXPECT_EQ(names(stream_lanes(m, &range, {})),
+            (std::vector<std::string>{"stream 1 (id 66)", "default stream", "stream 2 (id 67)"}))
+      << "a kernel on stream 0 shows the legacy default stream without any copy";
+  EXPECT_LE(std::string(kPerThreadDefaultStreamName).size(), kRangeLaneNameChars) << "a range's timeline shows it whole";
+}
+
 TEST(StreamLanes, SeveralDevicesPrefixLabbooksNames) {
   Measurement m = legacy_default_stream();
   m.kernels[2].device = 1;

@@ -62,6 +62,11 @@ struct SassInstruction {
 };
 
 /// One kernel launch. Timing comes from the trace run, metrics from the metrics run.
+/// Which default stream a launch named, if any: the legacy one (stream 0, cudaStreamLegacy)
+/// or the calling thread's own (cudaStreamPerThread, or stream 0 under
+/// `nvcc --default-stream per-thread`). CUPTI numbers both like any other stream.
+enum class DefaultStream { None, Legacy, PerThread };
+
 struct Kernel {
   std::uint64_t launch = 0;      ///< 0-based launch order in the process
   std::string name;              ///< demangled
@@ -70,6 +75,7 @@ struct Kernel {
   std::uint32_t thread = 0;
   int device = 0;
   std::uint32_t stream = 0;
+  DefaultStream default_stream = DefaultStream::None;   ///< the stream handle the launch named
   std::uint32_t correlation = 0;
   int grid[3] = {0, 0, 0};
   int block[3] = {0, 0, 0};
