@@ -56,6 +56,7 @@ class RecordReader {
 std::string check_output(const OutputCheck& check, std::uint64_t seed, const std::vector<std::uint64_t>& shape,
                          const float* out, const lab::Tolerance& tolerance) {
   if (check.kind == "transpose") return lab::check_transpose(seed, shape.at(0), shape.at(1), out, tolerance);
+  if (check.kind == "local_array") return lab::check_local_array(seed, shape.at(0), out);   // words: exact
   return lab::check_add_constants(seed, shape.at(0), check.constants, check.outputs, out, tolerance);
 }
 

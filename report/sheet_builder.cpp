@@ -374,9 +374,29 @@ void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
   }
 }
 
+/// What the warp model predicts per request for `experiment`'s kernel on this GPU, as one
+/// sentence ("" where it predicts none of it): what each line's measured numbers stand beside.
+std::string model_per_request(ModelPredictions& model, const std::string& experiment) {
+  std::vector<std::string> parts;
+  const auto add = [&](const char* quantity, const std::string& what) {
+    // 0 per request: the kernel makes no such request.
+    if (const auto v = model.predict(experiment, quantity).this_gpu; v && *v > 0) parts.push_back(what + " " + two_decimals(*v));
+  };
+  add("gld_transactions_per_request", "sectors per load request");
+  add("gst_transactions_per_request", "sectors per store request");
+  add("shared_load_transactions_per_request", "shared wavefronts per load request");
+  add("shared_store_transactions_per_request", "shared wavefronts per store request");
+  if (parts.empty()) return "";
+  std::string sentence = "The warp model, for this kernel's launch on this GPU (the whole kernel, each access kind "
+                         "averaged over its instructions): ";
+  for (std::size_t i = 0; i < parts.size(); ++i) sentence += (i ? "; " : "") + parts[i];
+  return sentence + ".";
+}
+
 /// The experiment's kernels line by line ([sheet] source_lines), from the source run's
-/// per-instruction counts of all its launches; says so where the measurement has none.
-void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment) {
+/// per-instruction counts of all its launches, beside the model's prediction per request;
+/// says so where the measurement has none.
+void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment, ModelPredictions& model) {
   std::vector<SassInstruction> instructions;
   for (const auto& k : m.kernels)
     if (k.range == experiment) instructions.insert(instructions.end(), k.sass.begin(), k.sass.end());
@@ -390,11 +410,12 @@ void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& 
   sheet.markdown("Lines that move memory, worst first (sectors per request against the ideal, shared wavefronts "
                  "against the ideal, local sectors):");
   sheet.table(source_lines_table(profile, 5));
+  if (const std::string predicted = model_per_request(model, experiment); !predicted.empty()) sheet.markdown(predicted);
 }
 
 /// Each [[memory_chart]]: the experiment's traffic from the SM to DRAM as a picture, its
 /// numbers in the picture's text alternative and in the sheet's data.
-void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
+void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, ModelPredictions& model) {
   if (lab.memory_charts.empty()) return;
   sheet.heading(3, "Memory charts");
   sheet.markdown(
@@ -414,7 +435,7 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
                    escape_inline(alt) + "](" + file + ")");
     json data = {{"experiment", spec.experiment}, {"figure", file}, {"measured", memory_flow_json(flow)}};
     if (const std::string caption = memory_flow_caption(flow); !caption.empty()) data["caption"] = caption;
-    if (lab.source_lines) add_source_lines_of(sheet, m, spec.experiment);
+    if (lab.source_lines) add_source_lines_of(sheet, m, spec.experiment, model);
     sheet.data["memory_charts"].push_back(std::move(data));
   }
 }
@@ -624,7 +645,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
                    "what changed between the two.");
   for (const auto& section : lab.sections) add_section(sheet, lab, section, m, citations, model, measured_title);
   add_warp_figures(sheet, lab, model);
-  add_memory_charts(sheet, lab, m);
+  add_memory_charts(sheet, lab, m, model);
   add_rooflines(sheet, lab, m);
   for (const auto& sweep : lab.sweeps) add_sweep(sheet, lab, sweep, m);
   if (lab.resources) add_resource_section(sheet, *lab.resources, lab.folder(), m);

@@ -4,7 +4,7 @@
 # compiler's error is captured (as "does not build", not "refused"); a system call made by
 # inline assembly, code run before or after main, calls the exercise does not allow (files,
 # threads, device-wide settings), the lab's own reference kernel and a definition that
-# replaces the harness's are refused, each naming what; the rest build.
+# replaces the harness's are refused, each naming what; the rest build. Lab 1's exercise too.
 # Usage: build_only.sh BUILD SOURCE
 set -uo pipefail
 build=$1; source=$2
@@ -37,6 +37,12 @@ done
 classic=$("$build/labbook" grade lab4-soa "$source/tests/grading/lab4-soa" --out "$out/b" --build-only 2>/dev/null)
 expect "$classic" 'dana_nocompile: does not build: submission.cu(6): error: expected a ";"'
 expect "$classic" "ada_fast: builds"
+# Lab 1's exercise: its class builds, and launching lab 1's own kernel is refused.
+registers=$("$build/labbook" grade lab1-registers "$source/tests/grading/lab1-registers" --out "$out/c" --build-only --jobs 2 2>/dev/null)
+expect "$registers" "reference_kernel: refused: the submission's device code calls labbook::kernels::localArrayRuntime"
+for student in constant_start local_array on_the_fly rotated_weights select_loop switch_start; do
+  expect "$registers" "$student: builds"
+done
 [ -e "$out/a/grades.csv" ] && { echo "FAIL: --build-only wrote grades"; failures=$((failures + 1)); }
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -5,7 +5,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include <cstring>
+#include <vector>
+
 #include "exercise.h"
+#include "exercise_checks.h"
 #include "labbook/model/error.h"
 #include "rubric.h"
 
@@ -34,7 +38,8 @@ TEST(Exercise, TheShippedExerciseAndItsRubricLoad) {
 }
 
 TEST(Exercise, EveryLabWithAnExerciseFindsItByTheLabsId) {
-  for (const auto& [lab, id] : {std::pair{"lab3", "lab3-tile"}, std::pair{"lab4", "lab4-soa"}, std::pair{"lab5", "lab5-transpose"}}) {
+  for (const auto& [lab, id] : {std::pair{"lab1", "lab1-registers"}, std::pair{"lab3", "lab3-tile"}, std::pair{"lab4", "lab4-soa"},
+                                 std::pair{"lab5", "lab5-transpose"}}) {
     const Exercise e = find_exercise(kLabs, lab);
     EXPECT_EQ(e.id, id);
     EXPECT_EQ(e.lab, lab);
@@ -42,6 +47,27 @@ TEST(Exercise, EveryLabWithAnExerciseFindsItByTheLabsId) {
     EXPECT_EQ(r.exercise, id);
     ASSERT_NE(r.correctness(), nullptr) << id;
   }
+}
+
+TEST(Exercise, TheLocalArrayCheckIsExactAndNamesWhatIsWrong) {
+  // Lab 1's exercise: each word is lab 1's local_array_result of the call's drawn inputs.
+  const std::uint64_t seed = 42, n = 100;
+  const auto inputs = labbook::lab::local_array_inputs(seed, n);
+  EXPECT_EQ(labbook::lab::local_array_inputs(seed, n).start, inputs.start) << "drawn alike every time";
+  std::vector<float> out(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint32_t word = labbook::kernels::local_array_result(inputs.in[i], inputs.start[i]);
+    std::memcpy(&out[i], &word, sizeof word);
+  }
+  EXPECT_EQ(labbook::lab::check_local_array(seed, n, out.data()), "");
+  std::uint32_t off_by_one;
+  std::memcpy(&off_by_one, &out[7], sizeof off_by_one);
+  ++off_by_one;
+  std::memcpy(&out[7], &off_by_one, sizeof off_by_one);
+  EXPECT_EQ(labbook::lab::check_local_array(seed, n, out.data()).rfind("out[7] is " + std::to_string(off_by_one) + ", expected ", 0), 0u);
+  const std::uint32_t poison = 0xFFFFFFFFu;
+  std::memcpy(&out[7], &poison, sizeof poison);
+  EXPECT_NE(labbook::lab::check_local_array(seed, n, out.data()).find("out[7] is never written"), std::string::npos);
 }
 
 TEST(Exercise, AMissingFileIsNamedWithItsLine) {

@@ -232,6 +232,11 @@ TEST(MemoryChartInSheets, SourceLinesUnderTheChartWhereTheLabAsks) {
   const std::string md = to_markdown(build_sheet(lab, m, {"test", true}));
   EXPECT_NE(md.find("| lab4.cu:30 (note 1) | — |"), std::string::npos) << "the line, its text where the file is readable";
   EXPECT_NE(md.find("Each load request here moves 5.00 sectors where 4.00 would carry the same bytes"), std::string::npos);
+  // Beside it, the warp model's numbers for the kernel on this GPU (lab 4 has a model).
+  EXPECT_NE(md.find("The warp model, for this kernel's launch on this GPU (the whole kernel, each access kind averaged "
+                    "over its instructions): sectors per load request 5.00; sectors per store request 4.00."),
+            std::string::npos)
+      << md.substr(md.find("Lines that move memory"), 1500);
 }
 
 TEST(MemoryChartLabData, SourceLinesIsASwitchOfTheSheet) {
