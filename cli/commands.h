@@ -112,6 +112,8 @@ grading::Exercise exercise_named(const std::string& name);
 std::vector<grading::Submission> task_submissions(const GradeOptions&, std::vector<grading::Submission> all);
 /// Writes the exercise's starter file and instructions into `out_dir`.
 int exercise_handout(const std::string& exercise, const std::string& out_dir);
+/// `labbook exercise --list`: every exercise, one line each (id, lab, title).
+int list_exercises();
 
 /// The catalog; with `lab`, that lab's CUPTI metrics as one comma-separated line; with
 /// `all_cupti`, every CUPTI metric of the catalog that way.

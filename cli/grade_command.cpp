@@ -107,6 +107,12 @@ int exercise_handout(const std::string& id, const std::string& out_dir) {
   return 0;
 }
 
+int list_exercises() {
+  for (const auto& e : grading::find_exercises(install_layout().labs()))
+    std::printf("%-16s %-5s %s\n", e.id.c_str(), e.lab.c_str(), e.title.c_str());
+  return 0;
+}
+
 int grade(const GradeOptions& options) {
   grading::ClassSettings settings;
   settings.exercise = exercise_named(options.exercise);

@@ -219,7 +219,9 @@ int workbook(const RunOptions& options) {
   std::vector<report::WorkbookEntry> entries;
   int failures = 0;
   for (const auto& lab : labs) {
-    report::WorkbookEntry e{lab.id, lab.title, lab.summary, "", "", false, ""};
+    report::WorkbookEntry e{lab.id, lab.title, lab.summary, "", "", false, "", {}};
+    for (const auto& x : inputs.exercises)
+      if (x.lab == lab.id) e.exercises.push_back(x.id);
     try {
       const auto [m, note] = measure_lab(lab, options);
       write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force, navigation(labs, lab.id));

@@ -5,6 +5,7 @@
 //   labbook check lab4 [--measurement FILE]  the lab's acceptance checks on a measurement
 //   labbook workbook [--recorded]    every lab's sheet and reports/index.{md,html}
 //   labbook exercise lab4 --out DIR  an exercise's starter file and instructions
+//   labbook exercise --list          every exercise, a line each
 //   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force] [--jobs N] [--build-only] [--memcheck]   grade a class
 //   labbook grade lab4 SUBMISSIONS --out DIR --slurm [--per-task N] ...   a Slurm job array for it
 //   labbook grade --collect DIR      the class files from what the array's tasks graded
@@ -102,7 +103,9 @@ int main(int argc, char** argv) {
 
   std::string handout_exercise, handout_out = "handout";
   auto* exercise_cmd = app.add_subcommand("exercise", "Write an exercise's starter file and instructions for students");
-  exercise_cmd->add_option("exercise", handout_exercise, "Exercise id, or a lab with one exercise (e.g. lab4)")->required();
+  bool list_exercises = false;
+  auto* handout_arg = exercise_cmd->add_option("exercise", handout_exercise, "Exercise id, or a lab with one exercise (e.g. lab4)");
+  exercise_cmd->add_flag("--list", list_exercises, "List every exercise (id, lab, title) and write nothing")->excludes(handout_arg);
   exercise_cmd->add_option("--out", handout_out, "Folder for the handout")->capture_default_str();
 
   labbook::cli::GradeOptions grade;
@@ -213,7 +216,12 @@ int main(int argc, char** argv) {
     if (*render_cmd) return labbook::cli::render_lab(render);
     if (*check_cmd) return labbook::cli::check_lab(check_lab, check_measurement);
     if (*workbook_cmd) return labbook::cli::workbook(book);
-    if (*exercise_cmd) return labbook::cli::exercise_handout(handout_exercise, handout_out);
+    if (*exercise_cmd && list_exercises) return labbook::cli::list_exercises();
+    if (*exercise_cmd) {
+      if (handout_exercise.empty())
+        throw labbook::cli::UsageError("name an exercise (`labbook exercise --list` shows them)");
+      return labbook::cli::exercise_handout(handout_exercise, handout_out);
+    }
     if (*grade_cmd) return labbook::cli::grade_command(grade);
     if (*profile_cmd) return labbook::cli::profile(profile);
     if (*summary_cmd) return labbook::cli::summarize(summary_measurement, summary_out);

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The workbook's index (reports/index.md): the labs in order, what each teaches, where and
-/// when its numbers were measured, and links to its sheet.
+/// when its numbers were measured, its exercises, and links to its sheet.
 #include <string>
 #include <vector>
 
@@ -15,6 +15,7 @@ struct WorkbookEntry {
   std::string gpu, measured_at;   ///< of the measurement the sheet shows
   bool recorded = false;          ///< from the lab's recording, not measured on this machine
   std::string problem;            ///< why there is no sheet ("" when there is one)
+  std::vector<std::string> exercises;   ///< the lab's exercise ids (`labbook exercise ID`)
 };
 
 /// `sources`: the documents the labs cite, listed under "Sources" (none: no such section).

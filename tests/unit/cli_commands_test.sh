@@ -4,7 +4,7 @@
 # named with the closest command (exit 2), and no help text carries CLI11's "Excludes:" lists.
 # Then the mistakes a student or an instructor makes with files: another lab's measurement,
 # a sheet's JSON for a measurement, a recording over a sheet measured here, a handout over
-# changed work, an empty class.
+# changed work, an empty class; `labbook exercise --list`, and no exercise named.
 #   cli_commands_test.sh LABBOOK SOURCE_DIR
 set -uo pipefail
 lb=$1; src=$2
@@ -47,6 +47,8 @@ grep -qF '`labbook exercise lab4-soa --out handout`' "$work/sheet4/lab4.md" ||
 "$lb" exercise lab4 --out "$work/handout" >/dev/null 2>&1
 grep -qF 'goes with lab4'"'"'s sheet: `labbook run lab4`' "$work/handout/instructions.md" ||
   { echo "FAIL: the handout does not lead back to the sheet"; failures=$((failures + 1)); }
+expect "exercise --list names every exercise with its lab" 0 "lab4-soa         lab4  Lab 4 exercise" exercise --list
+expect "exercise without a name" 2 "name an exercise (\`labbook exercise --list\` shows them)" exercise
 echo "// my work" >>"$work/handout/submission.cu"
 expect "a handout over a changed submission" 0 "differs from the starter file: left as it is" exercise lab4 --out "$work/handout"
 grep -q "// my work" "$work/handout/submission.cu" || { echo "FAIL: the student's work was overwritten"; failures=$((failures + 1)); }

@@ -247,12 +247,13 @@ TEST(WorkbookIndexLint, IndexHasNothingToLint) {
     const LabData lab = lab_in(folder);
     const Measurement m = read_measurement(recording_of(lab));
     entries.push_back({lab.id, lab.title, lab.summary, m.devices.empty() ? "unknown GPU" : m.devices.front().name,
-                       m.program.started_at, true, ""});
+                       m.program.started_at, true, "", {lab.id + "-exercise"}});
     sources = lab.sources;
   }
   ASSERT_EQ(sources.size(), 5u) << "labs/sources.toml lists the five documents";
   const std::string index = to_markdown(build_workbook_index(entries, sources));
   EXPECT_NE(index.find("**Ottawa CEG 4536 ch. 4**"), std::string::npos) << index;
+  EXPECT_NE(index.find("| `lab4-exercise` |"), std::string::npos) << "each lab's exercises in its row" << index;
   const auto findings = lint_markdown("index.md", index, workbook_files());
   EXPECT_TRUE(findings.empty()) << findings.size() << " finding(s) in the index:\n" << described(findings);
 }
