@@ -20,7 +20,7 @@ namespace {
 
 /// What one run of the program under the collector does.
 struct RunSpec {
-  std::string mode;     ///< "trace" or "metrics"
+  std::string mode;     ///< "trace", "metrics" or "source"
   std::string output;   ///< measurement file the collector writes
   int pass = 0;         ///< application replay: which run of the pass plan this is
   bool first = false;   ///< the program's own run: its stdout is the user's
@@ -176,20 +176,24 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
     throw Error("nothing to collect: no trace run, no metrics and no source run");
   if (request.collector.empty()) throw Error("no collector library to inject (ProfileRequest::collector)");
 
-  if (request.trace) {
-    const RunSpec run{"trace", request.work_dir + "/trace-run.json", 0, true};
+  // The program's own run, traced or counting instructions: its exit code is the one passed
+  // on, and its measurement the one the others join. False (and `outcome.problem`) without one.
+  const auto own_run = [&](const RunSpec& run) {
     outcome.exit_code = run_collected(request, run);
     if (!std::filesystem::exists(run.output)) {
-      outcome.problem = nothing_written("trace", run.output, outcome.exit_code);
-      return outcome;
+      outcome.problem = nothing_written(run.mode, run.output, outcome.exit_code);
+      return false;
     }
     try {
       outcome.measurement = read_measurement(run.output);
     } catch (const Error& e) {
       outcome.problem = e.what();
-      return outcome;
+      return false;
     }
-    outcome.collected = true;
+    return outcome.collected = true;
+  };
+  if (request.trace) {
+    if (!own_run({"trace", request.work_dir + "/trace-run.json", 0, true})) return outcome;
     if (!request.cupti_metrics.empty()) {
       // A program that exits with a code of its own choosing is profiled like any other;
       // one that a signal ended is not run again.
@@ -201,20 +205,8 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
         collect_metrics(request, outcome.measurement, true, outcome.exit_code);
     }
   } else if (request.cupti_metrics.empty()) {
-    // The source run alone (--source --no-trace) is the program's own run.
-    const RunSpec run{"source", request.work_dir + "/source-run.json", 0, false};
-    outcome.exit_code = run_collected(request, run);
-    if (!std::filesystem::exists(run.output)) {
-      outcome.problem = nothing_written("source", run.output, outcome.exit_code);
-      return outcome;
-    }
-    try {
-      outcome.measurement = read_measurement(run.output);
-    } catch (const Error& e) {
-      outcome.problem = e.what();
-      return outcome;
-    }
-    outcome.collected = true;
+    // The source run alone (--source --no-trace): the program's own run, its stdout the user's.
+    if (!own_run({"source", request.work_dir + "/source-run.json", 0, true})) return outcome;
     outcome.measurement.program.mode = "source";
   } else {
     // The first metrics run is the program's own run: its exit code is the one passed on.

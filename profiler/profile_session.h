@@ -18,7 +18,7 @@ struct ProfileRequest {
   std::vector<std::string> command;        ///< program and its arguments
   std::string collector;                   ///< libcupti-collector.so, injected through CUDA_INJECTION64_PATH
   std::vector<std::string> cupti_metrics;  ///< empty: trace only
-  bool trace = true;                       ///< false: the metrics run alone (needs metrics)
+  bool trace = true;                       ///< false: no trace run (needs metrics or source metrics)
   std::string work_dir;                    ///< where the per-run measurement files go
   /// Where the pass plan (and counters carried between runs) go, written by the program
   /// itself: work_dir when empty. `labbook grade` keeps it apart from work_dir, which the

@@ -10,7 +10,6 @@
 // Prints a table per launch; exit 0 when everything agrees, 1 otherwise.
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -19,23 +18,11 @@
 
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
+#include "ncu_csv.h"
 
 namespace {
 
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string field;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) {
-      out.push_back(field);
-      field.clear();
-    } else field += c;
-  }
-  out.push_back(field);
-  return out;
-}
+using labbook::test::csv_fields;
 
 /// One launch on ncu's Source page: instruction offset -> column -> value.
 struct NcuLaunch {
@@ -44,16 +31,6 @@ struct NcuLaunch {
   std::map<std::uint64_t, std::string> text;   ///< the SASS, for the report
   bool has_local_column = false;
 };
-
-/// A count as ncu prints it ("1,024"); 0 for text ("Global", "Load") and empty cells.
-double number(const std::string& text) {
-  std::string digits;
-  for (char c : text)
-    if (c != ',' && c != ' ') digits += c;
-  char* end = nullptr;
-  const double v = std::strtod(digits.c_str(), &end);
-  return !digits.empty() && end && *end == '\0' ? v : 0.0;
-}
 
 std::vector<NcuLaunch> read_ncu(const std::string& path) {
   std::ifstream in(path);
@@ -76,7 +53,7 @@ std::vector<NcuLaunch> read_ncu(const std::string& path) {
       if (out.back().rows.empty()) first = address;
       auto& row = out.back().rows[address - first];
       for (std::size_t i = 2; i < f.size(); ++i)
-        if (header[i].rfind("stall", 0) != 0 && header[i].find("Sampl") == std::string::npos) row[header[i]] = number(f[i]);
+        if (header[i].rfind("stall", 0) != 0 && header[i].find("Sampl") == std::string::npos) row[header[i]] = labbook::test::csv_number(f[i]);
       out.back().text[address - first] = f[1];
     }
   }

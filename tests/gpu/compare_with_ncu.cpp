@@ -45,24 +45,12 @@
 
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
+#include "ncu_csv.h"
 #include "labbook/model/text.h"
 
 namespace {
 
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string field;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) {
-      out.push_back(field);
-      field.clear();
-    } else field += c;
-  }
-  out.push_back(field);
-  return out;
-}
+using labbook::test::csv_fields;
 
 double number(std::string text) {
   std::string digits;

@@ -29,11 +29,14 @@ Measurement one_kernel(bool with_sass) {
 
 struct FakeCollector {
   std::vector<std::string> modes;
+  std::vector<std::string> stdout_paths;   ///< "" where the program's stdout is the user's
   std::string metrics;   ///< what the source run was asked to count
   bool source_writes = true;
-  int operator()(const std::vector<std::string>&, const std::map<std::string, std::string>& env, const std::string&) {
+  int operator()(const std::vector<std::string>&, const std::map<std::string, std::string>& env,
+                 const std::string& stdout_path) {
     const std::string mode = env.at(env::kMode);
     modes.push_back(mode);
+    stdout_paths.push_back(stdout_path);
     if (mode == "source") metrics = env.at(env::kMetrics);
     if (mode != "source" || source_writes) write_measurement(one_kernel(mode == "source"), env.at(env::kOutput));
     return 0;
@@ -73,6 +76,19 @@ TEST(ProfileSession, ASourceRunThatLeavesNothingIsAnIssue) {
   ASSERT_EQ(o.measurement.issues.size(), 1u);
   EXPECT_EQ(o.measurement.issues[0].code, "source_lost");
   EXPECT_TRUE(o.measurement.kernels[0].sass.empty());
+}
+
+TEST(ProfileSession, WithoutTraceTheSourceRunIsTheProgramsOwnRun) {
+  // --source --no-trace: one run, its stdout the user's and its exit code the one passed on.
+  FakeCollector fake;
+  ProfileRequest r = request(fake, testing::TempDir() + "/session-source-alone");
+  r.trace = false;
+  const ProfileOutcome o = profile_program(r);
+  EXPECT_EQ(fake.modes, std::vector<std::string>{"source"});
+  EXPECT_EQ(fake.stdout_paths, std::vector<std::string>{""}) << "the program's output goes to the user";
+  ASSERT_TRUE(o.collected);
+  EXPECT_EQ(o.measurement.program.mode, "source");
+  ASSERT_EQ(o.measurement.kernels.at(0).sass.size(), 1u);
 }
 
 TEST(ProfileSession, NoSourceRunUnlessAskedFor) {
