@@ -14,6 +14,7 @@ namespace fs = std::filesystem;
 std::string Exercise::folder() const { return fs::path(path).parent_path().string(); }
 
 std::uint64_t OutputCheck::output_floats(const std::vector<std::uint64_t>& shape) const {
+  if (kind == "matmul") return shape.at(0) * shape.at(2);   // lab 6: C is m x n of [m, k, n]
   std::uint64_t n = 1;
   for (auto d : shape) n *= d;
   return kind == "add_constants" ? n * constants.size() : n;
@@ -29,6 +30,12 @@ double OutputCheck::compulsory_bytes(const std::vector<std::uint64_t>& shape) co
   return static_cast<double>(output_floats(shape)) * sizeof(float);
 }
 
+double OutputCheck::compulsory_read_bytes(const std::vector<std::uint64_t>& shape) const {
+  // A matmul's inputs, A (m x k) and B (k x n), are each read once at least.
+  if (kind == "matmul") return static_cast<double>(shape.at(0) * shape.at(1) + shape.at(1) * shape.at(2)) * sizeof(float);
+  return compulsory_bytes(shape);
+}
+
 namespace {
 
 OutputCheck read_check(const TomlReader& top) {
@@ -36,14 +43,20 @@ OutputCheck read_check(const TomlReader& top) {
   r.only({"kind", "constants", "outputs", "calls"});
   OutputCheck c;
   c.kind = r.string("kind");
-  if (c.kind != "transpose" && c.kind != "add_constants" && c.kind != "local_array")
-    r.fail("kind", "is '" + c.kind + "': expected transpose, add_constants or local_array");
-  const std::size_t dimensions = c.kind == "transpose" ? 2 : 1;
+  const std::vector<std::string> kinds = {"transpose", "add_constants", "local_array", "stencil5", "matmul"};
+  if (std::find(kinds.begin(), kinds.end(), c.kind) == kinds.end())
+    r.fail("kind", "is '" + c.kind + "': expected transpose, add_constants, local_array, stencil5 or matmul");
+  const std::size_t dimensions = c.kind == "matmul" ? 3 : c.kind == "transpose" || c.kind == "stencil5" ? 2 : 1;
   if (c.kind == "add_constants") {
     c.constants = r.numbers("constants");
     c.outputs = r.strings("outputs");
     if (c.constants.empty() || c.outputs.size() != c.constants.size())
       r.fail("outputs", "must name one output per constant");
+  }
+  // A stencil5's two weights: c0 for the centre, c1 for each neighbour.
+  if (c.kind == "stencil5") {
+    c.constants = r.numbers("constants");
+    if (c.constants.size() != 2) r.fail("constants", "must hold the stencil's two weights, [c0, c1]");
   }
   for (const auto& shape : r.number_lists("calls")) {
     std::vector<std::uint64_t> dims;

@@ -12,10 +12,12 @@ namespace labbook::grading {
 /// How labbook checks the student's calls, outside the program ([exercise.check]): the kind
 /// of check (labs/common/exercise_checks.h) and the calls every run of the harness makes.
 struct OutputCheck {
-  std::string kind;                       ///< "transpose", "add_constants" or "local_array"
-  std::vector<double> constants;          ///< add_constants: one per input
+  std::string kind;                       ///< "transpose", "add_constants", "local_array", "stencil5" or "matmul"
+  /// add_constants: one per input; stencil5: the weights [c0, c1] (centre, each neighbour).
+  std::vector<double> constants;
   std::vector<std::string> outputs;       ///< add_constants: the outputs' names, as the student knows them
-  /// The student's calls in every run, in order: each one's shape ([nx, ny] for a transpose, [n]).
+  /// The student's calls in every run, in order: each one's shape ([nx, ny] for a transpose,
+  /// [width, height] for a stencil5, [m, k, n] for a matmul, [n]).
   std::vector<std::vector<std::uint64_t>> calls;
   /// Floats the output of a call of this shape holds.
   std::uint64_t output_floats(const std::vector<std::uint64_t>& shape) const;
@@ -24,6 +26,9 @@ struct OutputCheck {
   /// The bytes a call of this shape must read at least, and write (inputs read once, outputs
   /// written once): the same for both in these checks.
   double compulsory_bytes(const std::vector<std::uint64_t>& shape) const;
+  /// The bytes a call of this shape must read at least: compulsory_bytes(), but for a matmul,
+  /// whose inputs A (m x k) and B (k x n) are not the size of its output C (m x n).
+  double compulsory_read_bytes(const std::vector<std::uint64_t>& shape) const;
 };
 
 struct Exercise {

@@ -57,6 +57,10 @@ std::string check_output(const OutputCheck& check, std::uint64_t seed, const std
                          const float* out, const lab::Tolerance& tolerance) {
   if (check.kind == "transpose") return lab::check_transpose(seed, shape.at(0), shape.at(1), out, tolerance);
   if (check.kind == "local_array") return lab::check_local_array(seed, shape.at(0), out);   // words: exact
+  if (check.kind == "stencil5")   // lab 7: shape [width, height], weights [c0, c1]
+    return lab::check_stencil(seed, shape.at(0), shape.at(1), check.constants.at(0), check.constants.at(1), out, tolerance);
+  if (check.kind == "matmul")   // lab 6: shape [m, k, n], C = A B within the tolerance scaled by the terms
+    return lab::check_matmul(seed, shape.at(0), shape.at(1), shape.at(2), out, tolerance);
   return lab::check_add_constants(seed, shape.at(0), check.constants, check.outputs, out, tolerance);
 }
 
@@ -146,7 +150,8 @@ HarnessResult judge_harness_records(const std::string& stream, const Exercise& e
         break;
       }
       HarnessCall& call = result.calls.back();
-      call.compulsory_read_bytes = call.compulsory_write_bytes = check.compulsory_bytes(shape);
+      call.compulsory_read_bytes = check.compulsory_read_bytes(shape);
+      call.compulsory_write_bytes = check.compulsory_bytes(shape);
       ++student_calls;
       if (result.problem.empty())
         if (std::string why = check_output(check, seed, shape, out.data(), tolerance); !why.empty())

@@ -17,7 +17,8 @@ struct Criterion {
   double points = 0;
   bool correctness = false;        ///< the checker's verdict on every call
   /// How far the correctness check lets a result be from the harness's double-precision
-  /// reference: |got - want| <= absolute + relative * |want| (0 and 0: exactly).
+  /// reference: |got - want| <= absolute + relative * |want| (0 and 0: exactly). A matmul check
+  /// scales `relative` by the sum of the terms' magnitudes instead (exercise_checks.h).
   double absolute_tolerance = 0, relative_tolerance = 0;
   std::string measure;             ///< otherwise: the quantity measured for the student's kernel
   double full_at = 0, zero_at = 0;

@@ -4,7 +4,8 @@
 # compiler's error is captured (as "does not build", not "refused"); a system call made by
 # inline assembly, code run before or after main, calls the exercise does not allow (files,
 # threads, device-wide settings), the lab's own reference kernel and a definition that
-# replaces the harness's are refused, each naming what; the rest build. Lab 1's exercise too.
+# replaces the harness's are refused, each naming what; the rest build. Labs 1, 6 and 7's
+# exercises too.
 # Usage: build_only.sh BUILD SOURCE
 set -uo pipefail
 build=$1; source=$2
@@ -42,6 +43,18 @@ registers=$("$build/labbook" grade lab1-registers "$source/tests/grading/lab1-re
 expect "$registers" "reference_kernel: refused: the submission's device code calls labbook::kernels::localArrayRuntime"
 for student in constant_start local_array on_the_fly rotated_weights select_loop switch_start; do
   expect "$registers" "$student: builds"
+done
+# Lab 7's exercise: its class builds, and launching lab 7's own stencil kernel is refused.
+layouts=$("$build/labbook" grade lab7-stencil "$source/tests/grading/lab7-stencil" --out "$out/lab7" --build-only --jobs 2 2>/dev/null)
+expect "$layouts" "reference_kernel: refused: the submission's device code calls void labbook::kernels::stencilGlobal<false>"
+for student in columns ignores_pitch interior_only rows shared_tile; do
+  expect "$layouts" "$student: builds"
+done
+# Lab 6's exercise: likewise with lab 6's tiled kernel.
+matmul=$("$build/labbook" grade lab6-tiled "$source/tests/grading/lab6-tiled" --out "$out/lab6" --build-only --jobs 2 2>/dev/null)
+expect "$matmul" "reference_kernel: refused: the submission's device code calls void labbook::kernels::MatMulSharedKernel<float>"
+for student in half_tiles last_k_tile naive no_guards reread_global tiled; do
+  expect "$matmul" "$student: builds"
 done
 [ -e "$out/a/grades.csv" ] && { echo "FAIL: --build-only wrote grades"; failures=$((failures + 1)); }
 echo "$failures failures"
