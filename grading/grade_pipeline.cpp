@@ -106,7 +106,8 @@ void build_all(const ClassSettings& settings, Toolchain& toolchain, std::vector<
     for (std::size_t i; (i = next++) < students.size();) {
       build_one(settings.exercise, toolchain, students[i]);
       const std::lock_guard<std::mutex> lock(report);
-      progress.step(students[i].submission.student, students[i].outcome.built ? "built" : "does not build");
+      const SubmissionOutcome& o = students[i].outcome;
+      progress.step(students[i].submission.student, o.built ? "built" : !o.problem.empty() ? "refused" : "does not build");
     }
   };
   std::vector<std::thread> threads;

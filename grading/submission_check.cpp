@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "labbook/model/atomic_file.h"
@@ -55,13 +56,14 @@ struct Section {
 };
 
 struct Symbol {
-  unsigned long long value = 0;
+  unsigned long long value = 0, size = 0;
   std::string type, bind, visibility, ndx, name;   // ndx: a section's index, UND, ABS or COM
   bool defined() const { return ndx != "UND"; }
   bool local() const { return bind == "LOCAL"; }
 };
 
 struct Relocation {
+  unsigned long long offset = 0;   // where in the relocated section
   unsigned long long symbol = 0;   // its index in .symtab
   long long addend = 0;
 };
@@ -88,7 +90,7 @@ ElfListing parse_readelf(const std::string& text) {
   // "    21: 0000000000000040   283 FUNC    GLOBAL HIDDEN     2 _Z16transpose_kernelPKfPfjj"; in a cubin
   // the type may read "<processor specific>: 13", and "[<other>: 10]" may follow the visibility.
   static const std::regex symbol_line(
-      R"(^\s*(\d+):\s+([0-9a-f]+)\s+\S+\s+(.+?)\s+(LOCAL|GLOBAL|WEAK|UNIQUE)\s+(\S+)(?:\s+\[[^\]]*\])?\s+(UND|ABS|COM|\d+)\s*(\S*)\s*$)");
+      R"(^\s*(\d+):\s+([0-9a-f]+)\s+(\S+)\s+(.+?)\s+(LOCAL|GLOBAL|WEAK|UNIQUE)\s+(\S+)(?:\s+\[[^\]]*\])?\s+(UND|ABS|COM|\d+)\s*(\S*)\s*$)");
   // "0000000000000000  0000001100000001 R_X86_64_64   0000000000000000 .text.startup + 0": the
   // symbol's index is the top half of Info.
   static const std::regex relocation_line(R"(^([0-9a-f]+)\s+([0-9a-f]+)\s+R_\S+(.*)$)");
@@ -109,6 +111,7 @@ ElfListing parse_readelf(const std::string& text) {
     if (line.empty() || !std::isspace(static_cast<unsigned char>(line[0]))) {
       if (!relocated.empty() && std::regex_match(line, m, relocation_line)) {
         Relocation r;
+        r.offset = std::stoull(m[1].str(), nullptr, 16);
         r.symbol = std::stoull(m[2].str(), nullptr, 16) >> 32;
         const std::string rest = m[3].str();
         if (std::smatch a; std::regex_search(rest, a, addend))
@@ -128,8 +131,9 @@ ElfListing parse_readelf(const std::string& text) {
         elf.unread = line;
     } else if (in_symtab && std::regex_search(line, symbol_start)) {   // a symbol
       if (std::regex_match(line, m, symbol_line)) {
-        elf.symbols[std::stoul(m[1].str())] = {std::stoull(m[2].str(), nullptr, 16), m[3].str(), m[4].str(), m[5].str(),
-                                              m[6].str(), m[7].str()};
+        // The size is decimal, or hex ("0x1a0") when large.
+        elf.symbols[std::stoul(m[1].str())] = {std::stoull(m[2].str(), nullptr, 16), std::stoull(m[3].str(), nullptr, 0),
+                                              m[4].str(), m[5].str(), m[6].str(), m[7].str(), m[8].str()};
       } else if (elf.unread.empty()) {
         elf.unread = line;
       }
@@ -245,6 +249,34 @@ std::string definition_problem(const SymbolPolicy& p, const Symbol& s, const std
 /// define (the harness's reference kernel, another file's function); anything else is a call.
 bool is_foreign_function(const std::string& name) { return starts_with(name, "_Z") && !in_library_namespace(name); }
 
+/// Whether every call `elf` makes to the symbol at `index` is made from a function nothing can
+/// call: not an entry point (the harness's only way in) and named by no relocation (no call,
+/// no address taken). nvcc gives each `__device__` function that is neither static nor inline
+/// such a host body, which calls exit(1): a student's helper must not be refused for it.
+bool only_from_dead_code(const ElfListing& elf, unsigned long index, const SymbolPolicy& policy) {
+  std::set<unsigned long long> named;   // symbols some relocation names
+  for (const auto& [relocated, relocations] : elf.relocations)
+    for (const auto& r : relocations) named.insert(r.symbol);
+  bool any = false;
+  for (const auto& [relocated, relocations] : elf.relocations) {
+    if (!starts_with(relocated, ".rela")) continue;
+    const std::string target = relocated.substr(5);   // ".rela.text" relocates ".text"
+    std::string section_index;
+    for (const auto& [i, section] : elf.sections)
+      if (section.name == target) section_index = std::to_string(i);
+    for (const auto& r : relocations) {
+      if (r.symbol != index) continue;
+      any = true;
+      const auto from = std::find_if(elf.symbols.begin(), elf.symbols.end(), [&](const auto& entry) {
+        const Symbol& f = entry.second;
+        return f.type == "FUNC" && f.ndx == section_index && f.value <= r.offset && r.offset < f.value + f.size;
+      });
+      if (from == elf.symbols.end() || named.count(from->first) || is_entry_point(policy, from->second.name)) return false;
+    }
+  }
+  return any;
+}
+
 }  // namespace
 
 std::string object_problem(const SymbolPolicy& policy, const std::string& submission_readelf,
@@ -255,6 +287,9 @@ std::string object_problem(const SymbolPolicy& policy, const std::string& submis
   if (std::string why = unreadable(harness_elf, false); !why.empty())
     return "labbook could not read the harness's object (" + why + "): ask your instructor.";
   std::vector<const Symbol*> definitions, references;
+  std::set<std::string> unreachable;   // exit, where only code nothing can call calls it
+  for (const auto& [index, s] : elf.symbols)
+    if (!s.defined() && s.name == "exit" && only_from_dead_code(elf, index, policy)) unreachable.insert(s.name);
   for (const auto& [index, s] : elf.symbols) {
     if (s.type == "IFUNC")
       return "the submission runs code before main (" + demangled(s.name) + " is an ifunc, whose resolver the "
@@ -274,7 +309,7 @@ std::string object_problem(const SymbolPolicy& policy, const std::string& submis
   std::vector<std::string> calls;
   std::string foreign;
   for (const Symbol* s : references) {
-    if (policy.host.contains(s->name) ||
+    if (policy.host.contains(s->name) || unreachable.count(s->name) ||
         std::find(policy.host_calls.begin(), policy.host_calls.end(), s->name) != policy.host_calls.end())
       continue;
     if (!is_foreign_function(s->name)) calls.push_back(demangled(s->name));

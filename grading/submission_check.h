@@ -48,7 +48,8 @@ SymbolPolicy load_symbol_policy(const std::string& base_toml_path, std::vector<s
 /// Why the host object is refused, for the student ("" when it is not): `submission_readelf`
 /// is `readelf -SW -sW -rW submission.o`, `harness_readelf` is `readelf -sW harness.o` (a
 /// definition of any name harness.o defines or references, other than an entry point,
-/// would replace the harness's at link time).
+/// would replace the harness's at link time). A call to exit from code nothing can call (the
+/// host body nvcc gives a `__device__` function) is not one.
 std::string object_problem(const SymbolPolicy& policy, const std::string& submission_readelf,
                            const std::string& harness_readelf);
 

@@ -71,6 +71,16 @@ TEST(SubmissionCheck, TheStartersAndFairSubmissionsPass) {
   EXPECT_EQ(device_problem(lab5(), fixture("child_grids.cubin.readelf")), "");
 }
 
+TEST(SubmissionCheck, ADeviceHelpersUnreachableHostBodyIsNotACallToExit) {
+  // nvcc gives a plain __device__ function a host body calling exit(1), which nothing calls.
+  EXPECT_EQ(host("device_helper"), "");
+  EXPECT_EQ(device_problem(lab5(), fixture("device_helper.cubin.readelf")), "");
+  // A __host__ __device__ function that host code calls is host code: its exit is refused.
+  EXPECT_TRUE(refused(host("host_device_exit"), {"calls exit"}));
+  // So is exit in an entry point, which the harness calls.
+  EXPECT_TRUE(refused(host("calls_exit"), {"calls exit"}));
+}
+
 TEST(SubmissionCheck, BaseListLeavesOutWhatCouldForgeTheVerdict) {
   for (const char* name : {"exit", "_exit", "atexit", "__cxa_atexit", "open", "fopen", "write", "getenv", "dlsym",
                            "syscall", "signal", "pthread_create", "cudaDeviceSetLimit", "cudaDeviceSetCacheConfig",
