@@ -63,7 +63,30 @@ std::string SourceLine::where() const {
   return function + "+" + hex(pc_offsets.empty() ? 0 : pc_offsets.front());
 }
 
-SourceProfile source_profile(const std::vector<SassInstruction>& instructions) {
+namespace {
+
+/// One entry per instruction (function and offset), its metrics summed: a launch's records,
+/// and several launches of a kernel, may name an instruction more than once.
+std::vector<SassInstruction> by_instruction(const std::vector<SassInstruction>& records) {
+  std::vector<SassInstruction> out;
+  std::map<std::pair<std::string, std::uint32_t>, std::size_t> index;
+  for (const auto& r : records) {
+    const auto [at, added] = index.try_emplace({r.function, r.pc_offset}, out.size());
+    if (added) {
+      out.push_back(r);
+      continue;
+    }
+    SassInstruction& i = out[at->second];
+    for (const auto& [name, v] : r.metrics) i.metrics[name] += v;
+    if (i.file.empty()) i.file = r.file, i.line = r.line;
+  }
+  return out;
+}
+
+}  // namespace
+
+SourceProfile source_profile(const std::vector<SassInstruction>& records) {
+  const std::vector<SassInstruction> instructions = by_instruction(records);
   SourceProfile out;
   // A line is (file, line); an instruction without one is its own row (function, offset).
   std::map<std::tuple<std::string, int, std::string, std::uint32_t>, SourceLine> by_line;

@@ -114,3 +114,17 @@ TEST(SourceLines, LoadsAndStoresOfOneLineApartWhereTheGpuCountsThem) {
   const std::string why = source_line_explanation(p.lines[0], p.excess_sectors);
   EXPECT_NE(why.find("Each load request here moves 5.00 sectors where 4.00 would carry the same bytes"), std::string::npos) << why;
 }
+
+TEST(SourceLines, AnInstructionNamedTwiceIsOneInstruction) {
+  // An instruction's counts may come as several records (one per metric, as CUPTI gives them,
+  // or one per launch of the kernel): they are one instruction's, summed.
+  const SourceProfile p = source_profile(
+      {instruction("_Z1kPKfPf", 0x40, "/k.cu", 4, {{"smsp__sass_inst_executed", 100}}),
+       instruction("_Z1kPKfPf", 0x40, "/k.cu", 4, {{"smsp__sass_sectors_mem_global", 500}}),
+       instruction("_Z1kPKfPf", 0x40, "/k.cu", 4, {{"smsp__sass_sectors_mem_global_ideal", 400}}),
+       instruction("_Z1kPKfPf", 0x40, "/k.cu", 4, {{"smsp__sass_inst_executed_op_global_ld", 100}})});
+  ASSERT_EQ(p.lines.size(), 1u);
+  EXPECT_EQ(p.lines[0].global_requests, 100) << "the executions of the instruction that moved the sectors";
+  EXPECT_EQ(p.lines[0].loads.sectors / p.lines[0].loads.requests, 5.0);
+  EXPECT_EQ(p.lines[0].excess_sectors(), 100);
+}
