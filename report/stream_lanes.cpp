@@ -19,11 +19,15 @@ std::map<StreamId, DefaultStream> default_streams(const Measurement& m) {
   std::map<StreamId, DefaultStream> out;
   for (const auto& c : m.copies) {
     const auto call = call_names.find(c.correlation);
-    if (c.correlation && call != call_names.end() && queues_on_default_stream(*call->second))
-      out.emplace(StreamId{c.device, c.stream}, DefaultStream::Legacy);
+    if (c.correlation && call != call_names.end() && queues_on_default_stream(*call->second)) {
+      // A call ending in _ptds is the per-thread variant (nvcc --default-stream per-thread).
+      const bool per_thread = call->second->size() > 5 && call->second->compare(call->second->size() - 5, 5, "_ptds") == 0;
+      out.emplace(StreamId{c.device, c.stream}, per_thread ? DefaultStream::PerThread : DefaultStream::Legacy);
+    }
   }
+  // The handle a launch named is exact: it decides over what a copy suggested.
   for (const auto& k : m.kernels)
-    if (k.default_stream != DefaultStream::None) out.emplace(StreamId{k.device, k.stream}, k.default_stream);
+    if (k.default_stream != DefaultStream::None) out[StreamId{k.device, k.stream}] = k.default_stream;
   return out;
 }
 

@@ -129,6 +129,10 @@ TEST(StreamLanes, AKernelLaunchedOnADefaultStreamNamesItsLane) {
             (std::vector<std::string>{"stream 1 (id 66)", "default stream", "stream 2 (id 67)"}))
       << "a kernel on stream 0 shows the legacy default stream without any copy";
   EXPECT_LE(std::string(kPerThreadDefaultStreamName).size(), kRangeLaneNameChars) << "a range's timeline shows it whole";
+  // A program built with --default-stream per-thread: its cudaMemcpy is cudaMemcpy_ptds.
+  m = legacy_default_stream();
+  m.api_calls[0].name = "cudaMemcpy_ptds";
+  EXPECT_EQ(names(stream_lanes(m, &range, {}))[1], "default (per-thread)");
 }
 
 TEST(StreamLanes, SeveralDevicesPrefixLabbooksNames) {
