@@ -56,12 +56,13 @@ class NvccToolchain : public Toolchain {
       return read_file(path);
     };
     const SymbolPolicy& policy = policy_of(e);
-    const std::string cubin = listing({"readelf", "-sW", work + "/submission.cubin"}, "cubin.readelf");
     if (std::string problem = object_problem(policy, listing({"readelf", "-SW", "-sW", "-rW", work + "/submission.o"}, "submission.readelf"),
                                              listing({"readelf", "-sW", work + "/harness.o"}, "harness.readelf"));
         !problem.empty())
       return problem;
-    if (std::string problem = device_problem(policy, cubin); !problem.empty()) return problem;
+    if (std::string problem = device_problem(policy, listing({"readelf", "-sW", work + "/submission.cubin"}, "cubin.readelf"));
+        !problem.empty())
+      return problem;
     return host_code_problem(listing({"objdump", "-d", "--no-show-raw-insn", work + "/submission.o"}, "submission.objdump"));
   }
 

@@ -287,9 +287,9 @@ std::string object_problem(const SymbolPolicy& policy, const std::string& submis
   if (std::string why = unreadable(harness_elf, false); !why.empty())
     return "labbook could not read the harness's object (" + why + "): ask your instructor.";
   std::vector<const Symbol*> definitions, references;
-  std::set<std::string> unreachable;   // exit, where only code nothing can call calls it
+  bool exit_unreachable = false;   // only code nothing can call calls exit
   for (const auto& [index, s] : elf.symbols)
-    if (!s.defined() && s.name == "exit" && only_from_dead_code(elf, index, policy)) unreachable.insert(s.name);
+    if (!s.defined() && s.name == "exit") exit_unreachable = only_from_dead_code(elf, index, policy);
   for (const auto& [index, s] : elf.symbols) {
     if (s.type == "IFUNC")
       return "the submission runs code before main (" + demangled(s.name) + " is an ifunc, whose resolver the "
@@ -309,7 +309,7 @@ std::string object_problem(const SymbolPolicy& policy, const std::string& submis
   std::vector<std::string> calls;
   std::string foreign;
   for (const Symbol* s : references) {
-    if (policy.host.contains(s->name) || unreachable.count(s->name) ||
+    if (policy.host.contains(s->name) || (s->name == "exit" && exit_unreachable) ||
         std::find(policy.host_calls.begin(), policy.host_calls.end(), s->name) != policy.host_calls.end())
       continue;
     if (!is_foreign_function(s->name)) calls.push_back(demangled(s->name));
