@@ -78,6 +78,13 @@ ProfileRequest checked_request(const ProfileOptions& options) {
         throw UsageError(std::string(flag) + " '" + g + "': " + problem);
   if (options.no_trace && request.cupti_metrics.empty() && !options.source)
     throw UsageError("--no-trace needs --metrics or --source: there would be nothing to collect");
+  // CUPTI 13.0 gives a kernel's per-instruction counts once per run (profiler/sass_source.h):
+  // they cover all its launches, so nothing can choose some launches over others.
+  if (options.source && (!options.nvtx.empty() || options.launch_skip || options.launch_count))
+    throw UsageError(std::string(!options.nvtx.empty() ? "--nvtx" : options.launch_skip ? "--launch-skip" : "--launch-count") +
+                     " cannot be used with --source: the source run counts every launch of a kernel and sums them "
+                     "(CUPTI counts a kernel's instructions once per run): choose kernels with --kernel, and choose "
+                     "launches in a profile without --source");
   if (request.command.empty()) throw UsageError("no program to profile: give it after --");
   if (std::error_code e; std::filesystem::is_directory(request.command.front(), e))
     throw UsageError("'" + request.command.front() + "' is a folder, not a program: give the program to profile after --");

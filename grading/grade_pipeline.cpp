@@ -245,8 +245,14 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     }
   o.measured = audit.measured;
   o.findings = audit.findings;
-  for (const auto& k : profiled.measurement.kernels)
-    if (within(k.range, e.measured_range)) o.instructions.insert(o.instructions.end(), k.sass.begin(), k.sass.end());
+  // The student's kernels: those launched in the measured calls. Their counts cover all their
+  // launches (CUPTI counts a kernel once per run), the calls that check results too.
+  const auto& kernels = profiled.measurement.kernels;
+  for (const auto& k : kernels) {
+    const auto covered = sass_covered(kernels, k);
+    if (std::any_of(covered.begin(), covered.end(), [&](const Kernel* c) { return within(c->range, e.measured_range); }))
+      o.instructions.insert(o.instructions.end(), k.sass.begin(), k.sass.end());
+  }
 }
 
 /// One more run of the harness, under compute-sanitizer's memcheck (--memcheck).

@@ -119,7 +119,8 @@ void add_hot_lines(report::Sheet& sheet, const std::vector<SassInstruction>& ins
   const report::SourceProfile profile = report::source_profile(instructions);
   if (profile.lines.empty()) return;
   sheet.heading(2, "Your kernel, line by line");
-  sheet.lines({Text("What each line of your kernel moved in the measured calls, counted per instruction by CUPTI "
+  sheet.lines({Text("What each line of your kernel moved over all the calls of the run (the checked ones too: "
+                    "CUPTI counts a kernel once per run, summed over its launches), counted per instruction by CUPTI "
                     "(feedback only: it changes no score). A request is one warp instruction; a sector is 32 bytes; "
                     "the ideal is the fewest sectors that carry the same bytes.")});
   sheet.table(report::source_lines_table(profile, 5));

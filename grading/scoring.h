@@ -27,8 +27,8 @@ struct SubmissionOutcome {
   std::vector<std::string> findings;
   /// compute-sanitizer's memcheck pass (--memcheck): feedback only, it changes no score.
   std::optional<MemcheckReport> memcheck;
-  /// The student's kernels in the measured calls, instruction by instruction (an exercise
-  /// with source_lines): feedback only, it changes no score.
+  /// The student's kernels over all the calls of the run, instruction by instruction (an
+  /// exercise with source_lines): feedback only, it changes no score.
   std::vector<SassInstruction> instructions;
 };
 

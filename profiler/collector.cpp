@@ -122,7 +122,6 @@ struct Launch {
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
-thread_local std::optional<std::uint64_t> t_source_launch;   // a source run's launch, counted at its exit
 
 /// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
 CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
@@ -275,6 +274,7 @@ class Collector {
     const std::uint64_t started = now_ns();
     if (flusher_) flusher_->settle();
     if (profiler_) profiler_->finish_all();
+    if (source_) source_->finish_all();
     const std::uint64_t profiler_finished = now_ns();
     if (tracer_) tracer_->flush();
     try {
@@ -423,10 +423,6 @@ class Collector {
   void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (L2Flusher::in_flush()) return;   // the flusher's own launches, inside a program's
     if (d->callbackSite == CUPTI_API_EXIT) {
-      if (t_source_launch) {
-        source_->after_launch(d->context, *t_source_launch);
-        t_source_launch.reset();
-      }
       if (t_launch_serialized) end_serialized_launch();
       return;
     }
@@ -472,9 +468,14 @@ class Collector {
       }
     }
     if (source_) {
-      // Counted per instruction, one launch at a time (the lock is released at its exit); a
-      // graph runs whole and uncounted.
-      if (!beside_capture && !graph && any_selected && source_->before_launch(d->context)) t_source_launch = indices.front();
+      // Every launch is counted (a function's counts come once per run, summed over its
+      // launches: sass_source.h); the filter decides whose counts are kept.
+      std::vector<Launch> counted;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (std::uint64_t i : indices) counted.push_back(launches_[i]);
+      }
+      for (const auto& l : counted) source_->on_launch(d->context, l.index, l.mangled, l.selected);
       return;
     }
     if (!profiler_ || beside_capture) return;
@@ -601,7 +602,7 @@ class Collector {
     for (int d : devices) m.devices.push_back(read_device_facts(d, issues_));
 
     const auto metrics = profiler_ ? profiler_->results() : std::map<std::uint64_t, std::map<std::string, double>>{};
-    const auto sass = source_ ? source_->results() : std::map<std::uint64_t, std::vector<SassInstruction>>{};
+    const auto sass = source_ ? source_->results() : std::map<std::uint64_t, SassSource::Counted>{};
     if (tracer_) {
       ActivityBatch batch = tracer_->take();
       // A correlation id names one launch call: one kernel, or a graph's kernel nodes. Each
@@ -663,7 +664,10 @@ class Collector {
         k.default_stream = l.default_stream;
         k.correlation = l.runtime_correlation ? l.runtime_correlation : l.driver_correlation;
         if (auto mt = metrics.find(l.index); mt != metrics.end() && l.selected) k.metrics = mt->second;
-        if (auto st = sass.find(l.index); st != sass.end() && l.selected) k.sass = st->second;
+        if (auto st = sass.find(l.index); st != sass.end()) {
+          k.sass = st->second.instructions;
+          k.sass_launches = st->second.launches;
+        }
         m.kernels.push_back(std::move(k));
       }
     }

@@ -38,13 +38,12 @@ void SassSource::on_module_loaded(const CUpti_ModuleResourceData& module) {
   cubins_.emplace(static_cast<std::uint32_t>(crc.cubinCrc), std::string(module.pCubin, module.cubinSize));
 }
 
-bool SassSource::before_launch(CUcontext ctx) {
-  // Earlier work (unselected launches) finishes first, and each selected launch gets an
-  // enable/disable range of its own: with lazy patching CUPTI counts a function at its first
-  // execution in a range only, and on the H200 a context's flushes after the first came back
-  // empty (the second launch of the misaligned read, 2026-11-27).
-  wait_for(ctx);
-  return enable(ctx);
+void SassSource::on_launch(CUcontext ctx, std::uint64_t launch, const std::string& mangled, bool selected) {
+  if (!enable(ctx)) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& function = enabled_[ctx][mangled];
+  function.launches.push_back(launch);
+  function.selected = function.selected || selected;
 }
 
 void SassSource::wait_for(CUcontext ctx) {
@@ -57,7 +56,7 @@ void SassSource::wait_for(CUcontext ctx) {
 bool SassSource::enable(CUcontext ctx) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (failed_) return false;
-  if (enabled_.count(ctx)) return true;   // a launch's range still open: its own
+  if (enabled_.count(ctx)) return true;
   const auto fail = [&](const std::string& why) {
     failed_ = true;
     issues_.add("source_unsupported", "per-instruction counts could not be collected: " + why);
@@ -103,22 +102,8 @@ bool SassSource::enable(CUcontext ctx) {
   enable.ctx = ctx;
   enable.enableLazyPatching = 1;   // only the functions that run are patched
   if (CUptiResult s = cuptiSassMetricsEnable(&enable); s != CUPTI_SUCCESS) return fail(describe_call("cuptiSassMetricsEnable", s));
-  enabled_.insert(ctx);
+  enabled_[ctx];
   return true;
-}
-
-void SassSource::after_launch(CUcontext ctx, std::uint64_t launch) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!enabled_.count(ctx)) return;
-  }
-  // The launch's counts alone: it has finished, what it counted is flushed, the range closed.
-  wait_for(ctx);
-  std::vector<SassInstruction> instructions = take(ctx);
-  if (verbose_) std::fprintf(stderr, "labbook collector: source launch %llu: %zu instructions\n", static_cast<unsigned long long>(launch), instructions.size());
-  finish(ctx);
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!instructions.empty()) results_[launch] = std::move(instructions);
 }
 
 std::vector<SassInstruction> SassSource::take(CUcontext ctx) {
@@ -193,14 +178,40 @@ void SassSource::line_of(std::uint32_t crc, SassInstruction& i) {
 }
 
 void SassSource::finish(CUcontext ctx) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!enabled_.erase(ctx)) return;
+  std::map<std::string, FunctionLaunches> functions;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = enabled_.find(ctx);
+    if (it == enabled_.end()) return;
+    functions = std::move(it->second);
+    enabled_.erase(it);
+  }
+  wait_for(ctx);
+  const std::vector<SassInstruction> instructions = take(ctx);
   auto disable = LABBOOK_PARAMS(CUpti_SassMetricsDisable_Params);
   disable.ctx = ctx;
   cuptiSassMetricsDisable(&disable);
+  // Each function's instructions go to its first launch, if one of its launches was chosen.
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& i : instructions) {
+    const auto f = functions.find(i.function);
+    if (f == functions.end() || !f->second.selected || f->second.launches.empty()) continue;
+    Counted& counted = results_[f->second.launches.front()];
+    counted.instructions.push_back(i);
+    counted.launches = f->second.launches.size();
+  }
 }
 
-std::map<std::uint64_t, std::vector<SassInstruction>> SassSource::results() const {
+void SassSource::finish_all() {
+  std::vector<CUcontext> contexts;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [ctx, functions] : enabled_) contexts.push_back(ctx);
+  }
+  for (CUcontext ctx : contexts) finish(ctx);
+}
+
+std::map<std::uint64_t, SassSource::Counted> SassSource::results() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return results_;
 }

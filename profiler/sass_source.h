@@ -1,11 +1,16 @@
 #pragma once
 /// @file
 /// The source run's CUPTI side (`labbook profile --source`): CUPTI's SASS metrics count, per
-/// instruction of each selected launch, what report/source_lines.h sums to source lines. The
-/// metrics a GPU offers are listed at run time (cuptiSassMetricsGetMetrics) and only those
-/// are asked for (the report names the ones it lacks); each selected launch is waited for
-/// and its counts flushed, so that they are its own; a PC's file and line come from the
-/// cubin the driver loaded (cuptiGetSassToSourceCorrelation; code built with -lineinfo).
+/// instruction, what report/source_lines.h sums to source lines. The metrics a GPU offers are
+/// listed at run time (cuptiSassMetricsGetMetrics) and only those are asked for (the report
+/// names the ones it lacks); a PC's file and line come from the cubin the driver loaded
+/// (cuptiGetSassToSourceCorrelation; code built with -lineinfo).
+///
+/// CUPTI 13.0 counts a function only if it is patched at its first execution, and gives its
+/// counts once: after a flush, later launches add nothing, even in a new enable/disable range
+/// (tools/probes/sass_relaunch.cu, H100 and H200, 2026-11-27). So collection is enabled at a
+/// context's first launch and flushed once, when the context goes away or the program ends:
+/// each function's counts are the sums over all its launches, kept with the first of them.
 /// Run on GH100 (H200, CUPTI 13.0): tools/probes/sass_metric_names.cu lists the metrics offered.
 #include <cuda.h>
 #include <cupti.h>
@@ -31,26 +36,37 @@ class SassSource {
   /// A module the driver loaded: its cubin is kept, by CRC, for the source lines.
   void on_module_loaded(const CUpti_ModuleResourceData& module);
 
-  /// Before a selected launch on `ctx`: earlier work waited for, collection configured for
-  /// its device (once) and enabled for this launch alone. False when it cannot be (said
-  /// once, as an issue).
-  bool before_launch(CUcontext ctx);
+  /// At each launch's entry, before it runs: collection configured for the context's device
+  /// (once) and enabled on the context (at its first launch); the launch's function noted.
+  /// `selected`: the launch matches the kernel filter; a function's counts are kept if any of
+  /// its launches does.
+  void on_launch(CUcontext ctx, std::uint64_t launch, const std::string& mangled, bool selected);
 
-  /// After that launch returned: waits for the context's work, keeps the counts as launch
-  /// `launch`'s and disables collection.
-  void after_launch(CUcontext ctx, std::uint64_t launch);
-
-  /// Collection disabled on `ctx` (after a launch, or the context going away).
+  /// The context's counts flushed and collection disabled (the context going away).
   void finish(CUcontext ctx);
 
-  /// Each collected launch's instructions.
-  std::map<std::uint64_t, std::vector<SassInstruction>> results() const;
+  /// Every context's (the program's end).
+  void finish_all();
+
+  /// Per function counted: the index of its first launch -> its instructions, summed over
+  /// its launches, and how many launches those were.
+  struct Counted {
+    std::vector<SassInstruction> instructions;
+    std::uint64_t launches = 0;
+  };
+  std::map<std::uint64_t, Counted> results() const;
 
  private:
   bool enable(CUcontext ctx);                        ///< configured (once per device) and enabled
   static void wait_for(CUcontext ctx);               ///< the context's work done
-  std::vector<SassInstruction> take(CUcontext ctx);  ///< flushes what was counted since the last take
+  std::vector<SassInstruction> take(CUcontext ctx);  ///< flushes what was counted
   void line_of(std::uint32_t crc, SassInstruction& i);
+
+  /// A context's launches while collection was enabled, per function (mangled name).
+  struct FunctionLaunches {
+    std::vector<std::uint64_t> launches;
+    bool selected = false;
+  };
 
   std::vector<std::string> wanted_;
   IssueLog& issues_;
@@ -58,10 +74,10 @@ class SassSource {
   mutable std::mutex mutex_;
   std::map<std::uint64_t, std::string> metric_names_;      ///< metric id -> name
   std::set<std::uint32_t> configured_devices_;
-  std::set<CUcontext> enabled_;
+  std::map<CUcontext, std::map<std::string, FunctionLaunches>> enabled_;   ///< contexts collecting
   bool failed_ = false;
   std::map<std::uint32_t, std::string> cubins_;            ///< CRC -> cubin bytes
-  std::map<std::uint64_t, std::vector<SassInstruction>> results_;
+  std::map<std::uint64_t, Counted> results_;
 };
 
 }  // namespace labbook::profiler

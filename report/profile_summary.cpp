@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "activity_summary.h"
 #include "format.h"
@@ -168,14 +169,18 @@ void add_roofline(Sheet& s, const Measurement& m, const std::vector<RangeKernels
   s.data["roofline"] = roofline_json(roofline);
 }
 
-/// Per (range, kernel) with SASS counts (`profile --source`), the instructions of all its
-/// launches summed to source lines: the lines that move memory, most excess sectors first.
+/// Per kernel with SASS counts (`profile --source`), the instructions of all its launches
+/// summed to source lines: the lines that move memory, most excess sectors first. Named by
+/// its range where all the launches counted ran in one.
 void add_source_lines(Sheet& s, const Measurement& m) {
   std::vector<std::pair<std::string, std::vector<SassInstruction>>> groups;   // in launch order
   for (const auto& k : m.kernels) {
     if (k.sass.empty()) continue;
+    std::set<std::string> ranges;
+    for (const Kernel* c : sass_covered(m.kernels, k)) ranges.insert(c->range_or_name());
     const std::string kernel = kernel_short_name(k.name), range = k.range_or_name();
-    const std::string name = range == kernel ? kernel : range + ": " + kernel;
+    std::string name = ranges.size() == 1 && range != kernel ? range + ": " + kernel : kernel;
+    if (k.sass_launches > 1) name += " (" + std::to_string(k.sass_launches) + " launches)";
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == name; });
     if (it == groups.end()) it = groups.insert(groups.end(), {name, {}});
     it->second.insert(it->second.end(), k.sass.begin(), k.sass.end());
@@ -183,7 +188,7 @@ void add_source_lines(Sheet& s, const Measurement& m) {
   if (groups.empty()) return;
   s.heading(2, "Lines that move memory");
   s.markdown("Each kernel's source lines by what their global, shared and local accesses cost, from CUPTI's "
-             "per-instruction counts summed over the kernel's launches: requests (warp instructions), 32-byte "
+             "per-instruction counts summed over all the kernel's launches (CUPTI counts a kernel once per run): requests (warp instructions), 32-byte "
              "sectors per request against the least that carries the same bytes (the ideal), the sectors beyond "
              "it and their share of the kernel's, shared-memory wavefronts per request against the ideal, and "
              "local-memory sectors (spills). Lines that waste most come first.");

@@ -17,6 +17,7 @@
 #include "source_lines_table.h"
 #include "roofline_chart.h"
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/text.h"
 #include "model_predictions.h"
 #include "quantities.h"
 #include "resource_section.h"
@@ -394,15 +395,29 @@ std::string model_per_request(ModelPredictions& model, const std::string& experi
 }
 
 /// The experiment's kernels line by line ([sheet] source_lines), from the source run's
-/// per-instruction counts of all its launches, beside the model's prediction per request;
-/// says so where the measurement has none.
+/// per-instruction counts, beside the model's prediction per request; says so where the
+/// measurement has none. CUPTI counts a kernel's launches together (Kernel::sass): a kernel
+/// that also ran in another experiment is not shown, since its lines would mix the two.
 void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment, ModelPredictions& model) {
   std::vector<SassInstruction> instructions;
-  for (const auto& k : m.kernels)
-    if (k.range == experiment) instructions.insert(instructions.end(), k.sass.begin(), k.sass.end());
+  std::vector<std::string> mixed;
+  for (const auto& k : m.kernels) {
+    if (k.sass.empty()) continue;
+    const auto covered = sass_covered(m.kernels, k);
+    const auto here = std::count_if(covered.begin(), covered.end(), [&](const Kernel* c) { return c->range == experiment; });
+    if (here == 0) continue;
+    if (static_cast<std::size_t>(here) == covered.size()) instructions.insert(instructions.end(), k.sass.begin(), k.sass.end());
+    else mixed.push_back("`" + kernel_short_name(k.name) + "` (" + std::to_string(here) + " of its " +
+                         std::to_string(covered.size()) + " launches here)");
+  }
+  if (!mixed.empty())
+    sheet.markdown("Lines that move memory: not shown for " + join(mixed, ", ") +
+                   ": CUPTI counts a kernel's instructions once per run, summed over all its launches, and this "
+                   "kernel also ran in other experiments.");
   if (instructions.empty()) {
-    sheet.markdown("Lines that move memory: this measurement has no source run (`labbook run` makes one for this "
-                   "lab; a recording made before it does not hold one).");
+    if (mixed.empty())
+      sheet.markdown("Lines that move memory: this measurement has no source run (`labbook run` makes one for this "
+                     "lab; a recording made before it does not hold one).");
     return;
   }
   const SourceProfile profile = source_profile(instructions);

@@ -17,6 +17,15 @@ std::optional<double> Kernel::duration_ns() const {
 
 std::string Kernel::range_or_name() const { return range.empty() ? kernel_short_name(name) : range; }
 
+std::vector<const Kernel*> sass_covered(const std::vector<Kernel>& kernels, const Kernel& with_sass) {
+  std::vector<const Kernel*> covered;
+  for (const auto& k : kernels)
+    if (covered.size() < with_sass.sass_launches && k.launch >= with_sass.launch && k.mangled == with_sass.mangled &&
+        k.device == with_sass.device)
+      covered.push_back(&k);
+  return covered;
+}
+
 std::string kernel_short_name(const std::string& demangled) {
   // The parameter list is the first '(' outside template brackets ("(anonymous namespace)"
   // is part of a name); a return type, which the demangler prints for function templates

@@ -54,6 +54,7 @@ json to_json(const Kernel& k) {
       sass.push_back({{"function", i.function}, {"pc_offset", i.pc_offset}, {"file", i.file}, {"line", i.line},
                       {"metrics", i.metrics}});
     j["sass"] = std::move(sass);
+    if (k.sass_launches != 1) j["sass_launches"] = k.sass_launches;
   }
   return j;
 }
@@ -257,6 +258,10 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
         s.metrics = i.number_map("metrics");
         x.sass.push_back(std::move(s));
       });
+    if (k.has("sass_launches")) {   // counts summed over several launches; 1 when absent
+      x.sass_launches = k.integer<std::uint64_t>("sass_launches");
+      if (x.sass_launches == 0) k.fail("sass_launches", "expected 1 or more launches");
+    }
     m.kernels.push_back(std::move(x));
   });
 

@@ -67,6 +67,7 @@ void merge_sass(Measurement& into, const Measurement& source) {
   for (std::size_t i = 0; i < into.kernels.size(); ++i)
     if (const auto it = measured.find(into_keys[i]); it != measured.end()) {
       into.kernels[i].sass = it->second->sass;
+      into.kernels[i].sass_launches = it->second->sass_launches;
       measured.erase(it);
     }
   if (!measured.empty())

@@ -1,5 +1,6 @@
 // Compares `labbook profile --source` with Nsight Compute's Source page, instruction by
-// instruction: for the n-th launch of each kernel in both tools, every SASS instruction's
+// instruction: labbook's counts of a kernel are the sums over its launches (Kernel::sass,
+// sass_launches), so ncu's launches of that kernel are summed alike; every SASS instruction's
 // executions, global sectors and their ideal, local sectors and shared-memory conflict ways
 // must be equal (these counts follow from the access pattern alone, so there is no tolerance).
 //   compare_source_with_ncu MEASUREMENT.json NCU.csv
@@ -8,6 +9,7 @@
 // instruction with its absolute address (the first row is the function's first instruction,
 // so address minus the first address is labbook's PC offset).
 // Prints a table per launch; exit 0 when everything agrees, 1 otherwise.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -61,6 +63,19 @@ std::vector<NcuLaunch> read_ncu(const std::string& path) {
   return out;
 }
 
+/// Launches `first` to `first + count - 1` of one kernel as one: every column summed, but the
+/// conflict ways, a property of the instruction, taken as the largest.
+NcuLaunch summed(const std::vector<const NcuLaunch*>& launches, std::size_t first, std::size_t count) {
+  NcuLaunch sum = *launches[first];
+  for (std::size_t n = first + 1; n < first + count; ++n)
+    for (const auto& [offset, row] : launches[n]->rows)
+      for (const auto& [column, value] : row) {
+        double& total = sum.rows[offset][column];
+        total = column == "L1 Conflicts Shared N-Way" ? std::max(total, value) : total + value;
+      }
+  return sum;
+}
+
 double metric(const std::map<std::string, double>& m, const char* name) {
   const auto it = m.find(name);
   return it == m.end() ? 0.0 : it->second;
@@ -79,19 +94,20 @@ int main(int argc, char** argv) {
     std::map<std::string, std::vector<const NcuLaunch*>> ncu_by_kernel;
     for (const auto& l : ncu) ncu_by_kernel[l.kernel].push_back(&l);
     std::map<std::string, std::size_t> seen;
-    int differences = 0, launches = 0;
-    std::printf("| kernel | launch | instructions compared | executions | global sectors | ideal | local sectors | shared ways | differ |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    int differences = 0, compared = 0;
+    std::printf("| kernel | first launch | launches | instructions compared | executions | global sectors | ideal | local sectors | shared ways | differ |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
     for (const auto& k : m.kernels) {
-      if (k.sass.empty()) continue;
       const std::size_t n = seen[k.mangled]++;
+      if (k.sass.empty()) continue;
       const auto& candidates = ncu_by_kernel[k.mangled];
-      if (n >= candidates.size()) {
-        std::printf("FAIL %s launch %zu: ncu has no such launch\n", k.name.c_str(), n);
+      if (n + k.sass_launches > candidates.size()) {
+        std::printf("FAIL %s launches %zu to %zu: ncu has %zu launches\n", k.name.c_str(), n,
+                    n + static_cast<std::size_t>(k.sass_launches) - 1, candidates.size());
         ++differences;
         continue;
       }
-      const NcuLaunch& theirs = *candidates[n];
+      const NcuLaunch theirs = summed(candidates, n, k.sass_launches);
       // labbook's entries by offset (an instruction may come as several entries: summed).
       std::map<std::uint64_t, std::map<std::string, double>> ours;
       for (const auto& i : k.sass)
@@ -132,14 +148,14 @@ int main(int argc, char** argv) {
           }
         }
       }
-      ++launches;
+      ++compared;
       differences += differ;
-      std::printf("| %s | %zu | %zu | %.0f | %.0f | %.0f | %s | %.0f | %d |\n", labbook::kernel_short_name(k.name).c_str(), n,
-                  offsets.size(), totals[0], totals[1], totals[2],
+      std::printf("| %s | %zu | %llu | %zu | %.0f | %.0f | %.0f | %s | %.0f | %d |\n", labbook::kernel_short_name(k.name).c_str(), n,
+                  static_cast<unsigned long long>(k.sass_launches), offsets.size(), totals[0], totals[1], totals[2],
                   theirs.has_local_column ? std::to_string(std::llround(totals[3])).c_str() : "(no column)", totals[4], differ);
     }
-    if (launches == 0) throw labbook::Error(std::string(argv[1]) + ": no launch has per-instruction counts");
-    std::printf("%d launches compared, %d values differ\n", launches, differences);
+    if (compared == 0) throw labbook::Error(std::string(argv[1]) + ": no launch has per-instruction counts");
+    std::printf("%d kernels compared, %d values differ\n", compared, differences);
     return differences == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare_source_with_ncu: %s\n", e.what());

@@ -4,7 +4,8 @@
 # sectors per request where 4 would do and stores of 4 against 4; the program's output and
 # exit code are its own; a program built without -lineinfo would get the SASS view instead
 # (here every program has line information); both launches (the warm-up and the timed one)
-# are counted, each on its own. Skips (77) without a GPU.
+# are counted, summed (CUPTI counts a kernel once per run): twice the instructions of one
+# launch, which a run with --kernel on a program launching it once gives. Skips (77) without a GPU.
 set -uo pipefail
 build=$1; source=$2
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
@@ -22,18 +23,26 @@ row=$(grep -F "| misaligned_read.cu:$line" "$out/p/summary.md" || true)
 echo "row: $row"
 [ -n "$row" ] || { sed -n '/## Lines that move memory/,$p' "$out/p/summary.md" | head -30; fail "no row for misaligned_read.cu:$line"; }
 grep -qF "loads 5.00 (ideal 4.00); stores 4.00 (ideal 4.00)" <<<"$row" || fail "the read's line does not show 5 sectors per load against 4"
-# Every launch counted alike: a CUPTI range per launch (once, only the first was).
+# Both launches counted, summed and kept with the first: one entry covering 2 launches.
 counted=$(python3 - "$out/p/measurements.json" <<'PY'
 import json, sys
 kernels = json.load(open(sys.argv[1]))["kernels"]
-def executions(k):
-    return sum(i["metrics"].get("smsp__sass_inst_executed", 0) for i in k.get("sass", []))
-print(" ".join(str(int(executions(k))) for k in kernels))
+with_sass = [k for k in kernels if k.get("sass")]
+launches = sum(1 for k in kernels if "readOffset" in k["name"])
+executions = sum(i["metrics"].get("smsp__sass_inst_executed", 0) for k in with_sass for i in k["sass"])
+print(len(with_sass), with_sass[0].get("sass_launches", 1) if with_sass else 0, launches, int(executions))
 PY
 )
-echo "instructions executed per launch: $counted"
-[ "$(wc -w <<<"$counted")" -eq 2 ] && [ "$(tr ' ' '\n' <<<"$counted" | sort -u | wc -l)" -eq 1 ] && [ "${counted%% *}" != 0 ] \
-  || fail "the two launches were not counted alike: $counted"
+echo "entries with counts, launches they cover, readOffset launches, instructions executed: $counted"
+read -r entries covered launches executions <<<"$counted"
+[ "$entries" = 1 ] && [ "$covered" = 2 ] && [ "$launches" = 2 ] && [ "$executions" -gt 0 ] \
+  || fail "expected one entry covering the 2 launches: $counted"
+# One launch counts half as many instructions: the program run with a single launch.
+"$build/labbook" profile --source --no-trace --kernel readOffset --out "$out/once" -- "$build/tests/programs/misaligned_read" 11 --once \
+  >/dev/null 2>&1 || fail "labbook profile --source on a single launch failed"
+once=$(python3 -c 'import json,sys; print(int(sum(i["metrics"].get("smsp__sass_inst_executed",0) for k in json.load(open(sys.argv[1]))["kernels"] for i in k.get("sass",[]))))' "$out/once/measurements.json" 2>/dev/null || echo 0)
+echo "instructions executed by one launch: $once"
+[ "$once" -gt 0 ] && [ $((2 * once)) -eq "$executions" ] || fail "two launches did not count twice one launch: $executions against $once"
 grep -q "source_lost\|source_unsupported" "$out/p/summary.md" && fail "the source run lost something: $(grep -h 'source_' "$out/p/summary.md")"
 echo "$failures failures"
 [ "$failures" -eq 0 ]

@@ -1,12 +1,14 @@
 // The misaligned-read experiment on its own: C[i] = A[i + offset] + B[i + offset] over 2^20
 // floats, one warmup launch and then the launch to measure, inside an NVTX range
-// "readOffset". Exactly two kernel launches, both of readOffset.
-//   misaligned_read [OFFSET]   OFFSET >= 0 (default 11). Exit 0 when the result is right,
-//                              1 otherwise.
+// "readOffset". Exactly two kernel launches, both of readOffset (one with --once: the
+// measured launch alone).
+//   misaligned_read [OFFSET [--once]]   OFFSET >= 0 (default 11). Exit 0 when the result is
+//                                       right, 1 otherwise.
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define CHECK(call)                                                                  \
@@ -26,8 +28,9 @@ __global__ void readOffset(float* A, float* B, float* C, int n, int offset) {
 
 int main(int argc, char** argv) {
   const int offset = argc > 1 ? std::atoi(argv[1]) : 11;
-  if (offset < 0) {
-    std::fprintf(stderr, "usage: misaligned_read [OFFSET >= 0]\n");
+  const bool once = argc > 2 && std::strcmp(argv[2], "--once") == 0;
+  if (offset < 0 || (argc > 2 && !once) || argc > 3) {
+    std::fprintf(stderr, "usage: misaligned_read [OFFSET >= 0 [--once]]\n");
     return 2;
   }
   const int n = 1 << 20, threads = 512, blocks = (n + threads - 1) / threads;
@@ -45,9 +48,11 @@ int main(int argc, char** argv) {
   CHECK(cudaMemcpy(d_B, B.data(), bytes, cudaMemcpyHostToDevice));
   CHECK(cudaMemset(d_C, 0, bytes));
 
-  readOffset<<<blocks, threads>>>(d_A, d_B, d_C, n, offset);   // warmup
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
+  if (!once) {
+    readOffset<<<blocks, threads>>>(d_A, d_B, d_C, n, offset);   // warmup
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+  }
   nvtxRangePushA("readOffset");
   readOffset<<<blocks, threads>>>(d_A, d_B, d_C, n, offset);
   CHECK(cudaGetLastError());

@@ -236,7 +236,7 @@ TEST_F(GradePipeline, AnExerciseWithSourceLinesShowsTheStudentsOwnLines) {
   const auto graded = grade();
   EXPECT_EQ(runner_.runs[settings_.out_dir + "/honest/work"], runs_without + 1) << "one more run: the source run";
   EXPECT_DOUBLE_EQ(of(graded, "honest").score.total, 100) << "feedback only: the score is the same";
-  // The measured calls' instructions (two calls of the student's kernel), not the reference's.
+  // The student's kernel's instructions (launched in the measured calls), not the reference's.
   EXPECT_EQ(of(graded, "honest").outcome.instructions.size(), 2u);
   const std::string feedback = read_file(settings_.out_dir + "/honest/feedback.md");
   EXPECT_NE(feedback.find("## Your kernel, line by line"), std::string::npos) << feedback;

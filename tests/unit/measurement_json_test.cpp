@@ -224,7 +224,15 @@ TEST(MeasurementJson, Version4CarriesAKernelsSassInstructions) {
   EXPECT_EQ(back.kernels[0].sass[0].metrics.at("smsp__sass_sectors_mem_global"), 5242880);
   EXPECT_EQ(back.kernels[0].sass[1].line, 0) << "no line information";
 
+  EXPECT_EQ(back.kernels[0].sass_launches, 1u) << "a launch's own counts unless said otherwise";
+
   auto j = to_json(m);
+  EXPECT_FALSE(j["kernels"][0].contains("sass_launches")) << "written only for sums over several launches";
+  m.kernels[0].sass_launches = 3;
+  EXPECT_EQ(measurement_from_json(to_json(m), "sums.json").kernels[0].sass_launches, 3u);
+  j["kernels"][0]["sass_launches"] = 0;
+  expect_rejected(j, "/kernels/0/sass_launches: expected 1 or more launches");
+  j["kernels"][0].erase("sass_launches");
   EXPECT_FALSE(to_json(sample())["kernels"][0].contains("sass")) << "written only for kernels the source pass saw";
   j["kernels"][0]["sass"][0]["line"] = -1;
   expect_rejected(j, "/kernels/0/sass/0/line: expected 0 (unknown) or a line number");

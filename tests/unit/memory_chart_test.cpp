@@ -239,6 +239,36 @@ TEST(MemoryChartInSheets, SourceLinesUnderTheChartWhereTheLabAsks) {
       << md.substr(md.find("Lines that move memory"), 1500);
 }
 
+TEST(MemoryChartInSheets, SourceLinesNotShownForAKernelCountedInOtherExperimentsToo) {
+  // CUPTI counts a kernel once per run: lab 4's readSegment, launched in every offset's
+  // experiment, comes summed over all of them, which no one experiment may show as its own.
+  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+  LabData lab = load_lab_data(folder + "/lab.toml");
+  lab.source_lines = true;
+  Measurement m = read_measurement(folder + "/recorded/h100.json");
+  Kernel* first = nullptr;
+  std::uint64_t launches = 0, in_offset_11 = 0;
+  for (auto& k : m.kernels)
+    if (kernel_short_name(k.name).find("readSegment") != std::string::npos) {
+      if (!first) first = &k;
+      if (k.mangled != first->mangled || k.device != first->device) continue;
+      ++launches;
+      in_offset_11 += k.range == "readSegment/offset=11";
+    }
+  ASSERT_NE(first, nullptr);
+  ASSERT_GT(in_offset_11, 0u);
+  ASSERT_GT(launches, in_offset_11);
+  first->sass = {{first->mangled, 0x40, "/src/lab4.cu", 30,
+                  {{"smsp__sass_inst_executed", 100}, {"smsp__sass_inst_executed_op_global_ld", 100},
+                   {"smsp__sass_sectors_mem_global", 500}, {"smsp__sass_sectors_mem_global_ideal", 400}}}};
+  first->sass_launches = launches;
+  const std::string md = to_markdown(build_sheet(lab, m, {"test", true}));
+  EXPECT_NE(md.find("Lines that move memory: not shown for `" + kernel_short_name(first->name) + "` (" + std::to_string(in_offset_11) + " of its " +
+                    std::to_string(launches) + " launches here): CUPTI counts a kernel's instructions once per run"),
+            std::string::npos);
+  EXPECT_EQ(md.find("| lab4.cu:30"), std::string::npos) << "no line of the mixed sums";
+}
+
 TEST(MemoryChartLabData, SourceLinesIsASwitchOfTheSheet) {
   EXPECT_FALSE(parse_lab_data(lab_with_section(), "lab.toml").source_lines) << "off unless asked";
   std::string text = lab_with_section();

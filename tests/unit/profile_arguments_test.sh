@@ -39,6 +39,9 @@ expect "negative --launch-skip" 2 "--launch-skip: must be a whole number, at lea
   --launch-skip -3 -- "$work/prog"
 expect "a folder as the program" 2 "'$work' is a folder, not a program" -- "$work"
 expect "--no-trace without metrics" 2 "--no-trace needs --metrics or --source" --no-trace -- "$work/prog"
+expect "--source with --launch-skip" 2 "--launch-skip cannot be used with --source: the source run counts every launch" \
+  --source --launch-skip 1 -- "$work/prog"
+expect "--source with --nvtx" 2 "--nvtx cannot be used with --source" --source --nvtx 'a/*' -- "$work/prog"
 expect "bad --replay value" 2 "--replay" --replay sometimes -- "$work/prog"
 expect "bad --cache-control value" 2 "--cache-control" --cache-control some -- "$work/prog"
 # labbook's own test for a GPU: the driver's list of them.

@@ -85,12 +85,21 @@ struct Kernel {
   int local_bytes_per_thread = 0;
   std::optional<std::uint64_t> start_ns, end_ns;   ///< from the trace run
   std::map<std::string, double> metrics;           ///< CUPTI metric name -> value
-  std::vector<SassInstruction> sass;               ///< from the source pass; empty without one
+  /// From the source pass; empty without one. CUPTI 13.0 gives a function's per-instruction
+  /// counts once per run (tools/probes/sass_relaunch.cu), so they are the sums over
+  /// `sass_launches` launches: this one, the function's first, and its later ones on the
+  /// same device (sass_covered() lists them).
+  std::vector<SassInstruction> sass;
+  std::uint64_t sass_launches = 1;
   std::optional<double> duration_ns() const;
   /// The NVTX path, or for a kernel launched outside any range its short name, so that
   /// programs without NVTX still get one "range" per kernel.
   std::string range_or_name() const;
 };
+
+/// The launches whose counts `with_sass.sass` sums (Kernel::sass_launches), in launch order:
+/// itself and the next launches of the same function on the same device.
+std::vector<const Kernel*> sass_covered(const std::vector<Kernel>& kernels, const Kernel& with_sass);
 
 /// "readSegment" for "readSegment(float const*, float*, int, int)": the demangled name up
 /// to its parameter list (template arguments kept).

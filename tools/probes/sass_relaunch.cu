@@ -1,0 +1,137 @@
+// Does CUPTI's SASS metrics API count a kernel's second and third launches? For
+// `labbook profile --source` (profiler/sass_source.cpp), which must count every selected launch
+// on its own. Runs one kernel three times under each way of bracketing launches, printing the
+// instructions executed that each flush returned. Build and run on the GPU machine:
+//   nvcc -o /tmp/sass_relaunch tools/probes/sass_relaunch.cu -lcupti -lcuda && /tmp/sass_relaunch
+// Each way runs in a fresh process; main() lists the words a way is made of.
+// H100, CUPTI 13.0 (2026-11-27): lazy patching counts the first launch only, however launches
+// are bracketed, while one flush at the end holds all three; eager patching counts nothing
+// when the module loads after the enable (CUDA's lazy module loading).
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti_profiler_target.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                             \
+  do {                                                                          \
+    if (auto status = (call); status != 0) {                                    \
+      std::fprintf(stderr, "%s failed: %d\n", #call, static_cast<int>(status)); \
+      std::exit(1);                                                             \
+    }                                                                           \
+  } while (0)
+
+__global__ void add_one(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += 1.0f;
+}
+
+static std::uint64_t flushed_instructions(CUcontext ctx) {
+  CUpti_SassMetricsGetDataProperties_Params properties{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+  properties.ctx = ctx;
+  CHECK(cuptiSassMetricsGetDataProperties(&properties));
+  const std::size_t records = properties.numOfPatchedInstructionRecords, instances = properties.numOfInstances;
+  if (records == 0 || instances == 0) return 0;
+  std::vector<CUpti_SassMetrics_Data> data(records);
+  std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);
+  for (std::size_t r = 0; r < records; ++r) {
+    data[r] = {};
+    data[r].structSize = sizeof(CUpti_SassMetrics_Data);
+    data[r].pInstanceValues = &values[r * instances];
+  }
+  CUpti_SassMetricsFlushData_Params flush{CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
+  flush.ctx = ctx;
+  flush.numOfPatchedInstructionRecords = records;
+  flush.numOfInstances = instances;
+  flush.pMetricsData = data.data();
+  CHECK(cuptiSassMetricsFlushData(&flush));
+  std::uint64_t sum = 0;
+  for (const auto& v : values) sum += v.value;
+  return sum;
+}
+
+static void enable(CUcontext ctx, bool lazy) {
+  CUpti_SassMetricsEnable_Params p{CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+  p.ctx = ctx;
+  p.enableLazyPatching = lazy;
+  CHECK(cuptiSassMetricsEnable(&p));
+}
+
+static void disable(CUcontext ctx) {
+  CUpti_SassMetricsDisable_Params p{CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+  p.ctx = ctx;
+  CHECK(cuptiSassMetricsDisable(&p));
+}
+
+static void configure(std::uint64_t metric_id) {
+  CUpti_SassMetrics_Config config{metric_id, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU};
+  CUpti_SassMetricsSetConfig_Params set{CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+  set.numOfMetricConfig = 1;
+  set.pConfigs = &config;
+  set.deviceIndex = 0;
+  CHECK(cuptiSassMetricsSetConfig(&set));
+}
+
+static void unconfigure() {
+  CUpti_SassMetricsUnsetConfig_Params unset{CUpti_SassMetricsUnsetConfig_Params_STRUCT_SIZE};
+  unset.deviceIndex = 0;
+  CHECK(cuptiSassMetricsUnsetConfig(&unset));
+}
+
+// A way is a list of words: lazy or eager patching; once (one enable for all launches), each
+// (enable and disable around each launch) or end (one flush after the three launches); warm
+// (one uncounted launch first, so that the module is loaded); reconfig (the device's
+// configuration unset and set again around each launch, with "each"); off-first (disable,
+// then flush).
+int main(int argc, char** argv) {
+  const std::string way = argc > 1 ? argv[1] : "once lazy";
+  const auto has = [&](const char* word) { return way.find(word) != std::string::npos; };
+  CHECK(cuInit(0));
+  CUdevice device;
+  CHECK(cuDeviceGet(&device, 0));
+  CUcontext ctx;
+  CHECK(cuDevicePrimaryCtxRetain(&ctx, device));
+  CHECK(cuCtxSetCurrent(ctx));
+  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  CHECK(cuptiProfilerInitialize(&init));
+  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  chip.deviceIndex = 0;
+  CHECK(cuptiDeviceGetChipName(&chip));
+  CUpti_SassMetrics_GetProperties_Params metric{CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
+  metric.pChipName = chip.pChipName;
+  metric.pMetricName = "smsp__sass_inst_executed";
+  CHECK(cuptiSassMetricsGetProperties(&metric));
+  const std::uint64_t id = metric.metric.metricId;
+  configure(id);
+
+  const int n = 1 << 20;
+  float* x = nullptr;
+  cudaMalloc(&x, n * sizeof(float));
+  if (has("warm")) {
+    add_one<<<n / 256, 256>>>(x, n);
+    CHECK(cuCtxSynchronize());
+  }
+  const bool lazy = !has("eager"), each = has("each"), at_end = has("end"), off_first = has("off-first");
+  std::printf("%-28s", way.c_str());
+  if (!each) enable(ctx, lazy);
+  for (int launch = 0; launch < 3; ++launch) {
+    if (each && has("reconfig") && launch > 0) configure(id);
+    if (each) enable(ctx, lazy);
+    add_one<<<n / 256, 256>>>(x, n);
+    CHECK(cuCtxSynchronize());
+    if (each && off_first) disable(ctx);
+    if (!at_end) std::printf(" %llu", static_cast<unsigned long long>(flushed_instructions(ctx)));
+    if (each && !off_first) disable(ctx);
+    if (each && has("reconfig")) unconfigure();
+  }
+  if (at_end) std::printf(" sum %llu", static_cast<unsigned long long>(flushed_instructions(ctx)));
+  if (!each) disable(ctx);
+  std::printf("\n");
+  return 0;
+}
