@@ -38,7 +38,7 @@ source_only=$(median3 "$(seconds "$build/labbook" profile --source --no-trace --
                       "$(seconds "$build/labbook" profile --source --no-trace --out "$work/s2" -- "$@")" \
                       "$(seconds "$build/labbook" profile --source --no-trace --out "$work/s3" -- "$@")")
 source_rss=$(rss)
-row "labbook profile --source --no-trace (the source run and the report; median of 3)" "$source_only" "$(ratio "$source_only" "$alone") x program"
+row "labbook profile --source --no-trace (one source run per kernel, and the report; median of 3)" "$source_only" "$(ratio "$source_only" "$alone") x program"
 if command -v ncu >/dev/null 2>&1; then
   ncu_time=$(seconds ncu --section SourceCounters "$@")
   row "ncu --section SourceCounters" "$ncu_time" "labbook / ncu = $(ratio "$source_only" "$ncu_time")"
@@ -49,7 +49,9 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 kernels = [k for k in m.get("kernels", []) if k.get("sass")]
 entries = sum(len(k["sass"]) for k in kernels)
+launches = sum(k.get("sass_launches", 1) for k in kernels)
 size = sum(len(json.dumps(k["sass"])) for k in kernels)
-print(f"per-instruction records: {entries} entries over {len(kernels)} launches, {size} bytes of JSON")
+print(f"per-instruction records: {entries} entries for {len(kernels)} kernels (one source run each) over "
+      f"{launches} launches, {size} bytes of JSON")
 PY
 echo "peak memory: program alone $alone_rss; the source run $source_rss"

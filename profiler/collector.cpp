@@ -248,7 +248,8 @@ class Collector {
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 
     if (!config_.source_metrics.empty()) {
-      source_ = std::make_unique<SassSource>(config_.source_metrics, issues_, config_.verbose);
+      source_ = std::make_unique<SassSource>(config_.source_metrics, static_cast<std::size_t>(config_.pass), issues_,
+                                             config_.verbose);
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
     }
     if (config_.trace) {
@@ -468,8 +469,7 @@ class Collector {
       }
     }
     if (source_) {
-      // Every launch is counted (a function's counts come once per run, summed over its
-      // launches: sass_source.h); the filter decides whose counts are kept.
+      // One chosen kernel is counted per run, all its launches summed (sass_source.h).
       std::vector<Launch> counted;
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -603,6 +603,7 @@ class Collector {
 
     const auto metrics = profiler_ ? profiler_->results() : std::map<std::uint64_t, std::map<std::string, double>>{};
     const auto sass = source_ ? source_->results() : std::map<std::uint64_t, SassSource::Counted>{};
+    if (source_) m.program.source_kernels = source_->functions_chosen();
     if (tracer_) {
       ActivityBatch batch = tracer_->take();
       // A correlation id names one launch call: one kernel, or a graph's kernel nodes. Each

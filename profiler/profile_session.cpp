@@ -140,31 +140,44 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
   return true;
 }
 
-/// The source run (`--source`): its per-instruction counts join `into`'s kernels; a run that
-/// fails or leaves nothing is an issue, never fatal.
-void collect_source(const ProfileRequest& request, Measurement& into, int first_exit) {
-  const RunSpec run{"source", request.work_dir + "/source-run.json", 0, false};
-  int exit_code = 0;
-  try {
-    exit_code = run_collected(request, run);
-  } catch (const Error& e) {
-    into.issues.push_back({"source_lost", e.what()});
-    return;
+/// The most kernels the source runs count, one run each: a program of many kernels should
+/// choose some with --kernel rather than run that many more times.
+constexpr std::uint64_t kMaxSourceKernels = 32;
+
+/// The source runs (`--source`): CUPTI counts one kernel per run (sass_source.h), so the
+/// program runs once per kernel the filter chooses, from the `first`-th on (the first run
+/// says how many there are); each run's per-instruction counts join `into`'s kernels. A run
+/// that fails or leaves nothing is an issue, never fatal.
+void collect_source(const ProfileRequest& request, Measurement& into, int first_exit, std::uint64_t first) {
+  std::uint64_t kernels = first == 0 ? 1 : into.program.source_kernels.value_or(0);
+  for (std::uint64_t k = first; k < std::min(kernels, kMaxSourceKernels); ++k) {
+    const RunSpec run{"source", request.work_dir + "/source-run-" + std::to_string(k + 1) + ".json", static_cast<int>(k), false};
+    int exit_code = 0;
+    Measurement counted;
+    try {
+      exit_code = run_collected(request, run);
+      if (!std::filesystem::exists(run.output)) {
+        into.issues.push_back({"source_lost", nothing_written("source", run.output, exit_code)});
+        return;
+      }
+      counted = read_measurement(run.output);
+    } catch (const Error& e) {
+      into.issues.push_back({"source_lost", e.what()});
+      return;
+    }
+    merge_sass(into, counted);
+    if (k == first && first == 0) kernels = counted.program.source_kernels.value_or(0);
+    if (exit_code != first_exit) {
+      into.issues.push_back({"source_run_failed", "source run " + std::to_string(k + 1) + " exited with code " +
+                                                      std::to_string(exit_code) + " where the program's own run gave " +
+                                                      std::to_string(first_exit) + "; its lines may describe other work, "
+                                                      "and no later source run was made"});
+      return;
+    }
   }
-  if (!std::filesystem::exists(run.output)) {
-    into.issues.push_back({"source_lost", nothing_written("source", run.output, exit_code)});
-    return;
-  }
-  try {
-    merge_sass(into, read_measurement(run.output));
-  } catch (const Error& e) {
-    into.issues.push_back({"source_lost", e.what()});
-    return;
-  }
-  if (exit_code != first_exit)
-    into.issues.push_back({"source_run_failed", "the source run exited with code " + std::to_string(exit_code) +
-                                                    " where the program's own run gave " + std::to_string(first_exit) +
-                                                    "; its lines may describe other work"});
+  if (kernels > kMaxSourceKernels)
+    into.issues.push_back({"source_lost", "the source runs counted " + std::to_string(kMaxSourceKernels) + " of the " +
+                                              std::to_string(kernels) + " kernels chosen (one run each): choose fewer with --kernel"});
 }
 
 }  // namespace
@@ -206,8 +219,9 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
     }
   } else if (request.cupti_metrics.empty()) {
     // The source run alone (--source --no-trace): the program's own run, its stdout the user's.
-    if (!own_run({"source", request.work_dir + "/source-run.json", 0, true})) return outcome;
+    if (!own_run({"source", request.work_dir + "/source-run-1.json", 0, true})) return outcome;
     outcome.measurement.program.mode = "source";
+    if (outcome.exit_code < 128) collect_source(request, outcome.measurement, outcome.exit_code, 1);
   } else {
     // The first metrics run is the program's own run: its exit code is the one passed on.
     outcome.collected = collect_metrics(request, outcome.measurement, false, outcome.exit_code);
@@ -218,7 +232,7 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
   }
   const bool source_done = !request.trace && request.cupti_metrics.empty();
   if (!request.source_metrics.empty() && !source_done && outcome.collected && outcome.exit_code < 128)
-    collect_source(request, outcome.measurement, outcome.exit_code);
+    collect_source(request, outcome.measurement, outcome.exit_code, 0);
   outcome.measurement.program.command = request.command;
   outcome.measurement.program.exit_code = outcome.exit_code;
   return outcome;

@@ -33,8 +33,9 @@ struct ProfileRequest {
   /// Which launches get metrics (the collector's LABBOOK_NVTX etc.); all when empty.
   std::vector<std::string> nvtx, kernels;
   std::optional<std::uint64_t> launch_skip, launch_count;
-  /// SASS metrics for a source run after the others (none: no source run): per instruction
-  /// of the selected launches, with their source lines (Kernel::sass). A run of its own,
+  /// SASS metrics for source runs after the others (none: no source run): per instruction of
+  /// the chosen kernels, summed over their launches, with their source lines (Kernel::sass).
+  /// One run per kernel (CUPTI counts one per run: sass_source.h), each a run of its own,
   /// since SASS metrics patch the code: its counts never mix with the timed run or the
   /// counter passes.
   std::vector<std::string> source_metrics;
@@ -54,9 +55,9 @@ struct ProfileOutcome {
 };
 
 /// Runs the program under the collector: a trace run, then (if metrics are asked for and
-/// the trace run succeeded) the metrics runs, then the source run if asked for, and merges
-/// them; with `trace` off, the metrics runs alone. A metrics or source run that fails or
-/// leaves nothing becomes an issue.
+/// the trace run succeeded) the metrics runs, then the source runs if asked for, and merges
+/// them; with `trace` off, the metrics runs alone (or the source runs alone). A metrics or
+/// source run that fails or leaves nothing becomes an issue.
 ProfileOutcome profile_program(const ProfileRequest& request);
 
 }  // namespace labbook::profiler

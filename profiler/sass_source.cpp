@@ -5,6 +5,7 @@
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <tuple>
@@ -23,8 +24,8 @@ std::string chip_of(std::uint32_t device) {
 
 }  // namespace
 
-SassSource::SassSource(std::vector<std::string> wanted, IssueLog& issues, bool verbose)
-    : wanted_(std::move(wanted)), issues_(issues), verbose_(verbose) {}
+SassSource::SassSource(std::vector<std::string> wanted, std::size_t function_index, IssueLog& issues, bool verbose)
+    : wanted_(std::move(wanted)), function_index_(function_index), issues_(issues), verbose_(verbose) {}
 
 void SassSource::on_module_loaded(const CUpti_ModuleResourceData& module) {
   if (!module.pCubin || module.cubinSize == 0) return;
@@ -39,11 +40,26 @@ void SassSource::on_module_loaded(const CUpti_ModuleResourceData& module) {
 }
 
 void SassSource::on_launch(CUcontext ctx, std::uint64_t launch, const std::string& mangled, bool selected) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (selected && std::find(chosen_.begin(), chosen_.end(), mangled) == chosen_.end()) chosen_.push_back(mangled);
+    const bool counted = chosen_.size() > function_index_ && chosen_[function_index_] == mangled;
+    if (!counted || (counting_ && counting_ != ctx)) return;   // counted on its first context only
+    if (counting_) {
+      counted_launches_.push_back(launch);
+      return;
+    }
+  }
+  // Its first launch: collection starts now, before it runs.
   if (!enable(ctx)) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto& function = enabled_[ctx][mangled];
-  function.launches.push_back(launch);
-  function.selected = function.selected || selected;
+  counting_ = ctx;
+  counted_launches_.push_back(launch);
+}
+
+std::size_t SassSource::functions_chosen() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return chosen_.size();
 }
 
 void SassSource::wait_for(CUcontext ctx) {
@@ -56,7 +72,6 @@ void SassSource::wait_for(CUcontext ctx) {
 bool SassSource::enable(CUcontext ctx) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (failed_) return false;
-  if (enabled_.count(ctx)) return true;
   const auto fail = [&](const std::string& why) {
     failed_ = true;
     issues_.add("source_unsupported", "per-instruction counts could not be collected: " + why);
@@ -102,7 +117,6 @@ bool SassSource::enable(CUcontext ctx) {
   enable.ctx = ctx;
   enable.enableLazyPatching = 1;   // only the functions that run are patched
   if (CUptiResult s = cuptiSassMetricsEnable(&enable); s != CUPTI_SUCCESS) return fail(describe_call("cuptiSassMetricsEnable", s));
-  enabled_[ctx];
   return true;
 }
 
@@ -178,37 +192,36 @@ void SassSource::line_of(std::uint32_t crc, SassInstruction& i) {
 }
 
 void SassSource::finish(CUcontext ctx) {
-  std::map<std::string, FunctionLaunches> functions;
+  std::string function;
+  std::vector<std::uint64_t> launches;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = enabled_.find(ctx);
-    if (it == enabled_.end()) return;
-    functions = std::move(it->second);
-    enabled_.erase(it);
+    if (!counting_ || counting_ != ctx) return;
+    counting_ = nullptr;
+    function = chosen_[function_index_];
+    launches = std::move(counted_launches_);
   }
   wait_for(ctx);
-  const std::vector<SassInstruction> instructions = take(ctx);
+  std::vector<SassInstruction> instructions = take(ctx);
   auto disable = LABBOOK_PARAMS(CUpti_SassMetricsDisable_Params);
   disable.ctx = ctx;
   cuptiSassMetricsDisable(&disable);
-  // Each function's instructions go to its first launch, if one of its launches was chosen.
+  // Only the chosen function was patched; anything else would be another's.
+  instructions.erase(std::remove_if(instructions.begin(), instructions.end(),
+                                    [&](const SassInstruction& i) { return i.function != function; }),
+                     instructions.end());
+  if (instructions.empty() || launches.empty()) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  for (const auto& i : instructions) {
-    const auto f = functions.find(i.function);
-    if (f == functions.end() || !f->second.selected || f->second.launches.empty()) continue;
-    Counted& counted = results_[f->second.launches.front()];
-    counted.instructions.push_back(i);
-    counted.launches = f->second.launches.size();
-  }
+  results_[launches.front()] = {std::move(instructions), launches.size()};
 }
 
 void SassSource::finish_all() {
-  std::vector<CUcontext> contexts;
+  CUcontext ctx = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& [ctx, functions] : enabled_) contexts.push_back(ctx);
+    ctx = counting_;
   }
-  for (CUcontext ctx : contexts) finish(ctx);
+  if (ctx) finish(ctx);
 }
 
 std::map<std::uint64_t, SassSource::Counted> SassSource::results() const {

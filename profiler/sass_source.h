@@ -6,11 +6,15 @@
 /// names the ones it lacks); a PC's file and line come from the cubin the driver loaded
 /// (cuptiGetSassToSourceCorrelation; code built with -lineinfo).
 ///
-/// CUPTI 13.0 counts a function only if it is patched at its first execution, and gives its
-/// counts once: after a flush, later launches add nothing, even in a new enable/disable range
-/// (tools/probes/sass_relaunch.cu, H100 and H200, 2026-11-27). So collection is enabled at a
-/// context's first launch and flushed once, when the context goes away or the program ends:
-/// each function's counts are the sums over all its launches, kept with the first of them.
+/// CUPTI 13.0 counts one function per enable: the first one launched after it, and only if
+/// that is its first execution in the process; and it gives the counts once: after a flush,
+/// later launches add nothing, even in a new enable/disable range
+/// (tools/probes/sass_relaunch.cu, H100 and H200, 2026-11-27: of two kernels launched
+/// alternately only the first is counted, with lazy or eager patching and module loading).
+/// So a source run counts one kernel: enabled just before the first launch of the n-th chosen
+/// function (LABBOOK_PASS) and flushed once, when the context goes away or the program ends;
+/// its counts are the sums over all that function's launches, kept with the first of them.
+/// The session runs the program once per chosen kernel (profile_session.cpp).
 /// Run on GH100 (H200, CUPTI 13.0): tools/probes/sass_metric_names.cu lists the metrics offered.
 #include <cuda.h>
 #include <cupti.h>
@@ -29,18 +33,21 @@ namespace labbook::profiler {
 
 class SassSource {
  public:
-  /// `wanted`: SASS metric names to collect where the GPU offers them.
+  /// `wanted`: SASS metric names to collect where the GPU offers them. `function_index`:
+  /// which chosen function to count (0 = the first one launched).
   /// `verbose`: each flush's record count on stderr (LABBOOK_VERBOSE=1).
-  SassSource(std::vector<std::string> wanted, IssueLog& issues, bool verbose = false);
+  SassSource(std::vector<std::string> wanted, std::size_t function_index, IssueLog& issues, bool verbose = false);
 
   /// A module the driver loaded: its cubin is kept, by CRC, for the source lines.
   void on_module_loaded(const CUpti_ModuleResourceData& module);
 
-  /// At each launch's entry, before it runs: collection configured for the context's device
-  /// (once) and enabled on the context (at its first launch); the launch's function noted.
-  /// `selected`: the launch matches the kernel filter; a function's counts are kept if any of
-  /// its launches does.
+  /// At each launch's entry, before it runs. `selected`: the launch matches the kernel filter.
+  /// The first launch of the function_index-th selected function enables collection on its
+  /// context (configured for its device); every launch of that function there is noted.
   void on_launch(CUcontext ctx, std::uint64_t launch, const std::string& mangled, bool selected);
+
+  /// How many distinct functions the filter chose, so far.
+  std::size_t functions_chosen() const;
 
   /// The context's counts flushed and collection disabled (the context going away).
   void finish(CUcontext ctx);
@@ -48,8 +55,8 @@ class SassSource {
   /// Every context's (the program's end).
   void finish_all();
 
-  /// Per function counted: the index of its first launch -> its instructions, summed over
-  /// its launches, and how many launches those were.
+  /// The counted function: the index of its first launch -> its instructions, summed over its
+  /// launches, and how many launches those were.
   struct Counted {
     std::vector<SassInstruction> instructions;
     std::uint64_t launches = 0;
@@ -62,19 +69,16 @@ class SassSource {
   std::vector<SassInstruction> take(CUcontext ctx);  ///< flushes what was counted
   void line_of(std::uint32_t crc, SassInstruction& i);
 
-  /// A context's launches while collection was enabled, per function (mangled name).
-  struct FunctionLaunches {
-    std::vector<std::uint64_t> launches;
-    bool selected = false;
-  };
-
   std::vector<std::string> wanted_;
+  std::size_t function_index_;
   IssueLog& issues_;
   bool verbose_;
   mutable std::mutex mutex_;
   std::map<std::uint64_t, std::string> metric_names_;      ///< metric id -> name
   std::set<std::uint32_t> configured_devices_;
-  std::map<CUcontext, std::map<std::string, FunctionLaunches>> enabled_;   ///< contexts collecting
+  std::vector<std::string> chosen_;                  ///< selected functions, by first launch
+  CUcontext counting_ = nullptr;                     ///< the context collecting, once enabled
+  std::vector<std::uint64_t> counted_launches_;      ///< the counted function's launches there
   bool failed_ = false;
   std::map<std::uint32_t, std::string> cubins_;            ///< CRC -> cubin bytes
   std::map<std::uint64_t, Counted> results_;

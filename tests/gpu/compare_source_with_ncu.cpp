@@ -155,6 +155,12 @@ int main(int argc, char** argv) {
                   theirs.has_local_column ? std::to_string(std::llround(totals[3])).c_str() : "(no column)", totals[4], differ);
     }
     if (compared == 0) throw labbook::Error(std::string(argv[1]) + ": no launch has per-instruction counts");
+    // Every kernel ncu profiled has labbook's counts too (one source run per kernel).
+    for (const auto& [mangled, launches] : ncu_by_kernel)
+      if (std::none_of(m.kernels.begin(), m.kernels.end(), [&](const auto& k) { return k.mangled == mangled && !k.sass.empty(); })) {
+        std::printf("FAIL %s: ncu counted %zu launches, labbook none\n", mangled.c_str(), launches.size());
+        ++differences;
+      }
     std::printf("%d kernels compared, %d values differ\n", compared, differences);
     return differences == 0 ? 0 : 1;
   } catch (const std::exception& e) {

@@ -27,6 +27,7 @@ compare() {
   echo "## $name"
   "$build/tests/compare_source_with_ncu" "$out/$name/measurements.json" "$out/$name.csv" | tee "$keep/source_agreement_$name.md" \
     || failures=$((failures + 1))
+  cp "$out/$name/summary.md" "$keep/source_summary_$name.md" 2>/dev/null || true   # the tables as a user sees them
 }
 
 compare misaligned_read readOffset readOffset "$build/tests/programs/misaligned_read" 11

@@ -1,10 +1,12 @@
 // The profiling session's source run (profiler/profile_session.h, `labbook profile
 // --source`), driven by a fake runner that plays the collector: the run comes after the
 // trace run with LABBOOK_MODE=source, its per-instruction counts join the trace's kernels,
-// and a source run that leaves nothing is an issue, never a lost profile.
+// one source run per kernel the filter chooses (CUPTI counts one per run), and a source run
+// that leaves nothing is an issue, never a lost profile.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "collector_environment.h"
 #include "labbook/model/measurement_json.h"
@@ -14,6 +16,24 @@ using namespace labbook;
 using namespace labbook::profiler;
 
 namespace {
+
+/// A program of `kernels` kernels, one launch each; a source run (LABBOOK_PASS = k) counts
+/// the k-th, as the collector does, and says how many the filter chose.
+Measurement kernels_of(std::size_t kernels, std::optional<std::size_t> counted) {
+  Measurement m;
+  m.program.mode = counted ? "source" : "trace";
+  if (counted) m.program.source_kernels = kernels;
+  for (std::size_t i = 0; i < kernels; ++i) {
+    Kernel k;
+    k.launch = i;
+    k.name = "k" + std::to_string(i) + "()";
+    k.mangled = "_Z2k" + std::to_string(i) + "v";
+    k.range = "work";
+    if (counted == i) k.sass = {{k.mangled, 0x40, "/src/k.cu", static_cast<int>(7 + i), {{"smsp__sass_inst_executed", 32}}}};
+    m.kernels.push_back(k);
+  }
+  return m;
+}
 
 Measurement one_kernel(bool with_sass) {
   Measurement m;
@@ -89,6 +109,38 @@ TEST(ProfileSession, WithoutTraceTheSourceRunIsTheProgramsOwnRun) {
   ASSERT_TRUE(o.collected);
   EXPECT_EQ(o.measurement.program.mode, "source");
   ASSERT_EQ(o.measurement.kernels.at(0).sass.size(), 1u);
+}
+
+TEST(ProfileSession, OneSourceRunPerKernelEachCountingTheNextOne) {
+  std::vector<std::string> passes, stdout_paths;
+  ProfileRequest r;
+  r.command = {"./prog"};
+  r.collector = "libcupti-collector.so";
+  r.source_metrics = {"smsp__sass_inst_executed"};
+  r.runner = [&](const auto&, const auto& env, const std::string& stdout_path) {
+    const bool source = env.at(env::kMode) == "source";
+    if (source) passes.push_back(env.at(env::kPass));
+    stdout_paths.push_back(stdout_path);
+    write_measurement(kernels_of(3, source ? std::optional<std::size_t>(std::stoul(env.at(env::kPass))) : std::nullopt),
+                      env.at(env::kOutput));
+    return 0;
+  };
+  for (const bool trace : {true, false}) {
+    passes.clear();
+    stdout_paths.clear();
+    r.trace = trace;
+    r.work_dir = testing::TempDir() + "/session-source-per-kernel-" + std::to_string(trace);
+    const ProfileOutcome o = profile_program(r);
+    EXPECT_EQ(passes, (std::vector<std::string>{"0", "1", "2"})) << "trace " << trace;
+    EXPECT_EQ(stdout_paths.front(), "") << "the first run's output is the user's";
+    for (std::size_t i = 1; i < stdout_paths.size(); ++i) EXPECT_NE(stdout_paths[i], "") << "later runs' is not";
+    ASSERT_EQ(o.measurement.kernels.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      ASSERT_EQ(o.measurement.kernels[i].sass.size(), 1u) << "kernel " << i << ", trace " << trace;
+      EXPECT_EQ(o.measurement.kernels[i].sass[0].line, static_cast<int>(7 + i)) << "each from its own run";
+    }
+    EXPECT_TRUE(o.measurement.issues.empty());
+  }
 }
 
 TEST(ProfileSession, NoSourceRunUnlessAskedFor) {

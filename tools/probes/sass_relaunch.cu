@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@
 __global__ void add_one(float* x, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] += 1.0f;
+}
+
+__global__ void scale(float* x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2.0f;
 }
 
 static std::uint64_t flushed_instructions(CUcontext ctx) {
@@ -54,6 +60,31 @@ static std::uint64_t flushed_instructions(CUcontext ctx) {
   std::uint64_t sum = 0;
   for (const auto& v : values) sum += v.value;
   return sum;
+}
+
+static std::map<std::string, std::uint64_t> flushed_by_function(CUcontext ctx) {
+  std::map<std::string, std::uint64_t> out;
+  CUpti_SassMetricsGetDataProperties_Params properties{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+  properties.ctx = ctx;
+  CHECK(cuptiSassMetricsGetDataProperties(&properties));
+  const std::size_t records = properties.numOfPatchedInstructionRecords, instances = properties.numOfInstances;
+  if (records == 0 || instances == 0) return out;
+  std::vector<CUpti_SassMetrics_Data> data(records);
+  std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);
+  for (std::size_t r = 0; r < records; ++r) {
+    data[r] = {};
+    data[r].structSize = sizeof(CUpti_SassMetrics_Data);
+    data[r].pInstanceValues = &values[r * instances];
+  }
+  CUpti_SassMetricsFlushData_Params flush{CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
+  flush.ctx = ctx;
+  flush.numOfPatchedInstructionRecords = records;
+  flush.numOfInstances = instances;
+  flush.pMetricsData = data.data();
+  CHECK(cuptiSassMetricsFlushData(&flush));
+  for (std::size_t r = 0; r < records; ++r)
+    for (std::size_t v = 0; v < instances; ++v) out[data[r].functionName ? data[r].functionName : "?"] += values[r * instances + v].value;
+  return out;
 }
 
 static void enable(CUcontext ctx, bool lazy) {
@@ -86,7 +117,8 @@ static void unconfigure() {
 
 // A way is a list of words: lazy or eager patching; once (one enable for all launches), each
 // (enable and disable around each launch) or end (one flush after the three launches); warm
-// (one uncounted launch first, so that the module is loaded); reconfig (the device's
+// (one uncounted launch first, so that the module is loaded); two (a second kernel after each
+// launch, the end's flush shown per function); reconfig (the device's
 // configuration unset and set again around each launch, with "each"); off-first (disable,
 // then flush).
 int main(int argc, char** argv) {
@@ -124,13 +156,17 @@ int main(int argc, char** argv) {
     if (each && has("reconfig") && launch > 0) configure(id);
     if (each) enable(ctx, lazy);
     add_one<<<n / 256, 256>>>(x, n);
+    if (has("two")) scale<<<n / 256, 256>>>(x, n);
     CHECK(cuCtxSynchronize());
     if (each && off_first) disable(ctx);
     if (!at_end) std::printf(" %llu", static_cast<unsigned long long>(flushed_instructions(ctx)));
     if (each && !off_first) disable(ctx);
     if (each && has("reconfig")) unconfigure();
   }
-  if (at_end) std::printf(" sum %llu", static_cast<unsigned long long>(flushed_instructions(ctx)));
+  if (at_end && has("two"))
+    for (const auto& [function, count] : flushed_by_function(ctx))
+      std::printf(" %s %llu", function.c_str(), static_cast<unsigned long long>(count));
+  else if (at_end) std::printf(" sum %llu", static_cast<unsigned long long>(flushed_instructions(ctx)));
   if (!each) disable(ctx);
   std::printf("\n");
   return 0;

@@ -156,6 +156,9 @@ struct ProgramRun {
   std::string stop_reason;
   std::string collector_version;
   int cupti_version = 0;
+  /// A source run: how many kernels (distinct functions) its filter chose. It counts one of
+  /// them (Kernel::sass); the session runs the program once per kernel.
+  std::optional<std::uint64_t> source_kernels;
 };
 
 /// One file of measurements: one program run (or a trace run merged with a metrics run).
