@@ -12,6 +12,7 @@
 #include "install_layout.h"
 #include "lab_checks.h"
 #include "lab_data.h"
+#include "launch_filter.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
@@ -165,7 +166,11 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
   request.command.insert(request.command.end(), options.lab_args.begin(), options.lab_args.end());
   request.collector = install_layout().collector;
   request.cupti_metrics = cupti_metrics_for(lab.metrics);
-  if (lab.source_lines) request.source_metrics = report::source_line_metrics();
+  if (lab.source_lines) {
+    // One run per kernel counted: those of the memory charts' experiments, whose lines the sheet shows.
+    request.source_metrics = report::source_line_metrics();
+    for (const auto& chart : lab.memory_charts) request.source_nvtx.push_back(profiler::glob_literal(chart.experiment));
+  }
   request.work_dir = options.out_dir + "/.runs/" + lab.id;
   ProfileOutcome outcome = profile_program(request);
   if (!outcome.collected) throw Error(outcome.problem);

@@ -39,6 +39,15 @@ std::string quoted_list(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::string glob_literal(const std::string& text) {
+  std::string glob;
+  for (char c : text) {
+    if (c == '*' || c == '?' || c == '[' || c == '\\') glob += '\\';
+    glob += c;
+  }
+  return glob;
+}
+
 std::string glob_problem(const std::string& pattern) {
   if (pattern.empty()) return "an empty pattern matches nothing";
   for (std::size_t i = 0; i < pattern.size(); ++i) {

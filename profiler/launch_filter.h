@@ -29,6 +29,9 @@ struct LaunchFilterSpec {
 /// that no ']' closes (fnmatch would silently match nothing).
 std::string glob_problem(const std::string& pattern);
 
+/// A glob that matches `text` alone: its '*', '?', '[' and '\\' escaped.
+std::string glob_literal(const std::string& text);
+
 /// Decides launch by launch, in launch order. Not thread-safe: the caller serializes.
 class LaunchFilter {
  public:

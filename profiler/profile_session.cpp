@@ -42,7 +42,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   collector.cache_control = request.cache_control;
   collector.pass = run.pass;
   collector.pass_plan = plan_path(request);
-  collector.nvtx = request.nvtx;
+  collector.nvtx = run.mode == "source" && !request.source_nvtx.empty() ? request.source_nvtx : request.nvtx;
   collector.kernels = request.kernels;
   collector.launch_skip = request.launch_skip;
   collector.launch_count = request.launch_count;

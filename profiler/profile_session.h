@@ -39,6 +39,9 @@ struct ProfileRequest {
   /// since SASS metrics patch the code: its counts never mix with the timed run or the
   /// counter passes.
   std::vector<std::string> source_metrics;
+  /// Source runs only: count the kernels with a launch in these NVTX ranges (globs; empty:
+  /// `nvtx`'s). A lab counts the kernels of its memory charts, not all of them.
+  std::vector<std::string> source_nvtx;
   /// How each run is started: (command, environment the collector needs, file for its stdout
   /// or "" for ours) -> exit code. run_program by default; `labbook grade` runs student code
   /// in its sandbox, the measurement coming back through a pipe (env::kOutputFd) that it

@@ -188,7 +188,7 @@ void add_source_lines(Sheet& s, const Measurement& m) {
   if (groups.empty()) return;
   s.heading(2, "Lines that move memory");
   s.markdown("Each kernel's source lines by what their global, shared and local accesses cost, from CUPTI's "
-             "per-instruction counts summed over all the kernel's launches (CUPTI counts a kernel once per run): requests (warp instructions), 32-byte "
+             "per-instruction counts summed over all the kernel's launches (CUPTI counts one kernel per run of the program, all its launches together): requests (warp instructions), 32-byte "
              "sectors per request against the least that carries the same bytes (the ideal), the sectors beyond "
              "it and their share of the kernel's, shared-memory wavefronts per request against the ideal, and "
              "local-memory sectors (spills). Lines that waste most come first.");

@@ -4,6 +4,8 @@
 
 using labbook::profiler::LaunchFilter;
 using labbook::profiler::LaunchFilterSpec;
+using labbook::profiler::glob_literal;
+using labbook::profiler::glob_problem;
 
 TEST(LaunchFilter, EmptySpecSelectsEveryLaunch) {
   LaunchFilterSpec spec;
@@ -79,4 +81,21 @@ TEST(LaunchFilter, BadGlobsAreNamedBeforeAnythingRuns) {
   EXPECT_NE(glob_problem("k[0-9"), "");
   EXPECT_NE(glob_problem("testKernel<unsigned char>[*"), "");
   EXPECT_NE(glob_problem(""), "");
+}
+
+TEST(LaunchFilter, ALiteralGlobMatchesItsTextAlone) {
+  // A lab's experiment names as NVTX globs (the source runs of a lab's memory charts).
+  for (const std::string name : {"tile/unpadded", "stride/s=1", "a*b?[c]\\d"}) {
+    LaunchFilterSpec spec;
+    spec.nvtx = {glob_literal(name)};
+    LaunchFilter f(spec);
+    EXPECT_TRUE(f.select(name, "k()")) << name;
+    EXPECT_TRUE(f.select(name + "/inner", "k()")) << "ranges inside it too";
+    EXPECT_FALSE(f.select(name + "x", "k()")) << name;
+    EXPECT_EQ(glob_problem(glob_literal(name)), "");
+  }
+  LaunchFilterSpec literal_star;
+  literal_star.nvtx = {glob_literal("a*")};
+  LaunchFilter star(literal_star);
+  EXPECT_FALSE(star.select("ab", "k()")) << "'*' is a character here";
 }

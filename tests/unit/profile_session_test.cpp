@@ -143,6 +143,27 @@ TEST(ProfileSession, OneSourceRunPerKernelEachCountingTheNextOne) {
   }
 }
 
+TEST(ProfileSession, SourceRunsMayChooseKernelsByRangeApart) {
+  // A lab counts its memory charts' kernels; its metrics runs still profile every launch.
+  std::map<std::string, std::string> nvtx_by_mode;
+  ProfileRequest r;
+  r.command = {"./prog"};
+  r.collector = "libcupti-collector.so";
+  r.work_dir = testing::TempDir() + "/session-source-nvtx";
+  r.cupti_metrics = {"dram__bytes_read.sum"};
+  r.source_metrics = {"smsp__sass_inst_executed"};
+  r.source_nvtx = {"tile/unpadded", "tile/padded"};
+  r.runner = [&](const auto&, const auto& env, const std::string&) {
+    nvtx_by_mode[env.at(env::kMode)] = env.at(env::kNvtx);
+    write_measurement(kernels_of(1, env.at(env::kMode) == "source" ? std::optional<std::size_t>(0) : std::nullopt),
+                      env.at(env::kOutput));
+    return 0;
+  };
+  profile_program(r);
+  EXPECT_EQ(nvtx_by_mode["source"], "tile/unpadded,tile/padded");
+  EXPECT_EQ(nvtx_by_mode["metrics"], "");
+}
+
 TEST(ProfileSession, NoSourceRunUnlessAskedFor) {
   FakeCollector fake;
   ProfileRequest r = request(fake, testing::TempDir() + "/session-no-source");
