@@ -401,13 +401,16 @@ std::string model_per_request(ModelPredictions& model, const std::string& experi
 void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment, ModelPredictions& model) {
   std::vector<SassInstruction> instructions;
   std::vector<std::string> mixed;
+  std::size_t launches = 0;   // that the shown counts sum
   for (const auto& k : m.kernels) {
     if (k.sass.empty()) continue;
     const auto covered = sass_covered(m.kernels, k);
     const auto here = std::count_if(covered.begin(), covered.end(), [&](const Kernel* c) { return c->range == experiment; });
     if (here == 0) continue;
-    if (static_cast<std::size_t>(here) == covered.size()) instructions.insert(instructions.end(), k.sass.begin(), k.sass.end());
-    else mixed.push_back("`" + kernel_short_name(k.name) + "` (" + std::to_string(here) + " of its " +
+    if (static_cast<std::size_t>(here) == covered.size()) {
+      instructions.insert(instructions.end(), k.sass.begin(), k.sass.end());
+      launches += covered.size();
+    } else mixed.push_back("`" + kernel_short_name(k.name) + "` (" + std::to_string(here) + " of its " +
                          std::to_string(covered.size()) + " launches here)");
   }
   if (!mixed.empty())
@@ -423,7 +426,9 @@ void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& 
   const SourceProfile profile = source_profile(instructions);
   if (profile.lines.empty()) return;
   sheet.markdown("Lines that move memory, worst first (sectors per request against the ideal, shared wavefronts "
-                 "against the ideal, local sectors):");
+                 "against the ideal, local sectors), summed over " +
+                 (launches == 1 ? std::string("the experiment's launch") : "the experiment's " + std::to_string(launches) + " launches") +
+                 " (the chart shows one launch's medians):");
   sheet.table(source_lines_table(profile, 5));
   if (const std::string predicted = model_per_request(model, experiment); !predicted.empty()) sheet.markdown(predicted);
 }

@@ -157,10 +157,12 @@ std::string source_line_explanation(const SourceLine& l, double kernel_excess_se
   }
   if (l.excess_wavefronts() > 0 && l.shared_requests > 0 && l.shared_ideal_wavefronts > 0) {
     const double ways = l.shared_wavefronts / l.shared_ideal_wavefronts;
+    const double whole = std::round(ways);   // "32-way", but "2.50-way" for a mix of degrees
     if (!out.empty()) out += " ";
-    out += "Shared memory serves each request in " + two_decimals(l.shared_wavefronts / l.shared_requests) +
-           " wavefronts where " + two_decimals(l.shared_ideal_wavefronts / l.shared_requests) + " would do: a " +
-           two_decimals(ways) + "-way bank conflict, threads of a warp reading different words of the same bank "
+    out += "Shared memory needs " + two_decimals(l.shared_wavefronts / l.shared_requests) +
+           " wavefronts per request where " + two_decimals(l.shared_ideal_wavefronts / l.shared_requests) + " would do: a " +
+           (std::fabs(ways - whole) < 0.05 ? std::to_string(std::llround(whole)) : two_decimals(ways)) +
+           "-way bank conflict, threads of a warp reading different words of the same bank "
            "(as when a warp reads a column of a tile whose rows are a multiple of 32 words long: pad each row by one word).";
   }
   if (l.local_sectors > 0) {

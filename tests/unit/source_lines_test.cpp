@@ -93,7 +93,7 @@ TEST(SourceLines, ExplanationsSayWhatTheNumbersMean) {
   EXPECT_NE(read.find("Each request here moves 5.00 sectors where 4.00 would carry the same bytes"), std::string::npos) << read;
   EXPECT_NE(read.find("100.00 % of the kernel's excess sectors"), std::string::npos) << read;
   const std::string shared = source_line_explanation(p.lines[1], p.excess_sectors);
-  EXPECT_NE(shared.find("32.00 wavefronts where 1.00 would do: a 32.00-way bank conflict"), std::string::npos) << shared;
+  EXPECT_NE(shared.find("32.00 wavefronts per request where 1.00 would do: a 32-way bank conflict"), std::string::npos) << shared;
   EXPECT_NE(source_line_explanation(p.lines[2], p.excess_sectors).find("Local memory: 300 sectors"), std::string::npos);
   EXPECT_EQ(source_line_explanation(p.lines[3], p.excess_sectors), "") << "nothing to explain";
 }
