@@ -1,12 +1,16 @@
-// Does CUPTI's SASS metrics API count a kernel's second and third launches? For
-// `labbook profile --source` (profiler/sass_source.cpp), which must count every selected launch
-// on its own. Runs one kernel three times under each way of bracketing launches, printing the
-// instructions executed that each flush returned. Build and run on the GPU machine:
-//   nvcc -o /tmp/sass_relaunch tools/probes/sass_relaunch.cu -lcupti -lcuda && /tmp/sass_relaunch
+// What CUPTI's SASS metrics API counts when a kernel runs more than once, or beside another
+// kernel: the limits `labbook profile --source` is built around (profiler/sass_source.h).
+// Each way brackets three launches of one kernel (and with "two", of a second kernel after
+// each) differently and prints the instructions executed that each flush returned. Build and
+// run on the GPU machine:
+//   nvcc -o /tmp/sass_relaunch tools/probes/sass_relaunch.cu -lcupti -lcuda && /tmp/sass_relaunch "end lazy two"
 // Each way runs in a fresh process; main() lists the words a way is made of.
-// H100, CUPTI 13.0 (2026-11-27): lazy patching counts the first launch only, however launches
-// are bracketed, while one flush at the end holds all three; eager patching counts nothing
-// when the module loads after the enable (CUDA's lazy module loading).
+// H100, CUPTI 13.0, driver 580.159.04 (2026-11-27):
+//   once lazy 491520 0 0; each lazy 491520 0 0; end lazy: sum 1474560 (all three launches);
+//   each lazy warm 0 0 0 (a kernel that ran before the enable is never counted);
+//   end lazy two: add_one 1474560 and nothing for scale (only the first kernel launched after the
+//   enable is counted), the same with eager patching and CUDA_MODULE_LOADING=EAGER;
+//   eager patching counts nothing unless CUDA_MODULE_LOADING=EAGER.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cupti_profiler_target.h>
@@ -38,30 +42,6 @@ __global__ void scale(float* x, int n) {
   if (i < n) x[i] *= 2.0f;
 }
 
-static std::uint64_t flushed_instructions(CUcontext ctx) {
-  CUpti_SassMetricsGetDataProperties_Params properties{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
-  properties.ctx = ctx;
-  CHECK(cuptiSassMetricsGetDataProperties(&properties));
-  const std::size_t records = properties.numOfPatchedInstructionRecords, instances = properties.numOfInstances;
-  if (records == 0 || instances == 0) return 0;
-  std::vector<CUpti_SassMetrics_Data> data(records);
-  std::vector<CUpti_SassMetrics_InstanceValue> values(records * instances);
-  for (std::size_t r = 0; r < records; ++r) {
-    data[r] = {};
-    data[r].structSize = sizeof(CUpti_SassMetrics_Data);
-    data[r].pInstanceValues = &values[r * instances];
-  }
-  CUpti_SassMetricsFlushData_Params flush{CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
-  flush.ctx = ctx;
-  flush.numOfPatchedInstructionRecords = records;
-  flush.numOfInstances = instances;
-  flush.pMetricsData = data.data();
-  CHECK(cuptiSassMetricsFlushData(&flush));
-  std::uint64_t sum = 0;
-  for (const auto& v : values) sum += v.value;
-  return sum;
-}
-
 static std::map<std::string, std::uint64_t> flushed_by_function(CUcontext ctx) {
   std::map<std::string, std::uint64_t> out;
   CUpti_SassMetricsGetDataProperties_Params properties{CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
@@ -85,6 +65,12 @@ static std::map<std::string, std::uint64_t> flushed_by_function(CUcontext ctx) {
   for (std::size_t r = 0; r < records; ++r)
     for (std::size_t v = 0; v < instances; ++v) out[data[r].functionName ? data[r].functionName : "?"] += values[r * instances + v].value;
   return out;
+}
+
+static std::uint64_t flushed_instructions(CUcontext ctx) {
+  std::uint64_t sum = 0;
+  for (const auto& [function, count] : flushed_by_function(ctx)) sum += count;
+  return sum;
 }
 
 static void enable(CUcontext ctx, bool lazy) {
