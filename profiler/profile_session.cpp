@@ -175,6 +175,8 @@ void collect_source(const ProfileRequest& request, Measurement& into, int first_
       return;
     }
   }
+  if (kernels == 0)
+    into.issues.push_back({"source_lost", "the source run launched no kernel the filter chooses: nothing was counted"});
   if (kernels > kMaxSourceKernels)
     into.issues.push_back({"source_lost", "the source runs counted " + std::to_string(kMaxSourceKernels) + " of the " +
                                               std::to_string(kernels) + " kernels chosen (one run each): choose fewer with --kernel"});

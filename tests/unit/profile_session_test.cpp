@@ -42,7 +42,10 @@ Measurement one_kernel(bool with_sass) {
   k.name = "k()";
   k.mangled = "_Z1kv";
   k.range = "work";
-  if (with_sass) k.sass = {{"_Z1kv", 0x40, "/src/k.cu", 7, {{"smsp__sass_inst_executed", 32}}}};
+  if (with_sass) {
+    m.program.source_kernels = 1;   // as the collector says in a source run
+    k.sass = {{"_Z1kv", 0x40, "/src/k.cu", 7, {{"smsp__sass_inst_executed", 32}}}};
+  }
   m.kernels.push_back(k);
   return m;
 }
@@ -162,6 +165,24 @@ TEST(ProfileSession, SourceRunsMayChooseKernelsByRangeApart) {
   profile_program(r);
   EXPECT_EQ(nvtx_by_mode["source"], "tile/unpadded,tile/padded");
   EXPECT_EQ(nvtx_by_mode["metrics"], "");
+}
+
+TEST(ProfileSession, ASourceRunThatFindsNoKernelSaysSo) {
+  ProfileRequest r;
+  r.command = {"./prog"};
+  r.collector = "libcupti-collector.so";
+  r.work_dir = testing::TempDir() + "/session-source-none";
+  r.source_metrics = {"smsp__sass_inst_executed"};
+  r.kernels = {"noSuchKernel"};
+  r.runner = [](const auto&, const auto& env, const std::string&) {
+    Measurement m = kernels_of(2, std::nullopt);
+    if (env.at(env::kMode) == "source") m.program.source_kernels = 0;   // the filter chose none
+    write_measurement(m, env.at(env::kOutput));
+    return 0;
+  };
+  const ProfileOutcome o = profile_program(r);
+  ASSERT_EQ(o.measurement.issues.size(), 1u);
+  EXPECT_NE(o.measurement.issues[0].message.find("launched no kernel the filter chooses"), std::string::npos);
 }
 
 TEST(ProfileSession, NoSourceRunUnlessAskedFor) {
