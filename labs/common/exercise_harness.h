@@ -204,4 +204,20 @@ class ExerciseHarness {
   std::string local_problem_;
 };
 
+/// The calls of an exercise on one array of n elements (labs 1 and 4): two odd sizes, then
+/// three timed calls of the student's kernel at 2^22 each beside the lab's reference kernel on
+/// data of its own, then one more odd size (still right after the timed calls). The range
+/// names are those the exercise's measured_range and reference_range name.
+template <typename StudentCall, typename ReferenceCall>
+int run_array_calls(ExerciseHarness& h, StudentCall student_call, ReferenceCall reference_call) {
+  student_call(h, "student/n=1000003", 1000003u);
+  student_call(h, "student/n=4194321", 4194304u + 17u);
+  for (int i = 1; i <= 3; ++i) {
+    student_call(h, "student/n=4194304/" + std::to_string(i), 4194304u);
+    reference_call(h, "reference/n=4194304/" + std::to_string(i), 4194304u);
+  }
+  student_call(h, "student/n=999999", 999999u);
+  return h.finish();
+}
+
 }  // namespace labbook::lab

@@ -72,12 +72,5 @@ void reference_call(ExerciseHarness& h, const std::string& range, unsigned n) {
 
 int main(int argc, char** argv) {
   ExerciseHarness h(argc, argv, "harness");
-  student_call(h, "student/n=1000003", 1000003);
-  student_call(h, "student/n=4194321", 4194304 + 17);
-  for (int i = 1; i <= 3; ++i) {
-    student_call(h, "student/n=4194304/" + std::to_string(i), 4194304);
-    reference_call(h, "reference/n=4194304/" + std::to_string(i), 4194304);
-  }
-  student_call(h, "student/n=999999", 999999);   // still right after the timed calls
-  return h.finish();
+  return run_array_calls(h, student_call, reference_call);
 }
