@@ -165,9 +165,9 @@ int main(int argc, char** argv) {
   profile_cmd->add_option("--launch-count", profile.launch_count, "Collect metrics for at most this many matching launches")
       ->check(at_least(1));
   profile_cmd->add_flag("--source", profile.source,
-                        "One more run counting each instruction of the kernels --kernel names, summed over all their "
-                        "launches: the summary's \"Lines that move memory\" (build the program with nvcc -lineinfo to "
-                        "see source lines)");
+                        "One more run per kernel --kernel names (all by default), counting each of its instructions "
+                        "over all its launches: the summary's \"Lines that move memory\" (build the program with nvcc "
+                        "-lineinfo to see source lines)");
   profile_cmd->add_flag("--no-trace", profile.no_trace,
                         "Run the program once, for metrics only: no timeline, copies or API calls (faster)");
   profile_cmd->add_option("--replay", profile.replay,

@@ -18,6 +18,7 @@
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/metric_catalog.h"
+#include "launch_filter.h"
 #include "memcheck.h"
 #include "profile_session.h"
 #include "sheet_files.h"
@@ -177,7 +178,12 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   for (const auto& c : settings.rubric.criteria)
     if (find_catalog_metric(c.measure)) metrics.push_back(c.measure);
   request.cupti_metrics = with_combining_weights(cupti_metrics_for(metrics));
-  if (e.source_lines) request.source_metrics = report::source_line_metrics();
+  if (e.source_lines) {
+    // The student's kernels alone: those the harness's student calls launch ("student/..."),
+    // one source run each; not the reference's.
+    request.source_metrics = report::source_line_metrics();
+    request.source_nvtx = {profiler::glob_literal(e.measured_range.substr(0, e.measured_range.find('/')))};
+  }
   request.work_dir = s.listings();
   request.plan_dir = run_dir;
   request.max_metrics_runs = kMaxMetricsRuns;
@@ -249,6 +255,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   // launches (CUPTI counts a kernel once per run), the calls that check results too.
   const auto& kernels = profiled.measurement.kernels;
   for (const auto& k : kernels) {
+    if (k.sass.empty()) continue;
     const auto covered = sass_covered(kernels, k);
     if (std::any_of(covered.begin(), covered.end(), [&](const Kernel* c) { return within(c->range, e.measured_range); }))
       o.instructions.insert(o.instructions.end(), k.sass.begin(), k.sass.end());

@@ -248,8 +248,7 @@ class Collector {
     cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 
     if (!config_.source_metrics.empty()) {
-      source_ = std::make_unique<SassSource>(config_.source_metrics, static_cast<std::size_t>(config_.pass), issues_,
-                                             config_.verbose);
+      source_ = std::make_unique<SassSource>(config_.source_metrics, config_.source_kernel, issues_, config_.verbose);
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
     }
     if (config_.trace) {
@@ -741,6 +740,7 @@ CollectorConfig CollectorConfig::from_environment() {
   c.application_replay = replay == "application";
   c.pass = static_cast<int>(environment_count(env::kPass).value_or(0));
   c.pass_plan = environment(env::kPassPlan);
+  c.source_kernel = environment(env::kSourceKernel);
   if (c.application_replay && c.pass_plan.empty()) c.pass_plan = c.output + ".pass-plan";
   const std::string cache = environment(env::kCacheControl);
   if (!cache.empty() && cache != "all" && cache != "none")

@@ -33,7 +33,8 @@ struct CollectorConfig {
   LaunchFilterSpec filter;
   bool verbose = false;               ///< LABBOOK_VERBOSE=1: where the collector's time went, on stderr
   bool application_replay = false;    ///< LABBOOK_REPLAY=application (else kernel)
-  int pass = 0;                       ///< LABBOOK_PASS: which run of application replay's plan (a source run: which kernel)
+  int pass = 0;                       ///< LABBOOK_PASS: which run of application replay's plan this is
+  std::string source_kernel;          ///< LABBOOK_SOURCE_KERNEL: a source run's kernel to count
   std::string pass_plan;              ///< LABBOOK_PASS_PLAN: the plan file shared by the runs
   bool flush_l2 = false;              ///< LABBOOK_CACHE_CONTROL=all (else none)
   /// LABBOOK_L2_FLUSH: the flush's passes (l2_flusher.h), for studying L2's counters;

@@ -18,6 +18,7 @@ std::map<std::string, std::string> CollectorRun::environment() const {
       {env::kKernels, join(kernels, ",")},
       {env::kLaunchSkip, count(launch_skip)},
       {env::kLaunchCount, count(launch_count)},
+      {env::kSourceKernel, source_kernel},
   };
 }
 

@@ -21,9 +21,10 @@ inline constexpr const char* kOutputFd = "LABBOOK_OUTPUT_FD";
 inline constexpr const char* kMetrics = "LABBOOK_METRICS";          ///< CUPTI metrics (SASS metrics in a source run), comma-separated
 inline constexpr const char* kReplay = "LABBOOK_REPLAY";            ///< "application" or "kernel"
 inline constexpr const char* kCacheControl = "LABBOOK_CACHE_CONTROL";   ///< "all" or "none"
-/// Which run of the pass plan; in a source run, which kernel it counts (the n-th function,
-/// 0-based, that the filter chooses, in the order of their first launches: sass_source.h).
-inline constexpr const char* kPass = "LABBOOK_PASS";
+inline constexpr const char* kPass = "LABBOOK_PASS";                ///< which run of the pass plan
+/// A source run: the kernel (mangled name) to count; unset, the first one the filter chooses
+/// whose chosen launch is its first (sass_source.h).
+inline constexpr const char* kSourceKernel = "LABBOOK_SOURCE_KERNEL";
 inline constexpr const char* kPassPlan = "LABBOOK_PASS_PLAN";       ///< the plan file shared by the runs
 inline constexpr const char* kNvtx = "LABBOOK_NVTX";                ///< launch filter: range globs
 inline constexpr const char* kKernels = "LABBOOK_KERNELS";          ///< launch filter: kernel globs
@@ -44,6 +45,7 @@ struct CollectorRun {
   std::string pass_plan;
   std::vector<std::string> nvtx, kernels;
   std::optional<std::uint64_t> launch_skip, launch_count;
+  std::string source_kernel;            ///< a source run: the kernel to count ("" for the first's choice)
 
   /// The variables for this run (those of the launch filter empty when unset).
   std::map<std::string, std::string> environment() const;

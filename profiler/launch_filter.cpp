@@ -42,6 +42,10 @@ std::string quoted_list(const std::vector<std::string>& items) {
 std::string glob_literal(const std::string& text) {
   std::string glob;
   for (char c : text) {
+    if (c == ',') {   // globs travel comma-separated (LABBOOK_NVTX): any one character stands in
+      glob += '?';
+      continue;
+    }
     if (c == '*' || c == '?' || c == '[' || c == '\\') glob += '\\';
     glob += c;
   }

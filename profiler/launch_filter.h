@@ -29,7 +29,8 @@ struct LaunchFilterSpec {
 /// that no ']' closes (fnmatch would silently match nothing).
 std::string glob_problem(const std::string& pattern);
 
-/// A glob that matches `text` alone: its '*', '?', '[' and '\\' escaped.
+/// A glob that matches `text`: its '*', '?', '[' and '\\' escaped, and each ',' (which
+/// separates globs in the collector's environment) matched by any one character.
 std::string glob_literal(const std::string& text);
 
 /// Decides launch by launch, in launch order. Not thread-safe: the caller serializes.

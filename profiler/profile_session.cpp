@@ -1,5 +1,7 @@
 #include "profile_session.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +26,7 @@ struct RunSpec {
   std::string output;   ///< measurement file the collector writes
   int pass = 0;         ///< application replay: which run of the pass plan this is
   bool first = false;   ///< the program's own run: its stdout is the user's
+  std::string source_kernel = "";   ///< a source run: the kernel to count ("" for the first run's choice)
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
@@ -46,6 +49,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   collector.kernels = request.kernels;
   collector.launch_skip = request.launch_skip;
   collector.launch_count = request.launch_count;
+  collector.source_kernel = run.source_kernel;
   std::map<std::string, std::string> env = collector.environment();
   env["CUDA_INJECTION64_PATH"] = request.collector;
   env["NVTX_INJECTION64_PATH"] = LABBOOK_CUPTI_LIBRARY;
@@ -140,46 +144,62 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
   return true;
 }
 
-/// The most kernels the source runs count, one run each: a program of many kernels should
-/// choose some with --kernel rather than run that many more times.
-constexpr std::uint64_t kMaxSourceKernels = 32;
+/// The most source runs, one per kernel: a program of many kernels should choose some with
+/// --kernel rather than run that many more times.
+constexpr std::size_t kMaxSourceRuns = 32;
 
-/// The source runs (`--source`): CUPTI counts one kernel per run (sass_source.h), so the
-/// program runs once per kernel the filter chooses, from the `first`-th on (the first run
-/// says how many there are); each run's per-instruction counts join `into`'s kernels. A run
-/// that fails or leaves nothing is an issue, never fatal.
-void collect_source(const ProfileRequest& request, Measurement& into, int first_exit, std::uint64_t first) {
-  std::uint64_t kernels = first == 0 ? 1 : into.program.source_kernels.value_or(0);
-  for (std::uint64_t k = first; k < std::min(kernels, kMaxSourceKernels); ++k) {
-    const RunSpec run{"source", request.work_dir + "/source-run-" + std::to_string(k + 1) + ".json", static_cast<int>(k), false};
+bool counted(const Measurement& m, const std::string& kernel) {
+  return std::any_of(m.kernels.begin(), m.kernels.end(), [&](const Kernel& k) { return k.mangled == kernel && !k.sass.empty(); });
+}
+
+/// The source runs (`--source`): CUPTI counts one kernel per run (sass_source.h). The first
+/// run counts the kernel it chooses and lists every kernel the filter chose; then one run per
+/// kernel still without counts, naming it. Each run's counts join `into`'s kernels. With
+/// `first_done`, `into` is the first source run itself (--source --no-trace). A run that fails
+/// or leaves nothing is an issue, never fatal.
+void collect_source(const ProfileRequest& request, Measurement& into, int first_exit, bool first_done) {
+  std::vector<std::string> kernels = into.program.source_kernels;
+  std::size_t runs = first_done ? 1 : 0, next = 0;
+  while (true) {
+    std::string kernel;   // "" for the first run: its own choice
+    if (runs > 0) {
+      while (next < kernels.size() && counted(into, kernels[next])) ++next;
+      if (next == kernels.size()) break;
+      kernel = kernels[next++];
+    }
+    if (runs == kMaxSourceRuns) {
+      into.issues.push_back({"source_lost", "the source runs stopped at " + std::to_string(kMaxSourceRuns) + " (one per "
+                                                "kernel) of the " + std::to_string(kernels.size()) +
+                                                " kernels chosen: choose fewer with --kernel"});
+      break;
+    }
+    const RunSpec run{"source", request.work_dir + "/source-run-" + std::to_string(runs + 1) + ".json", 0, false, kernel};
+    ++runs;
     int exit_code = 0;
-    Measurement counted;
+    Measurement measured;
     try {
       exit_code = run_collected(request, run);
       if (!std::filesystem::exists(run.output)) {
         into.issues.push_back({"source_lost", nothing_written("source", run.output, exit_code)});
         return;
       }
-      counted = read_measurement(run.output);
+      measured = read_measurement(run.output);
     } catch (const Error& e) {
       into.issues.push_back({"source_lost", e.what()});
       return;
     }
-    merge_sass(into, counted);
-    if (k == first && first == 0) kernels = counted.program.source_kernels.value_or(0);
+    merge_sass(into, measured);
+    if (kernel.empty()) kernels = measured.program.source_kernels;
     if (exit_code != first_exit) {
-      into.issues.push_back({"source_run_failed", "source run " + std::to_string(k + 1) + " exited with code " +
+      into.issues.push_back({"source_run_failed", "source run " + std::to_string(runs) + " exited with code " +
                                                       std::to_string(exit_code) + " where the program's own run gave " +
                                                       std::to_string(first_exit) + "; its lines may describe other work, "
                                                       "and no later source run was made"});
       return;
     }
   }
-  if (kernels == 0)
+  if (kernels.empty())
     into.issues.push_back({"source_lost", "the source run launched no kernel the filter chooses: nothing was counted"});
-  if (kernels > kMaxSourceKernels)
-    into.issues.push_back({"source_lost", "the source runs counted " + std::to_string(kMaxSourceKernels) + " of the " +
-                                              std::to_string(kernels) + " kernels chosen (one run each): choose fewer with --kernel"});
 }
 
 }  // namespace
@@ -223,7 +243,11 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
     // The source run alone (--source --no-trace): the program's own run, its stdout the user's.
     if (!own_run({"source", request.work_dir + "/source-run-1.json", 0, true})) return outcome;
     outcome.measurement.program.mode = "source";
-    if (outcome.exit_code < 128) collect_source(request, outcome.measurement, outcome.exit_code, 1);
+    if (outcome.exit_code < 128) collect_source(request, outcome.measurement, outcome.exit_code, true);
+    else
+      outcome.measurement.issues.push_back({"source_skipped", "a signal ended the program (exit code " +
+                                                                  std::to_string(outcome.exit_code) +
+                                                                  "): no source run was made for its other kernels"});
   } else {
     // The first metrics run is the program's own run: its exit code is the one passed on.
     outcome.collected = collect_metrics(request, outcome.measurement, false, outcome.exit_code);
@@ -234,7 +258,7 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
   }
   const bool source_done = !request.trace && request.cupti_metrics.empty();
   if (!request.source_metrics.empty() && !source_done && outcome.collected && outcome.exit_code < 128)
-    collect_source(request, outcome.measurement, outcome.exit_code, 0);
+    collect_source(request, outcome.measurement, outcome.exit_code, false);
   outcome.measurement.program.command = request.command;
   outcome.measurement.program.exit_code = outcome.exit_code;
   return outcome;

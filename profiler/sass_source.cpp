@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "cupti_status.h"
+#include "labbook/model/text.h"
 
 namespace labbook::profiler {
 
@@ -24,8 +25,8 @@ std::string chip_of(std::uint32_t device) {
 
 }  // namespace
 
-SassSource::SassSource(std::vector<std::string> wanted, std::size_t function_index, IssueLog& issues, bool verbose)
-    : wanted_(std::move(wanted)), function_index_(function_index), issues_(issues), verbose_(verbose) {}
+SassSource::SassSource(std::vector<std::string> wanted, std::string kernel, IssueLog& issues, bool verbose)
+    : wanted_(std::move(wanted)), kernel_(std::move(kernel)), issues_(issues), verbose_(verbose) {}
 
 void SassSource::on_module_loaded(const CUpti_ModuleResourceData& module) {
   if (!module.pCubin || module.cubinSize == 0) return;
@@ -43,23 +44,35 @@ void SassSource::on_launch(CUcontext ctx, std::uint64_t launch, const std::strin
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (selected && std::find(chosen_.begin(), chosen_.end(), mangled) == chosen_.end()) chosen_.push_back(mangled);
-    const bool counted = chosen_.size() > function_index_ && chosen_[function_index_] == mangled;
-    if (!counted || (counting_ && counting_ != ctx)) return;   // counted on its first context only
+    const bool first_execution = launched_.insert(mangled).second;
     if (counting_) {
-      counted_launches_.push_back(launch);
+      if (ctx == counting_ && mangled == kernel_ && !done_) counted_launches_.push_back(launch);
       return;
     }
+    if (done_) return;
+    // Not yet counting: this launch starts it if it is the named kernel's first, or (none
+    // named) a chosen kernel's first execution; one that ran before would never be counted.
+    if (kernel_.empty() ? !(selected && first_execution) : mangled != kernel_) return;
+    if (!first_execution) {   // a named kernel launched before: never counted in this run
+      done_ = true;
+      issues_.add("source_lost", "the kernel to count, " + demangled(mangled) + ", ran before collection could start");
+      return;
+    }
+    kernel_ = mangled;
+    counting_ = ctx;   // claimed under the lock: no other launch enables twice
+    counted_launches_.push_back(launch);
   }
-  // Its first launch: collection starts now, before it runs.
-  if (!enable(ctx)) return;
-  std::lock_guard<std::mutex> lock(mutex_);
-  counting_ = ctx;
-  counted_launches_.push_back(launch);
+  if (!enable(ctx)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = true;
+    counting_ = nullptr;
+    counted_launches_.clear();
+  }
 }
 
-std::size_t SassSource::functions_chosen() const {
+std::vector<std::string> SassSource::functions_chosen() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return chosen_.size();
+  return chosen_;
 }
 
 void SassSource::wait_for(CUcontext ctx) {
@@ -196,9 +209,9 @@ void SassSource::finish(CUcontext ctx) {
   std::vector<std::uint64_t> launches;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!counting_ || counting_ != ctx) return;
-    counting_ = nullptr;
-    function = chosen_[function_index_];
+    if (!counting_ || counting_ != ctx || done_) return;
+    done_ = true;   // counts come once (sass_source.h): this context's are all there will be
+    function = kernel_;
     launches = std::move(counted_launches_);
   }
   wait_for(ctx);
@@ -206,11 +219,14 @@ void SassSource::finish(CUcontext ctx) {
   auto disable = LABBOOK_PARAMS(CUpti_SassMetricsDisable_Params);
   disable.ctx = ctx;
   cuptiSassMetricsDisable(&disable);
-  // Only the chosen function was patched; anything else would be another's.
+  // Only the counted kernel was patched; anything else would be another's.
   instructions.erase(std::remove_if(instructions.begin(), instructions.end(),
                                     [&](const SassInstruction& i) { return i.function != function; }),
                      instructions.end());
-  if (instructions.empty() || launches.empty()) return;
+  if (instructions.empty() || launches.empty()) {
+    issues_.add("source_lost", "CUPTI returned no per-instruction counts for " + demangled(function));
+    return;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   results_[launches.front()] = {std::move(instructions), launches.size()};
 }
@@ -219,7 +235,7 @@ void SassSource::finish_all() {
   CUcontext ctx = nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    ctx = counting_;
+    if (!done_) ctx = counting_;
   }
   if (ctx) finish(ctx);
 }

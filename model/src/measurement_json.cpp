@@ -88,7 +88,7 @@ json head_json(const Measurement& m) {
                   {"collector_version", m.program.collector_version},
                   {"cupti_version", m.program.cupti_version}};
   put_optional(program, "exit_code", m.program.exit_code);
-  put_optional(program, "source_kernels", m.program.source_kernels);
+  if (!m.program.source_kernels.empty()) program["source_kernels"] = m.program.source_kernels;
   j["program"] = std::move(program);
   j["devices"] = json::array();
   for (const auto& d : m.devices) {
@@ -184,7 +184,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   if (v2) m.program.stop_reason = program.string("stop_reason");
   m.program.collector_version = program.string("collector_version");
   m.program.cupti_version = program.integer<int>("cupti_version");
-  m.program.source_kernels = program.optional_integer<std::uint64_t>("source_kernels");
+  if (program.has("source_kernels")) m.program.source_kernels = program.strings("source_kernels");
 
   root.each("devices", [&](const JsonReader& d) {
     DeviceFacts f;

@@ -1,5 +1,6 @@
 #include "labbook/model/merge.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <tuple>
@@ -74,7 +75,11 @@ void merge_sass(Measurement& into, const Measurement& source) {
     into.issues.push_back({"launch_mismatch", std::to_string(measured.size()) +
                                                   " kernels of the source run found no partner (same range, name and "
                                                   "launch count) in the other runs; their lines are not shown"});
-  for (const auto& issue : source.issues) into.issues.push_back(issue);
+  // Each source run says the same of what they share (a GPU without some metric): once.
+  for (const auto& issue : source.issues)
+    if (std::none_of(into.issues.begin(), into.issues.end(),
+                     [&](const Issue& i) { return i.code == issue.code && i.message == issue.message; }))
+      into.issues.push_back(issue);
 }
 
 }  // namespace labbook

@@ -59,6 +59,7 @@ class FakeToolchain : public Toolchain {
 class FakeRunner : public Runner {
  public:
   std::map<std::string, int> runs;   // per student work folder
+  std::string source_nvtx;   // the NVTX globs a source run was given
 
   SandboxResult run(const SandboxRequest& r) override {
     const std::string work = fs::path(r.command.at(0)).parent_path().string();
@@ -81,7 +82,10 @@ class FakeRunner : public Runner {
       result.signal = SIGSEGV;
     }
     bool source_run = false;
-    for (const auto& [key, value] : r.env) source_run = source_run || (key == "LABBOOK_MODE" && value == "source");
+    for (const auto& [key, value] : r.env) {
+      source_run = source_run || (key == "LABBOOK_MODE" && value == "source");
+      if (key == "LABBOOK_NVTX" && !value.empty()) source_nvtx = value;
+    }
     result.channels = {records(what, seed, run), measurement(what, source_run ? work + "/submission.cu" : "")};
     return result;
   }
@@ -133,10 +137,15 @@ class FakeRunner : public Runner {
       k.start_ns = t;
       k.end_ns = t + ns;
       t += 10 * ns;
-      if (!source.empty() && k.name == "add_one")
+      // As the collector gives them: the student's kernel counted over its 3 launches, the sums
+      // kept with the first.
+      if (!source.empty() && k.name == "add_one" && m.program.source_kernels.empty()) {
+        m.program.source_kernels = {"add_one"};
+        k.sass_launches = 3;
         k.sass = {{"add_one", 0x80, source, 1,
                    {{"smsp__sass_inst_executed", 100}, {"smsp__sass_sectors_mem_global", 500},
                     {"smsp__sass_sectors_mem_global_ideal", 400}, {"smsp__sass_inst_executed_op_global_ld", 100}}}};
+      }
       m.kernels.push_back(k);
     };
     kernel("student/n=100", 1000);
@@ -236,8 +245,10 @@ TEST_F(GradePipeline, AnExerciseWithSourceLinesShowsTheStudentsOwnLines) {
   const auto graded = grade();
   EXPECT_EQ(runner_.runs[settings_.out_dir + "/honest/work"], runs_without + 1) << "one more run: the source run";
   EXPECT_DOUBLE_EQ(of(graded, "honest").score.total, 100) << "feedback only: the score is the same";
-  // The student's kernel's instructions (launched in the measured calls), not the reference's.
-  EXPECT_EQ(of(graded, "honest").outcome.instructions.size(), 2u);
+  // The student's kernel's instructions (launched in the measured calls), not the reference's:
+  // the source run counts the kernels of the student's calls alone.
+  EXPECT_EQ(of(graded, "honest").outcome.instructions.size(), 1u);
+  EXPECT_EQ(runner_.source_nvtx, "student");
   const std::string feedback = read_file(settings_.out_dir + "/honest/feedback.md");
   EXPECT_NE(feedback.find("## Your kernel, line by line"), std::string::npos) << feedback;
   EXPECT_NE(feedback.find("submission.cu:1"), std::string::npos) << feedback;

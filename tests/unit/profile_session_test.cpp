@@ -17,21 +17,25 @@ using namespace labbook::profiler;
 
 namespace {
 
-/// A program of `kernels` kernels, one launch each; a source run (LABBOOK_PASS = k) counts
-/// the k-th, as the collector does, and says how many the filter chose.
-Measurement kernels_of(std::size_t kernels, std::optional<std::size_t> counted) {
+/// A program of `kernels` kernels, one launch each. A source run counts the kernel named
+/// (LABBOOK_SOURCE_KERNEL), or unnamed the kernel `first_choice` (none: a first run that
+/// found no kernel at its first execution), and lists them all, as the collector does.
+Measurement kernels_of(std::size_t kernels, bool source, const std::string& named = "",
+                       std::optional<std::size_t> first_choice = 0) {
   Measurement m;
-  m.program.mode = counted ? "source" : "trace";
-  if (counted) m.program.source_kernels = kernels;
+  m.program.mode = source ? "source" : "trace";
   for (std::size_t i = 0; i < kernels; ++i) {
     Kernel k;
     k.launch = i;
     k.name = "k" + std::to_string(i) + "()";
     k.mangled = "_Z2k" + std::to_string(i) + "v";
     k.range = "work";
-    if (counted == i) k.sass = {{k.mangled, 0x40, "/src/k.cu", static_cast<int>(7 + i), {{"smsp__sass_inst_executed", 32}}}};
+    if (source) m.program.source_kernels.push_back(k.mangled);
+    const bool counted = named.empty() ? first_choice == i : named == k.mangled;
+    if (source && counted) k.sass = {{k.mangled, 0x40, "/src/k.cu", static_cast<int>(7 + i), {{"smsp__sass_inst_executed", 32}}}};
     m.kernels.push_back(k);
   }
+  if (source) m.issues.push_back({"source_metric_missing", "this GPU offers no smsp__sass_sectors_mem_global_ideal"});
   return m;
 }
 
@@ -43,7 +47,7 @@ Measurement one_kernel(bool with_sass) {
   k.mangled = "_Z1kv";
   k.range = "work";
   if (with_sass) {
-    m.program.source_kernels = 1;   // as the collector says in a source run
+    m.program.source_kernels = {"_Z1kv"};   // as the collector says in a source run
     k.sass = {{"_Z1kv", 0x40, "/src/k.cu", 7, {{"smsp__sass_inst_executed", 32}}}};
   }
   m.kernels.push_back(k);
@@ -114,35 +118,43 @@ TEST(ProfileSession, WithoutTraceTheSourceRunIsTheProgramsOwnRun) {
   ASSERT_EQ(o.measurement.kernels.at(0).sass.size(), 1u);
 }
 
-TEST(ProfileSession, OneSourceRunPerKernelEachCountingTheNextOne) {
-  std::vector<std::string> passes, stdout_paths;
+TEST(ProfileSession, OneSourceRunPerKernelNamingThoseStillUncounted) {
+  std::vector<std::string> named, stdout_paths;
+  std::optional<std::size_t> first_choice = 0;
   ProfileRequest r;
   r.command = {"./prog"};
   r.collector = "libcupti-collector.so";
   r.source_metrics = {"smsp__sass_inst_executed"};
   r.runner = [&](const auto&, const auto& env, const std::string& stdout_path) {
     const bool source = env.at(env::kMode) == "source";
-    if (source) passes.push_back(env.at(env::kPass));
+    if (source) named.push_back(env.at(env::kSourceKernel));
     stdout_paths.push_back(stdout_path);
-    write_measurement(kernels_of(3, source ? std::optional<std::size_t>(std::stoul(env.at(env::kPass))) : std::nullopt),
-                      env.at(env::kOutput));
+    write_measurement(kernels_of(3, source, source ? env.at(env::kSourceKernel) : "", first_choice), env.at(env::kOutput));
     return 0;
   };
   for (const bool trace : {true, false}) {
-    passes.clear();
-    stdout_paths.clear();
-    r.trace = trace;
-    r.work_dir = testing::TempDir() + "/session-source-per-kernel-" + std::to_string(trace);
-    const ProfileOutcome o = profile_program(r);
-    EXPECT_EQ(passes, (std::vector<std::string>{"0", "1", "2"})) << "trace " << trace;
-    EXPECT_EQ(stdout_paths.front(), "") << "the first run's output is the user's";
-    for (std::size_t i = 1; i < stdout_paths.size(); ++i) EXPECT_NE(stdout_paths[i], "") << "later runs' is not";
-    ASSERT_EQ(o.measurement.kernels.size(), 3u);
-    for (std::size_t i = 0; i < 3; ++i) {
-      ASSERT_EQ(o.measurement.kernels[i].sass.size(), 1u) << "kernel " << i << ", trace " << trace;
-      EXPECT_EQ(o.measurement.kernels[i].sass[0].line, static_cast<int>(7 + i)) << "each from its own run";
+    for (const auto choice : {std::optional<std::size_t>(0), std::optional<std::size_t>(1), std::optional<std::size_t>()}) {
+      named.clear();
+      stdout_paths.clear();
+      first_choice = choice;
+      r.trace = trace;
+      r.work_dir = testing::TempDir() + "/session-source-per-kernel-" + std::to_string(trace);
+      const ProfileOutcome o = profile_program(r);
+      // The first run chooses; then each kernel still without counts is named, once.
+      std::vector<std::string> want = {""};
+      for (std::size_t i = 0; i < 3; ++i)
+        if (choice != i) want.push_back("_Z2k" + std::to_string(i) + "v");
+      EXPECT_EQ(named, want) << "trace " << trace;
+      EXPECT_EQ(stdout_paths.front(), "") << "the first run's output is the user's";
+      for (std::size_t i = 1; i < stdout_paths.size(); ++i) EXPECT_NE(stdout_paths[i], "") << "later runs' is not";
+      ASSERT_EQ(o.measurement.kernels.size(), 3u);
+      for (std::size_t i = 0; i < 3; ++i) {
+        ASSERT_EQ(o.measurement.kernels[i].sass.size(), 1u) << "kernel " << i << ", trace " << trace;
+        EXPECT_EQ(o.measurement.kernels[i].sass[0].line, static_cast<int>(7 + i)) << "each from its own run";
+      }
+      ASSERT_EQ(o.measurement.issues.size(), 1u) << "what every run says, said once";
+      EXPECT_EQ(o.measurement.issues[0].code, "source_metric_missing");
     }
-    EXPECT_TRUE(o.measurement.issues.empty());
   }
 }
 
@@ -158,8 +170,7 @@ TEST(ProfileSession, SourceRunsMayChooseKernelsByRangeApart) {
   r.source_nvtx = {"tile/unpadded", "tile/padded"};
   r.runner = [&](const auto&, const auto& env, const std::string&) {
     nvtx_by_mode[env.at(env::kMode)] = env.at(env::kNvtx);
-    write_measurement(kernels_of(1, env.at(env::kMode) == "source" ? std::optional<std::size_t>(0) : std::nullopt),
-                      env.at(env::kOutput));
+    write_measurement(kernels_of(1, env.at(env::kMode) == "source"), env.at(env::kOutput));
     return 0;
   };
   profile_program(r);
@@ -175,9 +186,7 @@ TEST(ProfileSession, ASourceRunThatFindsNoKernelSaysSo) {
   r.source_metrics = {"smsp__sass_inst_executed"};
   r.kernels = {"noSuchKernel"};
   r.runner = [](const auto&, const auto& env, const std::string&) {
-    Measurement m = kernels_of(2, std::nullopt);
-    if (env.at(env::kMode) == "source") m.program.source_kernels = 0;   // the filter chose none
-    write_measurement(m, env.at(env::kOutput));
+    write_measurement(kernels_of(2, false), env.at(env::kOutput));   // the filter chose none: no list
     return 0;
   };
   const ProfileOutcome o = profile_program(r);

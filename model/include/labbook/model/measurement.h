@@ -156,9 +156,10 @@ struct ProgramRun {
   std::string stop_reason;
   std::string collector_version;
   int cupti_version = 0;
-  /// A source run: how many kernels (distinct functions) its filter chose. It counts one of
-  /// them (Kernel::sass); the session runs the program once per kernel.
-  std::optional<std::uint64_t> source_kernels;
+  /// A source run: the kernels (mangled names) its filter chose, in the order of their first
+  /// chosen launches. It counts one of them (Kernel::sass); the session runs the program once
+  /// per kernel, naming the one to count.
+  std::vector<std::string> source_kernels;
 };
 
 /// One file of measurements: one program run (or a trace run merged with a metrics run).
