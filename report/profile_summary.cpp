@@ -209,13 +209,8 @@ void add_source_lines(Sheet& s, const Measurement& m) {
         s.markdown("The first " + std::to_string(kSourceLineLimit) + " of " + std::to_string(profile.lines.size()) +
                    " lines that move memory are shown.");
     }
-    json lines = json::array();
-    for (const auto& l : profile.lines)
-      lines.push_back({{"file", l.file}, {"line", l.line}, {"function", l.function}, {"requests", l.global_requests},
-                       {"sectors", l.global_sectors}, {"ideal_sectors", l.global_ideal_sectors},
-                       {"shared_requests", l.shared_requests}, {"shared_wavefronts", l.shared_wavefronts},
-                       {"shared_ideal_wavefronts", l.shared_ideal_wavefronts}, {"local_sectors", l.local_sectors}});
-    s.data["source_lines"].push_back({{"kernel", groups[i].first}, {"line_info", profile.line_info}, {"lines", lines}});
+    s.data["source_lines"].push_back(
+        {{"kernel", groups[i].first}, {"line_info", profile.line_info}, {"lines", source_lines_json(profile)}});
   }
 }
 

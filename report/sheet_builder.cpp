@@ -397,8 +397,10 @@ std::string model_per_request(ModelPredictions& model, const std::string& experi
 /// The experiment's kernels line by line ([sheet] source_lines), from the source run's
 /// per-instruction counts, beside the model's prediction per request; says so where the
 /// measurement has none. CUPTI counts a kernel's launches together (Kernel::sass): a kernel
-/// that also ran in another experiment is not shown, since its lines would mix the two.
-void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment, ModelPredictions& model) {
+/// that also ran in another experiment is not shown, since its lines would mix the two. The
+/// lines shown go to `data` too ("source_lines": the launches they sum, each line's numbers).
+void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment, ModelPredictions& model,
+                         json& data) {
   std::vector<SassInstruction> instructions;
   std::vector<std::string> mixed;
   std::size_t launches = 0;   // that the shown counts sum
@@ -430,6 +432,7 @@ void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& 
                  (launches == 1 ? std::string("the experiment's launch") : "the experiment's " + std::to_string(launches) + " launches") +
                  " (the chart shows one launch's medians):");
   sheet.table(source_lines_table(profile, 5));
+  data["source_lines"] = {{"launches", launches}, {"line_info", profile.line_info}, {"lines", source_lines_json(profile)}};
   if (const std::string predicted = model_per_request(model, experiment); !predicted.empty()) sheet.markdown(predicted);
 }
 
@@ -455,7 +458,7 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, M
                    escape_inline(alt) + "](" + file + ")");
     json data = {{"experiment", spec.experiment}, {"figure", file}, {"measured", memory_flow_json(flow)}};
     if (const std::string caption = memory_flow_caption(flow); !caption.empty()) data["caption"] = caption;
-    if (lab.source_lines) add_source_lines_of(sheet, m, spec.experiment, model);
+    if (lab.source_lines) add_source_lines_of(sheet, m, spec.experiment, model, data);
     sheet.data["memory_charts"].push_back(std::move(data));
   }
 }

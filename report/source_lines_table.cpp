@@ -74,4 +74,14 @@ Table source_lines_table(const SourceProfile& profile, std::size_t max_lines) {
   return t;
 }
 
+nlohmann::json source_lines_json(const SourceProfile& profile) {
+  nlohmann::json lines = nlohmann::json::array();
+  for (const auto& l : profile.lines)
+    lines.push_back({{"file", l.file}, {"line", l.line}, {"function", l.function}, {"requests", l.global_requests},
+                     {"sectors", l.global_sectors}, {"ideal_sectors", l.global_ideal_sectors},
+                     {"shared_requests", l.shared_requests}, {"shared_wavefronts", l.shared_wavefronts},
+                     {"shared_ideal_wavefronts", l.shared_ideal_wavefronts}, {"local_sectors", l.local_sectors}});
+  return lines;
+}
+
 }  // namespace labbook::report

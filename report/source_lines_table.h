@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "sheet.h"
 #include "source_lines.h"
 
@@ -15,5 +17,9 @@ namespace labbook::report {
 /// The table of `profile`'s first `max_lines` lines (all when 0), each line's text read from
 /// its source file where that can be read.
 Table source_lines_table(const SourceProfile& profile, std::size_t max_lines);
+
+/// Every line of `profile`, machine-readable (a sheet's data): file, line, function, global
+/// requests, sectors and ideal sectors, shared requests, wavefronts and ideal, local sectors.
+nlohmann::json source_lines_json(const SourceProfile& profile);
 
 }  // namespace labbook::report

@@ -229,8 +229,15 @@ TEST(MemoryChartInSheets, SourceLinesUnderTheChartWhereTheLabAsks) {
       k.sass = {{k.mangled, 0x40, "/src/lab4.cu", 30,
                  {{"smsp__sass_inst_executed", 100}, {"smsp__sass_inst_executed_op_global_ld", 100},
                   {"smsp__sass_sectors_mem_global", 500}, {"smsp__sass_sectors_mem_global_ideal", 400}}}};
-  const std::string md = to_markdown(build_sheet(lab, m, {"test", true}));
+  const Sheet sheet = build_sheet(lab, m, {"test", true});
+  const std::string md = to_markdown(sheet);
   EXPECT_NE(md.find("| lab4.cu:30 (note 1) | — |"), std::string::npos) << "the line, its text where the file is readable";
+  // The sheet's data holds the line's numbers under its chart.
+  const auto& charts = sheet.data.at("memory_charts");
+  const auto chart = std::find_if(charts.begin(), charts.end(), [](const auto& c) { return c.at("experiment") == "readSegment/offset=11"; });
+  ASSERT_NE(chart, charts.end());
+  EXPECT_EQ(chart->at("source_lines").at("lines").at(0).at("line"), 30);
+  EXPECT_EQ(chart->at("source_lines").at("lines").at(0).at("sectors"), 500.0 * chart->at("source_lines").at("launches").get<double>());
   EXPECT_NE(md.find("Each load request here moves 5.00 sectors where 4.00 would carry the same bytes"), std::string::npos);
   // Beside it, the warp model's numbers for the kernel on this GPU (lab 4 has a model).
   EXPECT_NE(md.find("The warp model, for this kernel's launch on this GPU (the whole kernel, each access kind averaged "
