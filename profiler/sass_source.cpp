@@ -84,48 +84,43 @@ void SassSource::wait_for(CUcontext ctx) {
 
 bool SassSource::enable(CUcontext ctx) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (failed_) return false;
   const auto fail = [&](const std::string& why) {
-    failed_ = true;
     issues_.add("source_unsupported", "per-instruction counts could not be collected: " + why);
     return false;
   };
   std::uint32_t device = 0;
   if (CUptiResult s = cuptiGetDeviceId(ctx, &device); s != CUPTI_SUCCESS) return fail(describe_call("cuptiGetDeviceId", s));
-  if (!configured_devices_.count(device)) {
-    auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
-    if (CUptiResult s = cuptiProfilerInitialize(&init); s != CUPTI_SUCCESS) return fail(describe_call("cuptiProfilerInitialize", s));
-    const std::string chip = chip_of(device);
-    // What this GPU offers, listed rather than assumed.
-    auto count = LABBOOK_PARAMS(CUpti_SassMetrics_GetNumOfMetrics_Params);
-    count.pChipName = chip.c_str();
-    if (CUptiResult s = cuptiSassMetricsGetNumOfMetrics(&count); s != CUPTI_SUCCESS)
-      return fail(describe_call("cuptiSassMetricsGetNumOfMetrics", s));
-    std::vector<CUpti_SassMetrics_MetricDetails> offered(count.numOfMetrics);
-    auto list = LABBOOK_PARAMS(CUpti_SassMetrics_GetMetrics_Params);
-    list.pChipName = chip.c_str();
-    list.numOfMetrics = offered.size();
-    list.pMetricsList = offered.data();
-    if (CUptiResult s = cuptiSassMetricsGetMetrics(&list); s != CUPTI_SUCCESS)
-      return fail(describe_call("cuptiSassMetricsGetMetrics", s));
-    // Those the GPU lacks are named by the report, which knows which ones stand in for
-    // others (the ideal sectors come whole on some GPUs, as loads plus stores on others).
-    std::vector<CUpti_SassMetrics_Config> configs;
-    for (const auto& name : wanted_)
-      for (const auto& m : offered)
-        if (m.pMetricName && name == m.pMetricName) {
-          configs.push_back({m.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
-          metric_names_[m.metricId] = name;
-        }
-    if (configs.empty()) return fail("the " + chip + " offers none of the SASS metrics labbook reads");
-    auto config = LABBOOK_PARAMS(CUpti_SassMetricsSetConfig_Params);
-    config.numOfMetricConfig = configs.size();
-    config.pConfigs = configs.data();
-    config.deviceIndex = device;
-    if (CUptiResult s = cuptiSassMetricsSetConfig(&config); s != CUPTI_SUCCESS)
-      return fail(describe_call("cuptiSassMetricsSetConfig", s));
-    configured_devices_.insert(device);
-  }
+  auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
+  if (CUptiResult s = cuptiProfilerInitialize(&init); s != CUPTI_SUCCESS) return fail(describe_call("cuptiProfilerInitialize", s));
+  const std::string chip = chip_of(device);
+  // What this GPU offers, listed rather than assumed.
+  auto count = LABBOOK_PARAMS(CUpti_SassMetrics_GetNumOfMetrics_Params);
+  count.pChipName = chip.c_str();
+  if (CUptiResult s = cuptiSassMetricsGetNumOfMetrics(&count); s != CUPTI_SUCCESS)
+    return fail(describe_call("cuptiSassMetricsGetNumOfMetrics", s));
+  std::vector<CUpti_SassMetrics_MetricDetails> offered(count.numOfMetrics);
+  auto list = LABBOOK_PARAMS(CUpti_SassMetrics_GetMetrics_Params);
+  list.pChipName = chip.c_str();
+  list.numOfMetrics = offered.size();
+  list.pMetricsList = offered.data();
+  if (CUptiResult s = cuptiSassMetricsGetMetrics(&list); s != CUPTI_SUCCESS)
+    return fail(describe_call("cuptiSassMetricsGetMetrics", s));
+  // Those the GPU lacks are named by the report, which knows which ones stand in for
+  // others (the ideal sectors come whole on some GPUs, as loads plus stores on others).
+  std::vector<CUpti_SassMetrics_Config> configs;
+  for (const auto& name : wanted_)
+    for (const auto& m : offered)
+      if (m.pMetricName && name == m.pMetricName) {
+        configs.push_back({m.metricId, CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU});
+        metric_names_[m.metricId] = name;
+      }
+  if (configs.empty()) return fail("the " + chip + " offers none of the SASS metrics labbook reads");
+  auto config = LABBOOK_PARAMS(CUpti_SassMetricsSetConfig_Params);
+  config.numOfMetricConfig = configs.size();
+  config.pConfigs = configs.data();
+  config.deviceIndex = device;
+  if (CUptiResult s = cuptiSassMetricsSetConfig(&config); s != CUPTI_SUCCESS)
+    return fail(describe_call("cuptiSassMetricsSetConfig", s));
   auto enable = LABBOOK_PARAMS(CUpti_SassMetricsEnable_Params);
   enable.ctx = ctx;
   enable.enableLazyPatching = 1;   // only the functions that run are patched

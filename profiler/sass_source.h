@@ -67,7 +67,7 @@ class SassSource {
   std::map<std::uint64_t, Counted> results() const;
 
  private:
-  bool enable(CUcontext ctx);                        ///< configured (once per device) and enabled
+  bool enable(CUcontext ctx);                        ///< configured for its device and enabled (once a run)
   static void wait_for(CUcontext ctx);               ///< the context's work done
   std::vector<SassInstruction> take(CUcontext ctx);  ///< flushes what was counted
   void line_of(std::uint32_t crc, SassInstruction& i);
@@ -78,13 +78,11 @@ class SassSource {
   bool verbose_;
   mutable std::mutex mutex_;
   std::map<std::uint64_t, std::string> metric_names_;      ///< metric id -> name
-  std::set<std::uint32_t> configured_devices_;
   std::vector<std::string> chosen_;                  ///< selected functions, by first launch
   std::set<std::string> launched_;                   ///< every function launched so far
   CUcontext counting_ = nullptr;                     ///< the context collecting, once claimed
   bool done_ = false;                                ///< counted (or failed): never again
   std::vector<std::uint64_t> counted_launches_;      ///< the counted function's launches there
-  bool failed_ = false;
   std::map<std::uint32_t, std::string> cubins_;            ///< CRC -> cubin bytes
   std::map<std::uint64_t, Counted> results_;
 };

@@ -80,6 +80,16 @@ ProfileRequest request(FakeCollector& fake, const std::string& dir) {
   return r;
 }
 
+/// A request for source runs alone into `dir` (its runner still to set).
+ProfileRequest source_request(const std::string& dir) {
+  ProfileRequest r;
+  r.command = {"./prog"};
+  r.collector = "libcupti-collector.so";
+  r.work_dir = testing::TempDir() + "/" + dir;
+  r.source_metrics = {"smsp__sass_inst_executed"};
+  return r;
+}
+
 }  // namespace
 
 TEST(ProfileSession, SourceRunComesLastAndItsLinesJoinTheKernels) {
@@ -121,10 +131,7 @@ TEST(ProfileSession, WithoutTraceTheSourceRunIsTheProgramsOwnRun) {
 TEST(ProfileSession, OneSourceRunPerKernelNamingThoseStillUncounted) {
   std::vector<std::string> named, stdout_paths;
   std::optional<std::size_t> first_choice = 0;
-  ProfileRequest r;
-  r.command = {"./prog"};
-  r.collector = "libcupti-collector.so";
-  r.source_metrics = {"smsp__sass_inst_executed"};
+  ProfileRequest r = source_request("");
   r.runner = [&](const auto&, const auto& env, const std::string& stdout_path) {
     const bool source = env.at(env::kMode) == "source";
     if (source) named.push_back(env.at(env::kSourceKernel));
@@ -161,12 +168,8 @@ TEST(ProfileSession, OneSourceRunPerKernelNamingThoseStillUncounted) {
 TEST(ProfileSession, SourceRunsMayChooseKernelsByRangeApart) {
   // A lab counts its memory charts' kernels; its metrics runs still profile every launch.
   std::map<std::string, std::string> nvtx_by_mode;
-  ProfileRequest r;
-  r.command = {"./prog"};
-  r.collector = "libcupti-collector.so";
-  r.work_dir = testing::TempDir() + "/session-source-nvtx";
+  ProfileRequest r = source_request("session-source-nvtx");
   r.cupti_metrics = {"dram__bytes_read.sum"};
-  r.source_metrics = {"smsp__sass_inst_executed"};
   r.source_nvtx = {"tile/unpadded", "tile/padded"};
   r.runner = [&](const auto&, const auto& env, const std::string&) {
     nvtx_by_mode[env.at(env::kMode)] = env.at(env::kNvtx);
@@ -179,11 +182,7 @@ TEST(ProfileSession, SourceRunsMayChooseKernelsByRangeApart) {
 }
 
 TEST(ProfileSession, ASourceRunThatFindsNoKernelSaysSo) {
-  ProfileRequest r;
-  r.command = {"./prog"};
-  r.collector = "libcupti-collector.so";
-  r.work_dir = testing::TempDir() + "/session-source-none";
-  r.source_metrics = {"smsp__sass_inst_executed"};
+  ProfileRequest r = source_request("session-source-none");
   r.kernels = {"noSuchKernel"};
   r.runner = [](const auto&, const auto& env, const std::string&) {
     write_measurement(kernels_of(2, false), env.at(env::kOutput));   // the filter chose none: no list
