@@ -191,7 +191,10 @@ void add_source_lines(Sheet& s, const Measurement& m) {
              "per-instruction counts summed over all the kernel's launches (CUPTI counts one kernel per run of the program, all its launches together): requests (warp instructions), 32-byte "
              "sectors per request against the least that carries the same bytes (the ideal), the sectors beyond "
              "it and their share of the kernel's, shared-memory wavefronts per request against the ideal, and "
-             "local-memory sectors (spills). Lines that waste most come first.");
+             "local-memory sectors (spills). Lines that waste most come first. A line is where the compiler's "
+             "line table puts the instruction: code the compiler inlined from a helper function (an index "
+             "function, say) is listed on the helper's line, not at its call, as in Nsight Compute's view of the "
+             "helper's file; CUPTI does not give the call site.");
   s.data["source_lines"] = json::array();
   for (std::size_t i = 0; i < groups.size() && i < kMemoryChartLimit; ++i) {
     const SourceProfile profile = source_profile(groups[i].second);
