@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "labbook/model/metric_catalog.h"
+#include "stream_overlap.h"
 
 namespace labbook::grading {
 
@@ -93,6 +95,11 @@ std::optional<double> useful_share(const CallMeasure& c, const std::string& sect
 
 std::optional<double> call_value(const CallMeasure& c, const std::string& quantity) {
   if (quantity == "time") return c.kernels ? std::optional<double>(c.kernel_ns) : std::nullopt;
+  if (quantity == "wall_time") return c.wall_ns;
+  if (quantity == "pageable_copy_bytes") return c.pageable_copy_bytes;
+  if (quantity == "synchronous_copies") return c.synchronous_copies;
+  if (quantity == "copy_overlap_pct") return c.copy_overlap_pct;
+  if (quantity == "max_concurrent_kernels") return c.kernels ? std::optional<double>(c.max_concurrent_kernels) : std::nullopt;
   const CatalogMetric* m = find_catalog_metric(quantity);
   if (!m) return std::nullopt;
   std::optional<double> value = m->evaluate(c.counters);
@@ -130,23 +137,47 @@ std::string milliseconds(double ns) {
   return buf;
 }
 
-CallMeasure measure_call(const Measurement& m, const HarnessCall& call) {
+/// The runtime or driver call that issued each copy, by correlation id.
+std::map<std::uint32_t, const ApiCall*> issuing_calls(const Measurement& m) {
+  std::map<std::uint32_t, const ApiCall*> by_correlation;
+  for (const auto& a : m.api_calls) by_correlation[a.correlation] = &a;
+  return by_correlation;
+}
+
+CallMeasure measure_call(const Measurement& m, const HarnessCall& call, const std::map<std::uint32_t, const ApiCall*>& issued_by) {
   CallMeasure c;
   c.call = call;
+  for (const auto& r : m.ranges)
+    if (r.path == call.range && r.end_ns && *r.end_ns >= r.start_ns) {
+      c.wall_ns = static_cast<double>(*r.end_ns - r.start_ns);
+      break;
+    }
+  std::set<std::pair<int, std::uint32_t>> streams;
   std::vector<const Kernel*> kernels;
   for (const auto& k : m.kernels)
     if (within(k.range, call.range)) {
       kernels.push_back(&k);
       c.kernel_ns += k.duration_ns().value_or(0);
+      streams.insert({k.device, k.stream});
     }
   c.kernels = static_cast<int>(kernels.size());
   c.counters = combine(kernels);
   for (const auto& copy : m.copies)
     if (within(copy.range, call.range) && !copy.is_memset &&
         (copy.kind == CopyKind::HostToDevice || copy.kind == CopyKind::DeviceToHost)) {
-      c.host_copy_bytes += static_cast<double>(copy.bytes);
-      if (copy.kind == CopyKind::DeviceToHost) c.device_to_host_bytes += static_cast<double>(copy.bytes);
+      const auto bytes = static_cast<double>(copy.bytes);
+      c.host_copy_bytes += bytes;
+      (copy.kind == CopyKind::DeviceToHost ? c.device_to_host_bytes : c.host_to_device_bytes) += bytes;
+      if (copy.src == HostMemoryKind::Pageable || copy.dst == HostMemoryKind::Pageable) c.pageable_copy_bytes += bytes;
+      ++c.host_copies;
+      const auto api = issued_by.find(copy.correlation);
+      if (api != issued_by.end() && api->second->name.find("Async") == std::string::npos) ++c.synchronous_copies;
+      streams.insert({copy.device, copy.stream});
     }
+  c.streams = static_cast<int>(streams.size());
+  const report::StreamOverlap overlap = report::stream_overlap(m, call.range, /*below=*/true);
+  if (overlap.copies) c.copy_overlap_pct = overlap.copy_overlap_pct();
+  c.max_concurrent_kernels = static_cast<int>(overlap.max_concurrent_kernels);
   return c;
 }
 
@@ -167,20 +198,60 @@ void check_outside(const Measurement& m, const HarnessResult& h, CallAudit& audi
                              "returned: work hidden from the calls' measurement");
 }
 
+/// A host-code call's copies: the input must reach the GPU and the output come back, at least
+/// once each; otherwise the work was not done there.
+void check_host_copies(const CallMeasure& c, CallAudit& audit) {
+  const std::string& range = c.call.range;
+  if (c.host_to_device_bytes < c.call.compulsory_read_bytes)
+    audit.findings.push_back("call " + range + " copied " + megabytes(c.host_to_device_bytes) + " to the GPU, less than its " +
+                             megabytes(c.call.compulsory_read_bytes) + " of input: the work must be done on the GPU");
+  if (c.device_to_host_bytes < c.call.compulsory_write_bytes)
+    audit.findings.push_back("call " + range + " copied " + megabytes(c.device_to_host_bytes) + " back from the GPU, less than its " +
+                             megabytes(c.call.compulsory_write_bytes) + " of output: the results must come from the GPU");
+}
+
+/// What the trace saw a host-code call do, for the student: feedback, not findings.
+void observe_host_call(const CallMeasure& c, CallAudit& audit) {
+  const std::string& range = c.call.range;
+  const std::string copies = std::to_string(c.host_copies) + (c.host_copies == 1 ? " copy" : " copies");
+  std::string what = "call " + range + " made " + copies + " between host and GPU (" + megabytes(c.host_copy_bytes) +
+                     ") on " + std::to_string(c.streams) + (c.streams == 1 ? " stream" : " streams");
+  if (c.copy_overlap_pct) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f %%", *c.copy_overlap_pct);
+    what += std::string("; kernels ran during ") + pct + " of its copy time";
+  }
+  if (c.wall_ns) what += "; it took " + milliseconds(*c.wall_ns);
+  audit.observations.push_back(what);
+  if (c.pageable_copy_bytes > 0)
+    audit.observations.push_back("call " + range + " copied " + megabytes(c.pageable_copy_bytes) +
+                                 " to or from pageable host memory: the driver stages such a copy through a page-locked "
+                                 "buffer of its own, piece by piece, so it runs below the link's speed and overlaps "
+                                 "nothing, whichever call (cudaMemcpyAsync too) issued it");
+  if (c.synchronous_copies > 0)
+    audit.observations.push_back("call " + range + " issued " + std::to_string(c.synchronous_copies) + " of its " + copies +
+                                 " with a call that waits (cudaMemcpy rather than cudaMemcpyAsync): the host issues "
+                                 "nothing else until such a copy ends, so nothing can overlap it");
+}
+
 /// What one call of the student's says about the measurement.
 void check_student_call(const CallMeasure& c, bool timed, const CallMeasure* first_timed, const DeviceFacts* device,
-                        CallAudit& audit) {
+                        bool host_code, CallAudit& audit) {
   const std::string& range = c.call.range;
   if (c.kernels == 0) {
     audit.findings.push_back("call " + range + " ran no kernel: its results were made elsewhere (host code or copies)");
     return;
   }
-  if (c.host_copy_bytes > 0)
+  if (host_code) {
+    check_host_copies(c, audit);
+    if (timed && first_timed == &c) observe_host_call(c, audit);
+  } else if (c.host_copy_bytes > 0) {
     audit.findings.push_back("call " + range + " copied " + megabytes(c.host_copy_bytes) +
                              " between host and device: the work must be done by kernels on the GPU");
+  }
   if (!timed) return;
   const double wall_ns = c.call.seconds * 1e9;
-  if (wall_ns - c.kernel_ns > std::max(kUnaccountedNs, c.kernel_ns))
+  if (!host_code && wall_ns - c.kernel_ns > std::max(kUnaccountedNs, c.kernel_ns))
     audit.findings.push_back("call " + range + " took " + milliseconds(wall_ns) +
                              " between device synchronisations, but its kernels only " + milliseconds(c.kernel_ns) +
                              ": work outside its kernels (host code, copies, or kernels launched elsewhere)");
@@ -188,6 +259,7 @@ void check_student_call(const CallMeasure& c, bool timed, const CallMeasure* fir
     audit.findings.push_back("call " + range + " took " + milliseconds(c.kernel_ns) + " against " +
                              milliseconds(first_timed->kernel_ns) + " for call " + first_timed->call.range +
                              " on fresh data of the same size: a result kept from an earlier call?");
+  if (host_code) return;   // the kernel-time checks below do not hold for a pipeline (HostCodeRules)
   const auto read = c.counters.find("dram__bytes_read.sum");
   if (read != c.counters.end() && read->second < kCompulsoryShare * c.call.compulsory_read_bytes)
     audit.findings.push_back("call " + range + " read " + megabytes(read->second) + " from DRAM, less than the " +
@@ -213,10 +285,34 @@ bool within(const std::string& range, const std::string& call_range) {
          (range.size() == call_range.size() || range[call_range.size()] == '/');
 }
 
+namespace {
+
+/// The link's bandwidth in one direction, from the copies of that kind in `range` (bytes per
+/// ns of copy time), if it copied any.
+std::optional<double> link_bandwidth(const Measurement& m, const std::string& range, CopyKind kind) {
+  double bytes = 0, ns = 0;
+  for (const auto& c : m.copies)
+    if (!range.empty() && within(c.range, range) && !c.is_memset && c.kind == kind && c.end_ns > c.start_ns) {
+      bytes += static_cast<double>(c.bytes);
+      ns += static_cast<double>(c.end_ns - c.start_ns);
+    }
+  return ns > 0 ? std::optional<double>(bytes / ns) : std::nullopt;
+}
+
+/// link_pct of one call: its input and output at the link's bandwidth, over its wall time.
+std::optional<double> link_pct(const CallMeasure& c, std::optional<double> up, std::optional<double> down) {
+  if (!up || !down || !c.wall_ns || *c.wall_ns <= 0) return std::nullopt;
+  return 100.0 * (c.call.compulsory_read_bytes / *up + c.call.compulsory_write_bytes / *down) / *c.wall_ns;
+}
+
+}  // namespace
+
 CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::string& measured_range,
-                      const std::string& reference_range, const std::vector<std::string>& quantities) {
+                      const std::string& reference_range, const std::vector<std::string>& quantities,
+                      const HostCodeRules& host_code) {
   CallAudit audit;
-  for (const auto& call : h.calls) audit.calls.push_back(measure_call(m, call));
+  const auto issued_by = issuing_calls(m);
+  for (const auto& call : h.calls) audit.calls.push_back(measure_call(m, call, issued_by));
   check_outside(m, h, audit);
   const CallMeasure* first_timed = nullptr;
   std::vector<const CallMeasure*> timed, reference;
@@ -225,12 +321,13 @@ CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::s
       reference.push_back(&c);
       continue;
     }
+    if (!host_code.link_range.empty() && within(c.call.range, host_code.link_range)) continue;   // the harness's own
     const bool is_timed = within(c.call.range, measured_range);
     if (is_timed) {
       timed.push_back(&c);
       if (!first_timed) first_timed = &c;
     }
-    check_student_call(c, is_timed, first_timed, m.device(0), audit);
+    check_student_call(c, is_timed, first_timed, m.device(0), host_code.enabled, audit);
   }
   for (const auto& f : h.flags) audit.findings.push_back(f.message);
 
@@ -240,11 +337,19 @@ CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::s
       if (const auto v = call_value(*c, q)) values.push_back(*v);
     return values.size() == calls.size() ? median(values) : std::nullopt;
   };
+  const auto up = link_bandwidth(m, host_code.link_range, CopyKind::HostToDevice);
+  const auto down = link_bandwidth(m, host_code.link_range, CopyKind::DeviceToHost);
   for (const auto& q : quantities) {
     std::optional<double> value;
-    if (q == "speed_pct_of_reference") {
-      const auto mine = median_over(timed, "time"), theirs = median_over(reference, "time");
+    if (q == "speed_pct_of_reference" || q == "wall_speed_pct_of_reference") {
+      const std::string time = q == "speed_pct_of_reference" ? "time" : "wall_time";
+      const auto mine = median_over(timed, time), theirs = median_over(reference, time);
       if (mine && theirs && *mine > 0) value = 100.0 * *theirs / *mine;
+    } else if (q == "link_pct") {
+      std::vector<double> values;
+      for (const CallMeasure* c : timed)
+        if (const auto v = link_pct(*c, up, down)) values.push_back(*v);
+      if (values.size() == timed.size()) value = median(values);
     } else {
       value = median_over(timed, q);
     }

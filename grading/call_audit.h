@@ -24,22 +24,48 @@ struct CallMeasure {
   std::map<std::string, double> counters;   ///< its kernels' CUPTI metrics, combined
   double host_copy_bytes = 0;               ///< copied between host and device inside it
   double device_to_host_bytes = 0;          ///< of which from the device to the host
+  double host_to_device_bytes = 0;          ///< and from the host to the device
+  double pageable_copy_bytes = 0;           ///< of host_copy_bytes, to or from pageable host memory
+  int host_copies = 0;                      ///< host-device copies (memsets apart)
+  int synchronous_copies = 0;               ///< of which issued by a call that waits (no "Async")
+  int streams = 0;                          ///< streams its kernels and copies ran on
+  std::optional<double> wall_ns;            ///< its NVTX range in the trace, push to pop
+  std::optional<double> copy_overlap_pct;   ///< of its copies' time, the share a kernel of it ran beside
+  int max_concurrent_kernels = 0;           ///< the most of its kernels running at one instant
 };
 
 struct CallAudit {
   std::vector<CallMeasure> calls;           ///< in the harness's order
   std::vector<std::string> findings;        ///< for the student, most telling first
   std::map<std::string, double> measured;   ///< rubric quantity -> value over the timed calls
+  /// What the trace saw the student's host code do (copies from pageable memory, copies that
+  /// wait, streams): feedback that voids nothing; the rubric scores what matters of it.
+  std::vector<std::string> observations;
+};
+
+/// How the audit treats an exercise whose student writes host code (Exercise::host_code):
+/// copies in the student's calls are the work, so instead of being findings they must carry
+/// the input to the GPU and the output back at least once, and the audit's kernel-time checks
+/// (time outside kernels, DRAM traffic against the compulsory bytes, the DRAM peak) do not
+/// apply: a pipeline's time is its wall time, and copies leave data in L2.
+struct HostCodeRules {
+  bool enabled = false;
+  /// The harness's call copying the input's size each way between page-locked memory and the
+  /// GPU, whose copies give the link's bandwidth for `link_pct` ("" when none).
+  std::string link_range;
 };
 
 /// `measured_range` and `reference_range` (the exercise's) name the timed calls of the
 /// student and of the lab's reference: a call is one of them when its range is that path or
 /// below it. `quantities`: what the rubric measures ("time", catalog names, and
-/// "speed_pct_of_reference": reference time / student time x 100). gld_efficiency and
+/// "speed_pct_of_reference": reference time / student time x 100, and the host-code quantities
+/// of quantity_table.h: wall_time, wall_speed_pct_of_reference, pageable_copy_bytes,
+/// synchronous_copies, copy_overlap_pct, max_concurrent_kernels, link_pct). gld_efficiency and
 /// gst_efficiency count only the bytes the problem needs: never more than the call's
 /// compulsory bytes over the sectors its kernels moved.
 CallAudit audit_calls(const Measurement& measurement, const HarnessResult& harness, const std::string& measured_range,
-                      const std::string& reference_range, const std::vector<std::string>& quantities);
+                      const std::string& reference_range, const std::vector<std::string>& quantities,
+                      const HostCodeRules& host_code = {});
 
 /// `cupti_metrics` plus the counters audit_calls() needs to combine them over a call's
 /// kernels (the sectors that weight an efficiency): without them an efficiency is not measured.

@@ -43,9 +43,9 @@ OutputCheck read_check(const TomlReader& top) {
   r.only({"kind", "constants", "outputs", "calls"});
   OutputCheck c;
   c.kind = r.string("kind");
-  const std::vector<std::string> kinds = {"transpose", "add_constants", "local_array", "stencil5", "matmul"};
+  const std::vector<std::string> kinds = {"transpose", "add_constants", "local_array", "stencil5", "matmul", "affine_rounds"};
   if (std::find(kinds.begin(), kinds.end(), c.kind) == kinds.end())
-    r.fail("kind", "is '" + c.kind + "': expected transpose, add_constants, local_array, stencil5 or matmul");
+    r.fail("kind", "is '" + c.kind + "': expected transpose, add_constants, local_array, stencil5, matmul or affine_rounds");
   const std::size_t dimensions = c.kind == "matmul" ? 3 : c.kind == "transpose" || c.kind == "stencil5" ? 2 : 1;
   if (c.kind == "add_constants") {
     c.constants = r.numbers("constants");
@@ -57,6 +57,13 @@ OutputCheck read_check(const TomlReader& top) {
   if (c.kind == "stencil5") {
     c.constants = r.numbers("constants");
     if (c.constants.size() != 2) r.fail("constants", "must hold the stencil's two weights, [c0, c1]");
+  }
+  // affine_rounds: how many rounds of lab 8's affine map each word goes through.
+  if (c.kind == "affine_rounds") {
+    c.constants = r.numbers("constants");
+    if (c.constants.size() != 1 || !(c.constants[0] >= 1) || c.constants[0] > 1e6 ||
+        c.constants[0] != static_cast<double>(static_cast<std::uint32_t>(c.constants[0])))
+      r.fail("constants", "must hold the number of rounds, [R], a whole number from 1 to 1000000");
   }
   for (const auto& shape : r.number_lists("calls")) {
     std::vector<std::uint64_t> dims;
@@ -81,7 +88,7 @@ Exercise load_exercise(const std::string& path) {
   top.only({"exercise", "check"});
   const TomlReader r(top.table("exercise"), path, "[exercise]");
   r.only({"id", "title", "lab", "student_file", "starter", "instructions", "harness", "rubric", "metrics",
-          "measured_range", "reference_range", "host_calls", "entry_points", "source_lines"});
+          "measured_range", "reference_range", "host_calls", "entry_points", "source_lines", "host_code", "link_range"});
   const fs::path folder = fs::path(path).parent_path();
   auto file = [&](const char* key) {
     const std::string f = (folder / r.string(key)).string();
@@ -98,14 +105,17 @@ Exercise load_exercise(const std::string& path) {
   e.instructions = file("instructions");
   e.harness = file("harness");
   e.rubric = file("rubric");
-  e.metrics = r.strings("metrics");
-  if (e.metrics.empty()) r.fail("metrics", "must list the catalog metrics to collect");
+  e.host_code = r.boolean("host_code", false);
+  e.metrics = r.strings("metrics", /*required=*/!e.host_code);
+  // A host-code exercise is scored on the trace alone (its calls' wall time, copies, streams).
+  if (e.metrics.empty() && !e.host_code) r.fail("metrics", "must list the catalog metrics to collect");
   e.measured_range = r.string("measured_range");
   e.reference_range = r.string("reference_range");
   e.host_calls = r.strings("host_calls");
   e.entry_points = r.strings("entry_points");
   if (e.entry_points.empty()) r.fail("entry_points", "must name the functions the student writes");
   e.source_lines = r.boolean("source_lines", false);
+  e.link_range = r.string("link_range", /*required=*/false);
   e.check = read_check(top);
   return e;
 }

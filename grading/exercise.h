@@ -12,8 +12,9 @@ namespace labbook::grading {
 /// How labbook checks the student's calls, outside the program ([exercise.check]): the kind
 /// of check (labs/common/exercise_checks.h) and the calls every run of the harness makes.
 struct OutputCheck {
-  std::string kind;                       ///< "transpose", "add_constants", "local_array", "stencil5" or "matmul"
-  /// add_constants: one per input; stencil5: the weights [c0, c1] (centre, each neighbour).
+  std::string kind;                       ///< "transpose", "add_constants", "local_array", "stencil5", "matmul" or "affine_rounds"
+  /// add_constants: one per input; stencil5: the weights [c0, c1] (centre, each neighbour);
+  /// affine_rounds: [rounds].
   std::vector<double> constants;
   std::vector<std::string> outputs;       ///< add_constants: the outputs' names, as the student knows them
   /// The student's calls in every run, in order: each one's shape ([nx, ny] for a transpose,
@@ -45,6 +46,13 @@ struct Exercise {
   /// [exercise] source_lines: the student's code is built with -lineinfo and run once more
   /// with CUPTI's per-instruction counts, and the feedback shows its lines that move memory.
   bool source_lines = false;
+  /// [exercise] host_code: the student writes the host side (labs 2 and 8): copies inside the
+  /// student's calls are the work (the input to the GPU and the output back, each at least
+  /// once), and a call's time is its wall time in the trace (its NVTX range), not its kernels'.
+  bool host_code = false;
+  /// [exercise] link_range: the harness's call that copies the input's size each way between
+  /// page-locked memory and the GPU, the link's bandwidth for `link_pct` ("" when none).
+  std::string link_range;
   std::string folder() const;
 };
 

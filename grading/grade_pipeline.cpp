@@ -240,17 +240,20 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   for (const auto& c : settings.rubric.criteria)
     if (!c.measure.empty()) quantities.push_back(c.measure);
   // The trace run's calls: its times are the program's own, not slowed by counters.
-  const CallAudit audit =
-      audit_calls(profiled.measurement, runs.results.front(), e.measured_range, e.reference_range, quantities);
-  // Results made off the GPU are not the exercise's, however right they are.
+  const CallAudit audit = audit_calls(profiled.measurement, runs.results.front(), e.measured_range, e.reference_range,
+                                     quantities, HostCodeRules{e.host_code, e.link_range});
+  // Results made off the GPU are not the exercise's, however right they are. (A host-code
+  // exercise's calls copy their results back: the audit checks those copies instead.)
   for (const CallMeasure& c : audit.calls)
-    if (!within(c.call.range, e.reference_range) && (c.kernels == 0 || c.device_to_host_bytes > 0) && *o.correct) {
+    if (!within(c.call.range, e.reference_range) && (e.link_range.empty() || !within(c.call.range, e.link_range)) &&
+        (c.kernels == 0 || (!e.host_code && c.device_to_host_bytes > 0)) && *o.correct) {
       o.correct = false;
       o.problem = "call " + c.call.range + (c.kernels == 0 ? " ran no kernel" : " copied data from the device to the host") +
                   ": its results were not made by kernels on the GPU";
     }
   o.measured = audit.measured;
   o.findings = audit.findings;
+  o.observations = audit.observations;
   // The student's kernels: those launched in the measured calls. Their counts cover all their
   // launches (CUPTI counts a kernel once per run), the calls that check results too.
   const auto& kernels = profiled.measurement.kernels;

@@ -66,6 +66,7 @@ nlohmann::json score_json(const Score& score, const SubmissionOutcome& outcome) 
                       {"built", outcome.built}, {"problem", outcome.problem}, {"criteria", nlohmann::json::array()}};
   if (outcome.correct) j["correct"] = *outcome.correct;
   if (!outcome.findings.empty()) j["findings"] = outcome.findings;
+  if (!outcome.observations.empty()) j["observations"] = outcome.observations;
   if (const auto& m = outcome.memcheck) {
     j["memcheck"] = {{"errors", m->errors}, {"accesses", m->accesses}};
     if (!m->not_run.empty()) j["memcheck"]["not_run"] = m->not_run;
@@ -155,6 +156,13 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
     std::vector<Text> findings;
     for (const auto& f : outcome.findings) findings.push_back({f});
     sheet.list(std::move(findings));
+  }
+  if (!outcome.observations.empty()) {
+    // A host-code exercise: what the trace saw, so that the student sees why the time is what it is.
+    sheet.heading(2, "What your host code did, as the trace saw it");
+    std::vector<Text> seen;
+    for (const auto& s : outcome.observations) seen.push_back({s});
+    sheet.list(std::move(seen));
   }
   if (const auto& m = outcome.memcheck) {
     sheet.heading(2, "Memory check (compute-sanitizer)");

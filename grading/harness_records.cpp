@@ -57,6 +57,8 @@ std::string check_output(const OutputCheck& check, std::uint64_t seed, const std
                          const float* out, const lab::Tolerance& tolerance) {
   if (check.kind == "transpose") return lab::check_transpose(seed, shape.at(0), shape.at(1), out, tolerance);
   if (check.kind == "local_array") return lab::check_local_array(seed, shape.at(0), out);   // words: exact
+  if (check.kind == "affine_rounds")   // labs 2 and 8: words, exact; constants [rounds]
+    return lab::check_affine_rounds(seed, shape.at(0), static_cast<std::uint32_t>(check.constants.at(0)), out);
   if (check.kind == "stencil5")   // lab 7: shape [width, height], weights [c0, c1]
     return lab::check_stencil(seed, shape.at(0), shape.at(1), check.constants.at(0), check.constants.at(1), out, tolerance);
   if (check.kind == "matmul")   // lab 6: shape [m, k, n], C = A B within the tolerance scaled by the terms

@@ -25,6 +25,8 @@ struct SubmissionOutcome {
   /// Why the measurement cannot be trusted (work hidden from it, data kept in L2, results
   /// reused, ...): with any, measured criteria earn nothing; correctness is scored as usual.
   std::vector<std::string> findings;
+  /// What the trace saw the student's host code do (a host-code exercise): feedback only.
+  std::vector<std::string> observations;
   /// compute-sanitizer's memcheck pass (--memcheck): feedback only, it changes no score.
   std::optional<MemcheckReport> memcheck;
   /// The student's kernels over all the calls of the run, instruction by instruction (an

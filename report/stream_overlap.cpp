@@ -48,16 +48,19 @@ std::size_t max_open(const std::vector<Interval>& intervals) {
 
 }  // namespace
 
-StreamOverlap stream_overlap(const Measurement& m, const std::string& range) {
+StreamOverlap stream_overlap(const Measurement& m, const std::string& range, bool below) {
+  const auto in_range = [&](const std::string& r) {
+    return r == range || (below && r.size() > range.size() && r.compare(0, range.size(), range) == 0 && r[range.size()] == '/');
+  };
   StreamOverlap out;
   std::vector<Interval> kernels;
   for (const auto& k : m.kernels)
-    if (k.range == range && k.start_ns && k.end_ns && *k.end_ns >= *k.start_ns) kernels.push_back({*k.start_ns, *k.end_ns});
+    if (in_range(k.range) && k.start_ns && k.end_ns && *k.end_ns >= *k.start_ns) kernels.push_back({*k.start_ns, *k.end_ns});
   out.kernels = kernels.size();
   out.max_concurrent_kernels = max_open(kernels);
   const std::vector<Interval> busy = merged(kernels);
   for (const auto& c : m.copies) {
-    if (c.range != range || c.is_memset || c.end_ns < c.start_ns) continue;
+    if (!in_range(c.range) || c.is_memset || c.end_ns < c.start_ns) continue;
     ++out.copies;
     out.copy_ns += c.end_ns - c.start_ns;
     out.hidden_copy_ns += covered(c.start_ns, c.end_ns, busy);

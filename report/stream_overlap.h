@@ -26,7 +26,8 @@ struct StreamOverlap {
   }
 };
 
-/// The overlap of the kernels and copies attributed to `range` (exact path match).
-StreamOverlap stream_overlap(const Measurement&, const std::string& range);
+/// The overlap of the kernels and copies attributed to `range`: that path exactly, or with
+/// `below`, that path and every NVTX path below it (an exercise's call and what it opened).
+StreamOverlap stream_overlap(const Measurement&, const std::string& range, bool below = false);
 
 }  // namespace labbook::report

@@ -18,9 +18,13 @@
 //   matmul         (lab 6) A (m x k) then B (k x n), row-major floats uniform in [-1, 1), from the
 //                  same generator; out is C = A B (m x n), each element within absolute +
 //                  relative x the sum of its terms' magnitudes of the double-precision product
+//   affine_rounds  (labs 2 and 8, host-code exercises) n words; out[i] is lab 8's affineRounds
+//                  result, round_map() applied constants[0] times to in[i], compared bit for bit
 // One file per kind: exercise_check_basics.h (what they share), transpose_check.h,
-// add_constants_check.h, local_array_check.h, stencil_check.h and matmul_check.h.
+// add_constants_check.h, local_array_check.h, stencil_check.h, matmul_check.h and
+// affine_rounds_check.h.
 #include "add_constants_check.h"
+#include "affine_rounds_check.h"
 #include "exercise_check_basics.h"
 #include "local_array_check.h"
 #include "matmul_check.h"

@@ -81,9 +81,9 @@ constexpr DerivedQuantity kDerived[] = {
     // Overlap of the range's GPU work, from the trace run's start and end of every kernel and copy.
     {"copy_overlap_pct", "%",
      "share of the range's copy time (memcpys, each direction counted) during which at least one of its kernels was "
-     "running: the copy time hidden behind kernels", QuantityScope::kRange},
+     "running: the copy time hidden behind kernels", QuantityScope::kBoth},
     {"max_concurrent_kernels", "kernels", "the most kernels of the range running at one instant",
-     QuantityScope::kRange},
+     QuantityScope::kBoth},
     {"cycles_per_load", "cycles",
      "kernel time (trace run) x SM clock (sm_clock) / load instructions executed (inst_executed_global_loads + "
      "inst_executed_shared_loads + inst_executed_local_loads, those collected); for one thread following a chain of "
@@ -101,6 +101,24 @@ constexpr DerivedQuantity kDerived[] = {
     {"speed_pct_of_reference", "%",
      "the lab's reference kernel's time over the student's, x 100, medians over the timed calls of one run",
      QuantityScope::kCall},
+    // What it derives for an exercise whose student writes host code (labs 2 and 8), from the
+    // trace: the calls' NVTX ranges, copies and the runtime calls that issued them.
+    {"wall_time", "ns",
+     "a call's wall time in the trace: its NVTX range from push to pop, host code, copies and kernels included "
+     "(median over the timed calls)", QuantityScope::kCall},
+    {"wall_speed_pct_of_reference", "%",
+     "the lab's reference pipeline's wall time over the student's, x 100, medians over the timed calls of one run",
+     QuantityScope::kCall},
+    {"pageable_copy_bytes", "B",
+     "bytes a call copied between the GPU and pageable (not page-locked) host memory: the driver stages them through "
+     "a page-locked buffer of its own (median over the timed calls)", QuantityScope::kCall},
+    {"synchronous_copies", "copies",
+     "host-device copies a call issued with a runtime or driver call that waits (cudaMemcpy, not cudaMemcpyAsync): "
+     "nothing else the host issues can overlap them (median over the timed calls)", QuantityScope::kCall},
+    {"link_pct", "%",
+     "the time the call's input and output take over the link at the bandwidth the harness measured in the same run "
+     "(page-locked copies, each direction alone), over the call's wall time, x 100: above 100 when uploads and "
+     "downloads overlap (median over the timed calls)", QuantityScope::kCall},
 };
 
 }  // namespace

@@ -172,3 +172,122 @@ TEST(CallAudit, ExtraWholeSectorLoadsDoNotRaiseTheLoadEfficiency) {
   // The hardware's average rises to 75 %; what the problem needed is a quarter of what moved.
   EXPECT_DOUBLE_EQ(a.measured.at("gld_efficiency"), 25);
 }
+
+namespace {
+
+/// A host-code exercise's run (labs 2 and 8): a link call of pinned copies (64 MB each way,
+/// 4 ms up, 5 ms down), then per timed call an upload, a kernel and a download of 64 MB, and
+/// the reference pipeline taking twice the student's wall time.
+struct PipelineRun {
+  Measurement m;
+  HarnessResult h;
+  std::uint32_t correlation = 0;
+  void copy(const std::string& range, CopyKind kind, std::uint64_t start, std::uint64_t ns, HostMemoryKind host,
+            const std::string& api, std::uint32_t stream = 7) {
+    Copy c;
+    c.kind = kind;
+    (kind == CopyKind::HostToDevice ? c.src : c.dst) = host;
+    c.bytes = 64'000'000;
+    c.start_ns = start;
+    c.end_ns = start + ns;
+    c.stream = stream;
+    c.correlation = ++correlation;
+    c.range = range;
+    m.copies.push_back(c);
+    m.api_calls.push_back({api, 1, correlation, start, start + 10});
+  }
+  void range(const std::string& path, std::uint64_t start, std::uint64_t ns) {
+    Range r;
+    r.path = r.name = path;
+    r.start_ns = start;
+    r.end_ns = start + ns;
+    m.ranges.push_back(r);
+  }
+  PipelineRun(HostMemoryKind host = HostMemoryKind::Pinned, const std::string& api = "cudaMemcpyAsync") {
+    m.devices.push_back(DeviceFacts{});
+    h.correct = true;
+    h.calls.push_back({"link", 0.01, 0, 0});
+    range("link", 0, 10'000'000);
+    copy("link", CopyKind::HostToDevice, 0, 4'000'000, HostMemoryKind::Pinned, "cudaMemcpy");
+    copy("link", CopyKind::DeviceToHost, 5'000'000, 5'000'000, HostMemoryKind::Pinned, "cudaMemcpy");
+    for (int i = 1; i <= 3; ++i) {
+      const std::uint64_t t = 100'000'000ull * i;
+      const std::string mine = "student/n=16000000/" + std::to_string(i), ref = "reference/n=16000000/" + std::to_string(i);
+      h.calls.push_back({mine, 0.0, 64 * kMB, 64 * kMB});
+      h.calls.push_back({ref, 0.0, 0, 0});
+      range(mine, t, 6'000'000);   // the kernel ran during 2 of the copies' 8 ms
+      copy(mine, CopyKind::HostToDevice, t, 4'000'000, host, api);
+      Kernel k = kernel(mine, 3e6, 0, 0);
+      k.start_ns = t + 2'000'000;
+      k.end_ns = t + 5'000'000;
+      k.stream = 8;
+      m.kernels.push_back(k);
+      copy(mine, CopyKind::DeviceToHost, t + 2'000'000, 4'000'000, host, api);
+      range(ref, t + 50'000'000, 12'000'000);
+      Kernel r = kernel(ref, 1e6, 0, 0);
+      r.start_ns = t + 50'000'000;
+      r.end_ns = t + 51'000'000;
+      m.kernels.push_back(r);
+    }
+  }
+  CallAudit audit(const std::vector<std::string>& quantities) const {
+    return audit_calls(m, h, "student/n=16000000", "reference/n=16000000", quantities, HostCodeRules{true, "link"});
+  }
+};
+
+}  // namespace
+
+TEST(CallAudit, AHostCodeCallIsMeasuredFromTheTraceItsCopiesAndItsWallTime) {
+  const CallAudit a = PipelineRun().audit({"wall_time", "wall_speed_pct_of_reference", "pageable_copy_bytes",
+                                           "synchronous_copies", "copy_overlap_pct", "link_pct", "max_concurrent_kernels"});
+  EXPECT_TRUE(a.findings.empty()) << a.findings.front();
+  EXPECT_DOUBLE_EQ(a.measured.at("wall_time"), 6e6);   // the NVTX range, not the harness's seconds (0)
+  EXPECT_DOUBLE_EQ(a.measured.at("wall_speed_pct_of_reference"), 200);
+  EXPECT_DOUBLE_EQ(a.measured.at("pageable_copy_bytes"), 0);
+  EXPECT_DOUBLE_EQ(a.measured.at("synchronous_copies"), 0);
+  // The kernel ran 2 ms into the upload's 4 ms and 3 ms into the download's: 5 of 8 ms.
+  EXPECT_DOUBLE_EQ(a.measured.at("copy_overlap_pct"), 62.5);
+  // 64 MB at the link's 16 GB/s up (4 ms) and 12.8 GB/s down (5 ms): 9 ms of link time in 6 ms.
+  EXPECT_DOUBLE_EQ(a.measured.at("link_pct"), 150);
+  EXPECT_DOUBLE_EQ(a.measured.at("max_concurrent_kernels"), 1);
+  // What the trace saw, for the student: copies, streams, overlap, time; nothing pageable.
+  ASSERT_EQ(a.observations.size(), 1u);
+  EXPECT_NE(a.observations[0].find("2 copies between host and GPU (128.0 MB) on 2 streams"), std::string::npos) << a.observations[0];
+  EXPECT_NE(a.observations[0].find("62.5 %"), std::string::npos);
+}
+
+TEST(CallAudit, PageableAndSynchronousCopiesAreMeasuredAndNamedWithoutVoidingTheScore) {
+  const CallAudit a = PipelineRun(HostMemoryKind::Pageable, "cudaMemcpy").audit({"pageable_copy_bytes", "synchronous_copies"});
+  EXPECT_TRUE(a.findings.empty()) << a.findings.front();
+  EXPECT_DOUBLE_EQ(a.measured.at("pageable_copy_bytes"), 128 * kMB);
+  EXPECT_DOUBLE_EQ(a.measured.at("synchronous_copies"), 2);
+  ASSERT_EQ(a.observations.size(), 3u);
+  EXPECT_NE(a.observations[1].find("pageable host memory"), std::string::npos);
+  EXPECT_NE(a.observations[2].find("2 of its 2 copies with a call that waits"), std::string::npos);
+  // cudaMemcpyAsync from pageable memory is still pageable: the copy's memory kind decides.
+  const CallAudit b = PipelineRun(HostMemoryKind::Pageable, "cudaMemcpyAsync").audit({"pageable_copy_bytes", "synchronous_copies"});
+  EXPECT_DOUBLE_EQ(b.measured.at("pageable_copy_bytes"), 128 * kMB);
+  EXPECT_DOUBLE_EQ(b.measured.at("synchronous_copies"), 0);
+}
+
+TEST(CallAudit, AHostCodeCallMustCarryItsInputToTheGpuAndItsOutputBack) {
+  PipelineRun r;
+  // The second timed call brings back only a quarter of its output (the rest made on the host?).
+  for (auto& c : r.m.copies)
+    if (c.range == "student/n=16000000/2" && c.kind == CopyKind::DeviceToHost) c.bytes = 16'000'000;
+  const CallAudit a = r.audit({"wall_time"});
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_NE(a.findings[0].find("copied 16.0 MB back from the GPU, less than its 64.0 MB of output"), std::string::npos) << a.findings[0];
+  // Without the host-code rules, copies in a call are a finding of their own.
+  const CallAudit kernels_only = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {"time"});
+  EXPECT_TRUE(std::any_of(kernels_only.findings.begin(), kernels_only.findings.end(), [](const std::string& f) {
+    return f.find("between host and device: the work must be done by kernels") != std::string::npos;
+  }));
+  EXPECT_TRUE(kernels_only.observations.empty());
+}
+
+TEST(CallAudit, LinkShareIsNotMeasuredWithoutALinkCall) {
+  PipelineRun r;
+  const CallAudit a = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {"link_pct"}, HostCodeRules{true, ""});
+  EXPECT_EQ(a.measured.count("link_pct"), 0u);
+}
