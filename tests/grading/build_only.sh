@@ -8,6 +8,7 @@
 # Usage: build_only.sh BUILD SOURCE [SET]
 #   SET  adversarial (default): the adversarial class and lab 4's;
 #        exercises: the classes of labs 1, 6 and 7 (two tests, each within ctest's time limit)
+#        host_code: the classes of labs 2 and 8, whose students write host code
 set -uo pipefail
 build=$1; source=$2; set_name=${3:-adversarial}
 command -v bwrap >/dev/null || { echo "no bubblewrap: skipped"; exit 77; }
@@ -40,6 +41,14 @@ if [ "$set_name" = adversarial ]; then
   classic=$("$build/labbook" grade lab4-soa "$source/tests/grading/lab4-soa" --out "$out/b" --build-only 2>/dev/null)
   expect "$classic" 'dana_nocompile: does not build: submission.cu(6): error: expected a ";"'
   expect "$classic" "ada_fast: builds"
+elif [ "$set_name" = host_code ]; then
+  # Host code calling the exercise's runtime calls and the harness's process_words builds;
+  # new[] (whose length error the C++ ABI throws) too.
+  for exercise in lab2-pipeline lab8-tasks; do
+    listing=$("$build/labbook" grade "$exercise" "$source/tests/grading/$exercise" --out "$out/$exercise" --build-only --jobs 2 2>/dev/null)
+    [ $? -eq 0 ] || { echo "FAIL: --build-only of $exercise's class should exit 0"; failures=$((failures + 1)); }
+    while IFS=$'\t' read -r student _; do expect "$listing" "$student: builds"; done < "$source/tests/grading/$exercise/expected.tsv"
+  done
 else
   # expect_class EXERCISE REFUSAL STUDENT...: the exercise's planted class builds, except its
   # reference_kernel, which launches the lab's own kernel and is refused, naming it.

@@ -14,6 +14,7 @@
 #include "exercise.h"
 #include "exercise_checks.h"
 #include "labbook/model/error.h"
+#include "labbook/model/quantity_table.h"
 #include "rubric.h"
 
 using namespace labbook::grading;
@@ -43,7 +44,8 @@ TEST(Exercise, TheShippedExerciseAndItsRubricLoad) {
 TEST(Exercise, EveryLabWithAnExerciseFindsItByTheLabsId) {
   for (const auto& [lab, id] : {std::pair{"lab1", "lab1-registers"}, std::pair{"lab3", "lab3-tile"}, std::pair{"lab4", "lab4-soa"},
                                  std::pair{"lab5", "lab5-transpose"}, std::pair{"lab6", "lab6-tiled"},
-                                 std::pair{"lab7", "lab7-stencil"}}) {
+                                 std::pair{"lab7", "lab7-stencil"}, std::pair{"lab2", "lab2-pipeline"},
+                                 std::pair{"lab8", "lab8-tasks"}}) {
     const Exercise e = find_exercise(kLabs, lab);
     EXPECT_EQ(e.id, id);
     EXPECT_EQ(e.lab, lab);
@@ -230,6 +232,72 @@ TEST(Exercise, LabSixsExerciseChecksAProductOfThreeSizes) {
   } catch (const labbook::Error& error) {
     EXPECT_NE(std::string(error.what()).find("must have 3 numbers for a matmul check"), std::string::npos) << error.what();
   }
+}
+
+// Labs 2 and 8's exercises (lab2-pipeline, lab8-tasks): host code, the affine_rounds check kind.
+
+TEST(Exercise, TheAffineRoundsCheckIsExactAndNamesWhatIsWrong) {
+  const std::uint64_t seed = 7, n = 1000;
+  const auto in = labbook::lab::affine_rounds_input(seed, n);
+  EXPECT_EQ(labbook::lab::affine_rounds_input(seed, n), in) << "drawn alike every time";
+  // Rounds applied one by one, as the kernel does, against the check's one-step power.
+  std::vector<float> out(n);
+  const auto f = labbook::kernels::round_map();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::uint32_t x = in[i];
+    for (int r = 0; r < 16; ++r) x = f(x);
+    std::memcpy(&out[i], &x, sizeof x);
+  }
+  EXPECT_EQ(labbook::lab::check_affine_rounds(seed, n, 16, out.data()), "");
+  EXPECT_NE(labbook::lab::check_affine_rounds(seed, n, 15, out.data()), "") << "one round short is wrong";
+  const std::uint32_t poison = 0xFFFFFFFFu;
+  std::memcpy(&out[n - 1], &poison, sizeof poison);
+  EXPECT_NE(labbook::lab::check_affine_rounds(seed, n, 16, out.data()).find("out[999] is never written"), std::string::npos)
+      << labbook::lab::check_affine_rounds(seed, n, 16, out.data());
+  // A task list checks as one array: its tasks' words are drawn one task after the other.
+  const auto two_tasks = labbook::lab::affine_rounds_input(seed, 2 * n);
+  EXPECT_TRUE(std::equal(in.begin(), in.end(), two_tasks.begin()));
+}
+
+TEST(Exercise, TheHostCodeExercisesAreScoredOnTheTraceAlone) {
+  const Exercise transfers = find_exercise(kLabs, "lab2-pipeline");
+  EXPECT_TRUE(transfers.host_code);
+  EXPECT_EQ(transfers.link_range, "link");
+  EXPECT_TRUE(transfers.metrics.empty()) << "no counters: the trace only";
+  EXPECT_EQ(transfers.check.kind, "affine_rounds");
+  EXPECT_EQ(transfers.check.compulsory_read_bytes({16777216}), 64.0 * 1024 * 1024);
+  EXPECT_NE(std::find(transfers.host_calls.begin(), transfers.host_calls.end(), "process_words"), transfers.host_calls.end());
+  const Exercise streams = find_exercise(kLabs, "lab8-tasks");
+  EXPECT_TRUE(streams.host_code);
+  EXPECT_EQ(streams.link_range, "");
+  // The rubrics measure what the audit derives for host code.
+  for (const Exercise* e : {&transfers, &streams})
+    for (const auto& c : load_rubric(e->rubric).criteria)
+      if (!c.measure.empty())
+        EXPECT_TRUE(labbook::is_quantity(c.measure, labbook::QuantityScope::kCall)) << e->id << ": " << c.measure;
+
+  // Counters stay required where the student writes kernels; a check's rounds are a whole number.
+  const fs::path dir = scratch("affine");
+  for (const char* f : {"starter.cu", "instructions.md", "harness.cu", "rubric.toml"}) std::ofstream(dir / f) << "\n";
+  const auto write = [&](const std::string& exercise_extra, const std::string& constants) {
+    std::ofstream(dir / "exercise.toml")
+        << "[exercise]\nid = \"x\"\ntitle = \"t\"\nlab = \"lab2\"\nstudent_file = \"s.cu\"\nstarter = \"starter.cu\"\n"
+           "instructions = \"instructions.md\"\nharness = \"harness.cu\"\nrubric = \"rubric.toml\"\nmetrics = []\n"
+           "measured_range = \"s\"\nreference_range = \"r\"\nhost_calls = []\nentry_points = [\"run\"]\n"
+        << exercise_extra << "[check]\nkind = \"affine_rounds\"\nconstants = " << constants << "\ncalls = [[7]]\n";
+    return (dir / "exercise.toml").string();
+  };
+  EXPECT_NO_THROW(load_exercise(write("host_code = true\n", "[16]")));
+  const auto error_of = [&](const std::string& path) -> std::string {
+    try {
+      load_exercise(path);
+    } catch (const labbook::Error& error) {
+      return error.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error_of(write("", "[16]")).find("'metrics' must list the catalog metrics"), std::string::npos);
+  EXPECT_NE(error_of(write("host_code = true\n", "[1.5]")).find("'constants' must hold the number of rounds"), std::string::npos);
 }
 
 TEST(Exercise, AMissingFileIsNamedWithItsLine) {
