@@ -12,8 +12,9 @@ double partial_credit(const Criterion& c, double value) {
 
 namespace {
 
-/// Points rounded to hundredths, so that totals print and compare the same everywhere.
-double hundredths(double points) { return std::round(points * 100.0) / 100.0; }
+/// Points rounded to hundredths, so that totals print and compare the same everywhere; + 0.0
+/// turns the -0 that a criterion scored at its zero_at can give (full_at below zero_at) into 0.
+double hundredths(double points) { return std::round(points * 100.0) / 100.0 + 0.0; }
 
 CriterionScore score_criterion(const Criterion& c, const SubmissionOutcome& o) {
   CriterionScore s;

@@ -145,6 +145,15 @@ TEST(Scoring, ACorrectSubmissionEarnsPartialCredit) {
   EXPECT_DOUBLE_EQ(again.total, s.total) << "the same outcome, the same score";
 }
 
+TEST(Scoring, NothingEarnedAtZeroAtIsZeroNotMinusZero) {
+  // gld_transactions_per_request: lower is better, none at 8. (8 - 8) / (4 - 8) is -0.
+  const Rubric r = parse_rubric(kRubric, "my.toml");
+  SubmissionOutcome o = good();
+  o.measured["gld_transactions_per_request"] = 8.0;
+  const Score s = score_submission(r, o);
+  EXPECT_FALSE(std::signbit(s.criteria[2].points)) << "printed as -0.00 in the feedback";
+}
+
 TEST(Scoring, WrongOrUnbuiltSubmissionsSayWhy) {
   const Rubric r = parse_rubric(kRubric, "my.toml");
   SubmissionOutcome wrong = good();
