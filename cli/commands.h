@@ -70,6 +70,8 @@ int profile(const ProfileOptions&);
 /// (written again when another failed). The four are written side by side. Returns how
 /// many files were written.
 int write_profile_outputs(Measurement m, const std::string& out_dir);
+/// What write_profile_outputs() writes when nothing fails: trace, timeline, summary, measurement.
+constexpr int kProfileOutputs = 4;
 /// write_profile_outputs() for a measurement file.
 int summarize(const std::string& measurement, const std::string& out_dir);
 

@@ -181,6 +181,10 @@ int profile(const ProfileOptions& options) {
   try {
     std::filesystem::create_directories(out);
     written = write_profile_outputs(m, out);
+    // measurements.json holds every run's: their own files would be a second copy. Kept
+    // when anything could not be written, the merged measurement perhaps among them.
+    const char* keep = std::getenv("LABBOOK_KEEP_RUNS");
+    if (written == kProfileOutputs && !(keep && std::string(keep) == "1")) profiler::discard_run_measurements(request);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "labbook: could not write to %s: %s\n", out.c_str(), e.what());
   }
@@ -200,8 +204,7 @@ int profile(const ProfileOptions& options) {
 }
 
 int summarize(const std::string& measurement, const std::string& out_dir) {
-  constexpr int kOutputs = 4;   // trace, timeline, summary, measurement
-  if (write_profile_outputs(read_measurement(measurement), out_dir) < kOutputs) return kExitFailure;
+  if (write_profile_outputs(read_measurement(measurement), out_dir) < kProfileOutputs) return kExitFailure;
   std::printf("labbook: wrote %s/{summary.md,summary.html,timeline.svg,trace.json,measurements.json}\n", out_dir.c_str());
   return 0;
 }

@@ -19,6 +19,11 @@ constexpr double kUnaccountedNs = 1e6;
 constexpr double kCachedShare = 0.5;
 // DRAM reads below this share of the compulsory bytes, with L2 flushed before every kernel.
 constexpr double kCompulsoryShare = 0.95;
+// A host-code call whose work kernel ran longer than this many times the reference's for the
+// same words, and this much longer, did work beyond the task: kernels that only fill the
+// timeline beside the copies, to be counted as overlap. (Less than the reference's proves
+// nothing: results made on the host cost more than the GPU's, so no one gains by it.)
+constexpr double kExtraWorkShare = 1.5, kExtraWorkNs = 1e5;
 
 /// Per-kernel averages that combine over kernels weighted by their own denominator: the
 /// global load and store efficiencies, weighted by the sectors moved.
@@ -137,7 +142,7 @@ std::string milliseconds(double ns) {
   return buf;
 }
 
-/// The runtime or driver call that issued each copy, by correlation id.
+/// The runtime call that issued each copy, by correlation id.
 std::map<std::uint32_t, const ApiCall*> issuing_calls(const Measurement& m) {
   std::map<std::uint32_t, const ApiCall*> by_correlation;
   for (const auto& a : m.api_calls) by_correlation[a.correlation] = &a;
@@ -159,6 +164,7 @@ CallMeasure measure_call(const Measurement& m, const HarnessCall& call, const st
       kernels.push_back(&k);
       c.kernel_ns += k.duration_ns().value_or(0);
       streams.insert({k.device, k.stream});
+      c.kernel_names.insert(kernel_short_name(k.name));
     }
   c.kernels = static_cast<int>(kernels.size());
   c.counters = combine(kernels);
@@ -175,7 +181,8 @@ CallMeasure measure_call(const Measurement& m, const HarnessCall& call, const st
       streams.insert({copy.device, copy.stream});
     }
   c.streams = static_cast<int>(streams.size());
-  const report::StreamOverlap overlap = report::stream_overlap(m, call.range, /*below=*/true);
+  // Copies between host and GPU only: a device-to-device copy beside a kernel hides nothing.
+  const report::StreamOverlap overlap = report::stream_overlap(m, call.range, {/*below=*/true, /*host_copies_only=*/true});
   if (overlap.copies) c.copy_overlap_pct = overlap.copy_overlap_pct();
   c.max_concurrent_kernels = static_cast<int>(overlap.max_concurrent_kernels);
   return c;
@@ -198,10 +205,26 @@ void check_outside(const Measurement& m, const HarnessResult& h, CallAudit& audi
                              "returned: work hidden from the calls' measurement");
 }
 
-/// A host-code call's copies: the input must reach the GPU and the output come back, at least
-/// once each; otherwise the work was not done there.
-void check_host_copies(const CallMeasure& c, CallAudit& audit) {
+/// A host-code call: the input must reach the GPU and the output come back, at least once each,
+/// and the work be the harness's kernel, no more of it than the reference ran for the same
+/// words (`reference_kernel_ns`, for a timed call); otherwise the work was not done there, or
+/// work was added to be seen beside the copies.
+void check_host_call(const CallMeasure& c, const HostCodeRules& rules, std::optional<double> reference_kernel_ns,
+                     CallAudit& audit) {
   const std::string& range = c.call.range;
+  if (!rules.work_kernel.empty()) {
+    for (const auto& name : c.kernel_names)
+      if (name != rules.work_kernel) {
+        audit.findings.push_back("call " + range + " ran the kernel " + name + ": the exercise's work is the harness's (" +
+                                 rules.work_kernel + "), launched through its function, and nothing else");
+        break;
+      }
+    if (reference_kernel_ns && c.kernel_ns > kExtraWorkShare * *reference_kernel_ns + kExtraWorkNs)
+      audit.findings.push_back("call " + range + " ran " + milliseconds(c.kernel_ns) + " of " + rules.work_kernel +
+                               " where the reference ran " + milliseconds(*reference_kernel_ns) +
+                               " for the same words: work beyond the task's, which would pass for copies hidden behind "
+                               "kernels");
+  }
   if (c.host_to_device_bytes < c.call.compulsory_read_bytes)
     audit.findings.push_back("call " + range + " copied " + megabytes(c.host_to_device_bytes) + " to the GPU, less than its " +
                              megabytes(c.call.compulsory_read_bytes) + " of input: the work must be done on the GPU");
@@ -236,14 +259,15 @@ void observe_host_call(const CallMeasure& c, CallAudit& audit) {
 
 /// What one call of the student's says about the measurement.
 void check_student_call(const CallMeasure& c, bool timed, const CallMeasure* first_timed, const DeviceFacts* device,
-                        bool host_code, CallAudit& audit) {
+                        const HostCodeRules& rules, std::optional<double> reference_kernel_ns, CallAudit& audit) {
+  const bool host_code = rules.enabled;
   const std::string& range = c.call.range;
   if (c.kernels == 0) {
     audit.findings.push_back("call " + range + " ran no kernel: its results were made elsewhere (host code or copies)");
     return;
   }
   if (host_code) {
-    check_host_copies(c, audit);
+    check_host_call(c, rules, timed ? reference_kernel_ns : std::nullopt, audit);
     if (timed && first_timed == &c) observe_host_call(c, audit);
   } else if (c.host_copy_bytes > 0) {
     audit.findings.push_back("call " + range + " copied " + megabytes(c.host_copy_bytes) +
@@ -316,18 +340,20 @@ CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::s
   check_outside(m, h, audit);
   const CallMeasure* first_timed = nullptr;
   std::vector<const CallMeasure*> timed, reference;
+  for (const auto& c : audit.calls)
+    if (within(c.call.range, reference_range)) reference.push_back(&c);
+  std::vector<double> reference_kernel_ns;
+  for (const CallMeasure* c : reference) reference_kernel_ns.push_back(c->kernel_ns);
+  const std::optional<double> reference_kernels = median(reference_kernel_ns);
   for (const auto& c : audit.calls) {
-    if (within(c.call.range, reference_range)) {
-      reference.push_back(&c);
-      continue;
-    }
+    if (within(c.call.range, reference_range)) continue;
     if (!host_code.link_range.empty() && within(c.call.range, host_code.link_range)) continue;   // the harness's own
     const bool is_timed = within(c.call.range, measured_range);
     if (is_timed) {
       timed.push_back(&c);
       if (!first_timed) first_timed = &c;
     }
-    check_student_call(c, is_timed, first_timed, m.device(0), host_code.enabled, audit);
+    check_student_call(c, is_timed, first_timed, m.device(0), host_code, reference_kernels, audit);
   }
   for (const auto& f : h.flags) audit.findings.push_back(f.message);
 

@@ -8,6 +8,7 @@
 /// bandwidth above the GPU's peak are findings, and a finding voids the measured criteria.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct CallMeasure {
   int host_copies = 0;                      ///< host-device copies (memsets apart)
   int synchronous_copies = 0;               ///< of which issued by a call that waits (no "Async")
   int streams = 0;                          ///< streams its kernels and copies ran on
+  std::set<std::string> kernel_names;       ///< its kernels, as kernel_short_name() names them
   std::optional<double> wall_ns;            ///< its NVTX range in the trace, push to pop
   std::optional<double> copy_overlap_pct;   ///< of its copies' time, the share a kernel of it ran beside
   int max_concurrent_kernels = 0;           ///< the most of its kernels running at one instant
@@ -53,6 +55,10 @@ struct HostCodeRules {
   /// The harness's call copying the input's size each way between page-locked memory and the
   /// GPU, whose copies give the link's bandwidth for `link_pct` ("" when none).
   std::string link_range;
+  /// The kernel the harness's work function launches, as kernel_short_name() gives it: any
+  /// other kernel in a student's call is a finding, and so is more of it than the reference
+  /// ran for the same words ("" checks neither).
+  std::string work_kernel;
 };
 
 /// `measured_range` and `reference_range` (the exercise's) name the timed calls of the

@@ -88,7 +88,7 @@ Exercise load_exercise(const std::string& path) {
   top.only({"exercise", "check"});
   const TomlReader r(top.table("exercise"), path, "[exercise]");
   r.only({"id", "title", "lab", "student_file", "starter", "instructions", "harness", "rubric", "metrics",
-          "measured_range", "reference_range", "host_calls", "entry_points", "source_lines", "host_code", "link_range"});
+          "measured_range", "reference_range", "host_calls", "entry_points", "source_lines", "host_code", "link_range", "work_kernel"});
   const fs::path folder = fs::path(path).parent_path();
   auto file = [&](const char* key) {
     const std::string f = (folder / r.string(key)).string();
@@ -106,6 +106,10 @@ Exercise load_exercise(const std::string& path) {
   e.harness = file("harness");
   e.rubric = file("rubric");
   e.host_code = r.boolean("host_code", false);
+  e.link_range = r.string("link_range", /*required=*/false);
+  e.work_kernel = r.string("work_kernel", /*required=*/false);
+  for (const char* key : {"link_range", "work_kernel"})
+    if (!e.host_code && !r.string(key, false).empty()) r.fail(key, "needs host_code = true: it is part of how host code is audited");
   e.metrics = r.strings("metrics", /*required=*/!e.host_code);
   // A host-code exercise is scored on the trace alone (its calls' wall time, copies, streams).
   if (e.metrics.empty() && !e.host_code) r.fail("metrics", "must list the catalog metrics to collect");
@@ -115,7 +119,6 @@ Exercise load_exercise(const std::string& path) {
   e.entry_points = r.strings("entry_points");
   if (e.entry_points.empty()) r.fail("entry_points", "must name the functions the student writes");
   e.source_lines = r.boolean("source_lines", false);
-  e.link_range = r.string("link_range", /*required=*/false);
   e.check = read_check(top);
   return e;
 }

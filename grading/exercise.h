@@ -53,6 +53,10 @@ struct Exercise {
   /// [exercise] link_range: the harness's call that copies the input's size each way between
   /// page-locked memory and the GPU, the link's bandwidth for `link_pct` ("" when none).
   std::string link_range;
+  /// [exercise] work_kernel (with host_code): the kernel the harness's work function launches,
+  /// named as the trace names it without parameters ("labbook::kernels::affineRounds"): any
+  /// other kernel in a student's call, or more of it than the reference runs, is a finding.
+  std::string work_kernel;
   std::string folder() const;
 };
 

@@ -241,7 +241,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     if (!c.measure.empty()) quantities.push_back(c.measure);
   // The trace run's calls: its times are the program's own, not slowed by counters.
   const CallAudit audit = audit_calls(profiled.measurement, runs.results.front(), e.measured_range, e.reference_range,
-                                     quantities, HostCodeRules{e.host_code, e.link_range});
+                                     quantities, HostCodeRules{e.host_code, e.link_range, e.work_kernel});
   // Results made off the GPU are not the exercise's, however right they are. (A host-code
   // exercise's calls copy their results back: the audit checks those copies instead.)
   for (const CallMeasure& c : audit.calls)

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
@@ -262,6 +263,15 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
   outcome.measurement.program.command = request.command;
   outcome.measurement.program.exit_code = outcome.exit_code;
   return outcome;
+}
+
+int discard_run_measurements(const ProfileRequest& request) {
+  static const std::regex run_file(R"((trace-run|metrics-run-[0-9]+|source-run-[0-9]+)\.json)");
+  int removed = 0;
+  std::error_code error;
+  for (const auto& f : std::filesystem::directory_iterator(request.work_dir, error))
+    if (std::regex_match(f.path().filename().string(), run_file) && std::filesystem::remove(f.path(), error)) ++removed;
+  return removed;
 }
 
 }  // namespace labbook::profiler

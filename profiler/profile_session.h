@@ -63,4 +63,10 @@ struct ProfileOutcome {
 /// source run that fails or leaves nothing becomes an issue.
 ProfileOutcome profile_program(const ProfileRequest& request);
 
+/// Removes the runs' own measurements from `request.work_dir` (trace-run.json,
+/// metrics-run-N.json, source-run-N.json), for a caller that has written the merged one: a
+/// program of 10^5 launches would otherwise leave its measurement on disk twice. The later
+/// runs' stdout and the pass plan stay. Returns how many files went.
+int discard_run_measurements(const ProfileRequest& request);
+
 }  // namespace labbook::profiler

@@ -48,9 +48,10 @@ std::size_t max_open(const std::vector<Interval>& intervals) {
 
 }  // namespace
 
-StreamOverlap stream_overlap(const Measurement& m, const std::string& range, bool below) {
+StreamOverlap stream_overlap(const Measurement& m, const std::string& range, OverlapScope scope) {
   const auto in_range = [&](const std::string& r) {
-    return r == range || (below && r.size() > range.size() && r.compare(0, range.size(), range) == 0 && r[range.size()] == '/');
+    return r == range ||
+           (scope.below && r.size() > range.size() && r.compare(0, range.size(), range) == 0 && r[range.size()] == '/');
   };
   StreamOverlap out;
   std::vector<Interval> kernels;
@@ -61,6 +62,7 @@ StreamOverlap stream_overlap(const Measurement& m, const std::string& range, boo
   const std::vector<Interval> busy = merged(kernels);
   for (const auto& c : m.copies) {
     if (!in_range(c.range) || c.is_memset || c.end_ns < c.start_ns) continue;
+    if (scope.host_copies_only && c.kind != CopyKind::HostToDevice && c.kind != CopyKind::DeviceToHost) continue;
     ++out.copies;
     out.copy_ns += c.end_ns - c.start_ns;
     out.hidden_copy_ns += covered(c.start_ns, c.end_ns, busy);

@@ -26,8 +26,13 @@ struct StreamOverlap {
   }
 };
 
-/// The overlap of the kernels and copies attributed to `range`: that path exactly, or with
-/// `below`, that path and every NVTX path below it (an exercise's call and what it opened).
-StreamOverlap stream_overlap(const Measurement&, const std::string& range, bool below = false);
+/// Which work stream_overlap() looks at.
+struct OverlapScope {
+  bool below = false;              ///< the range's NVTX path and every path below it, not only the path
+  bool host_copies_only = false;   ///< copies between host and device only (not device to device)
+};
+
+/// The overlap of the kernels and copies attributed to `range`.
+StreamOverlap stream_overlap(const Measurement&, const std::string& range, OverlapScope scope = {});
 
 }  // namespace labbook::report

@@ -23,6 +23,10 @@ struct Style {
 constexpr Style kRangeStyle{560, 14, 12, 26, 20, kRangeLaneNameChars};
 constexpr Style kWholeStyle{1340, 11, 10, 16, 12, 40};
 constexpr double kHeadingHeight = 24, kAxisHeight = 22, kPad = 6;
+/// A lane with more boxes than this is drawn merged (merged_boxes): one box per run of events
+/// closer than a pixel, whatever their kind, so that a program of 10^5 launches gives a picture of a few hundred
+/// kilobytes that a browser shows, not tens of megabytes of boxes narrower than a pixel.
+constexpr std::size_t kMostBoxesPerLane = 400;
 
 struct Box {
   std::uint64_t start, end;
@@ -127,6 +131,71 @@ std::vector<Lane> build_lanes(const Measurement& m, std::uint64_t open_range_end
   return lanes;
 }
 
+/// "kernels" for a lane's boxes of class `css_class`, counted `n`.
+std::string events_noun(const std::string& css_class, std::size_t n) {
+  const bool one = n == 1;
+  if (css_class == "kernel") return one ? "kernel" : "kernels";
+  if (css_class == "memcpy") return one ? "copy" : "copies";
+  if (css_class == "memset") return one ? "memset" : "memsets";
+  if (css_class == "api") return one ? "CUDA call" : "CUDA calls";
+  if (css_class == "nvtx") return one ? "NVTX range" : "NVTX ranges";
+  return one ? "event" : "events";
+}
+
+/// `boxes` with every run of boxes that lie less than a pixel apart (`px_per_ns` pixels a
+/// nanosecond) drawn as one box, its tooltip saying how many events of each kind it holds and
+/// how much of its stretch they filled (their union: nested or overlapping events count once).
+/// A run of one kind keeps that kind's colour; a mixed run (a stream's kernels and copies) is
+/// grey.
+std::vector<Box> merged_boxes(std::vector<Box> boxes, double px_per_ns) {
+  std::sort(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) { return a.start < b.start; });
+  std::vector<Box> out;
+  std::vector<std::pair<std::string, std::size_t>> kinds;   // css class -> events, in order of first use
+  std::uint64_t busy = 0, covered_to = 0;
+  const auto close = [&] {
+    std::size_t count = 0;
+    for (const auto& [kind, n] : kinds) count += n;
+    if (count < 2) return;
+    Box& b = out.back();
+    std::string what = kinds.size() == 1 ? std::to_string(count) + " " + events_noun(kinds[0].first, count)
+                                         : std::to_string(count) + " events";
+    if (kinds.size() > 1) {
+      b.css_class = "mixed";
+      std::string parts;
+      for (const auto& [kind, n] : kinds) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + events_noun(kind, n);
+      what += " (" + parts + ")";
+    }
+    const double share = 100.0 * static_cast<double>(busy) / static_cast<double>(std::max<std::uint64_t>(b.end - b.start, 1));
+    b.tooltip = what + ", filling " + std::to_string(static_cast<int>(std::lround(share))) +
+                " % of this stretch (too many to draw one by one: trace.json, opened in Perfetto, has each)";
+    b.labels = {kinds.size() == 1 ? what : std::to_string(count) + " events"};
+  };
+  const auto count_kind = [&](const std::string& kind) {
+    const auto at = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
+    if (at == kinds.end()) kinds.push_back({kind, 1});
+    else ++at->second;
+  };
+  for (auto& b : boxes) {
+    if (!out.empty() && static_cast<double>(b.start) - static_cast<double>(out.back().end) < 1.0 / px_per_ns) {
+      out.back().end = std::max(out.back().end, b.end);
+      if (b.end > covered_to) {
+        busy += b.end - std::max(b.start, covered_to);
+        covered_to = b.end;
+      }
+      count_kind(b.css_class);
+      continue;
+    }
+    close();
+    kinds.clear();
+    count_kind(b.css_class);
+    busy = b.end - b.start;
+    covered_to = b.end;
+    out.push_back(std::move(b));
+  }
+  close();
+  return out;
+}
+
 /// A round tick step giving about eight ticks over `span_ns` (five in a narrow picture).
 double tick_step(double span_ns, double ticks) {
   const double raw = span_ns / ticks;
@@ -180,8 +249,8 @@ std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double spa
                     "\" font-family=\"sans-serif\" font-size=\"" + svg_number(s.font) + "\">\n<title>" +
                     escape_markup(title) + "</title>\n"
                     "<style>.nvtx{fill:#7aa6da}.api{fill:#b9b9b9}.kernel{fill:#4c9f38}.memcpy{fill:#e8a33d}"
-                    ".memset{fill:#9b59b6}.uvm{fill:#d9534f}.lane{fill:#f3f3f3}text{fill:#222}"
-                    "text.in{pointer-events:none}text.in-memset,text.in-uvm{fill:#fff}</style>\n"
+                    ".memset{fill:#9b59b6}.uvm{fill:#d9534f}.mixed{fill:#8a8a8a}.lane{fill:#f3f3f3}text{fill:#222}"
+                    "text.in{pointer-events:none}text.in-memset,text.in-uvm,text.in-mixed{fill:#fff}</style>\n"
                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
                     "<text x=\"" + svg_number(kPad) + "\" y=\"" + svg_number(kHeadingHeight - 7) +
                     "\" font-weight=\"bold\">" + escape_markup(fitted(heading, s.width - 2 * kPad, s.font)) +
@@ -205,7 +274,10 @@ std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double spa
            "\" height=\"" + svg_number(s.row - 2) + "\"/>\n<text class=\"lane-name\" x=\"" + svg_number(kPad) + "\" y=\"" +
            svg_number(y + s.row / 2 + s.font * 0.35 - 1) + "\">" + escape_markup(name) +
            (name == lanes[i].label ? "" : "<title>" + escape_markup(lanes[i].label) + "</title>") + "</text>\n";
-    for (const auto& b : lanes[i].boxes) {
+    const std::vector<Box> boxes = lanes[i].boxes.size() > kMostBoxesPerLane
+                                       ? merged_boxes(lanes[i].boxes, plot_width / span)
+                                       : lanes[i].boxes;
+    for (const auto& b : boxes) {
       const double width = std::max(x(b.end) - x(b.start), 0.5);   // keep short events visible
       svg += "<rect class=\"" + b.css_class + "\" x=\"" + svg_number(x(b.start)) + "\" y=\"" + svg_number(bar_top) +
              "\" width=\"" + svg_number(width) + "\" height=\"" + svg_number(s.bar) + "\"><title>" +

@@ -80,8 +80,9 @@ constexpr DerivedQuantity kDerived[] = {
      QuantityScope::kRange},
     // Overlap of the range's GPU work, from the trace run's start and end of every kernel and copy.
     {"copy_overlap_pct", "%",
-     "share of the range's copy time (memcpys, each direction counted) during which at least one of its kernels was "
-     "running: the copy time hidden behind kernels", QuantityScope::kBoth},
+     "share of the range's copy time (memcpys, each direction counted; for an exercise's call, copies between host "
+     "and GPU only) during which at least one of its kernels was running: the copy time hidden behind kernels",
+     QuantityScope::kBoth},
     {"max_concurrent_kernels", "kernels", "the most kernels of the range running at one instant",
      QuantityScope::kBoth},
     {"cycles_per_load", "cycles",

@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <sstream>
+#include <unordered_map>
 
 namespace labbook {
 
@@ -26,9 +28,23 @@ std::vector<std::string> split(const std::string& text, char separator) {
 }
 
 std::string demangled(const std::string& name) {
+  // The collector asks for the same few kernel names at every launch and every activity
+  // record, from the program's threads and CUPTI's: remembered, so that a program of 10^5
+  // launches demangles each name once. A program with more names than this just demangles.
+  // Never destroyed: the collector demangles at exit, after static destructors may have run.
+  // Only tried, never waited for: the collector's fatal-signal handler may demangle while the
+  // thread it interrupted holds the lock; it then demangles without the memo.
+  constexpr std::size_t kMostRemembered = 4096;
+  static auto& mutex = *new std::mutex;
+  static auto& remembered = *new std::unordered_map<std::string, std::string>;
+  if (std::unique_lock<std::mutex> lock(mutex, std::try_to_lock); lock.owns_lock())
+    if (const auto it = remembered.find(name); it != remembered.end()) return it->second;
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && text ? text.get() : name;
+  std::string out = status == 0 && text ? text.get() : name;
+  if (std::unique_lock<std::mutex> lock(mutex, std::try_to_lock); lock.owns_lock() && remembered.size() < kMostRemembered)
+    remembered.emplace(name, out);
+  return out;
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {

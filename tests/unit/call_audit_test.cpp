@@ -224,14 +224,15 @@ struct PipelineRun {
       m.kernels.push_back(k);
       copy(mine, CopyKind::DeviceToHost, t + 2'000'000, 4'000'000, host, api);
       range(ref, t + 50'000'000, 12'000'000);
-      Kernel r = kernel(ref, 1e6, 0, 0);
+      Kernel r = kernel(ref, 3e6, 0, 0);
       r.start_ns = t + 50'000'000;
-      r.end_ns = t + 51'000'000;
+      r.end_ns = t + 53'000'000;
       m.kernels.push_back(r);
     }
   }
   CallAudit audit(const std::vector<std::string>& quantities) const {
-    return audit_calls(m, h, "student/n=16000000", "reference/n=16000000", quantities, HostCodeRules{true, "link"});
+    return audit_calls(m, h, "student/n=16000000", "reference/n=16000000", quantities,
+                       HostCodeRules{true, "link", "transpose_kernel"});
   }
 };
 
@@ -286,8 +287,33 @@ TEST(CallAudit, AHostCodeCallMustCarryItsInputToTheGpuAndItsOutputBack) {
   EXPECT_TRUE(kernels_only.observations.empty());
 }
 
+TEST(CallAudit, AHostCodeCallMayRunTheHarnesssWorkKernelOnlyAndNoMoreOfItThanTheReference) {
+  {
+    // A kernel of the student's own (one multiply-add for all the rounds, say) in a check call.
+    PipelineRun r;
+    r.m.kernels.push_back(kernel("student/n=16000000/2", 1e4, 0, 0));
+    r.m.kernels.back().name = "shortcut(unsigned int const*, unsigned int*)";
+    const CallAudit a = r.audit({"wall_time"});
+    ASSERT_EQ(a.findings.size(), 1u);
+    EXPECT_NE(a.findings[0].find("ran the kernel shortcut: the exercise's work is the harness's (transpose_kernel)"),
+              std::string::npos) << a.findings[0];
+  }
+  {
+    // Extra work kernels beside the copies, so that copies look hidden: 4 ms where the reference ran 3.
+    PipelineRun r;
+    Kernel extra = kernel("student/n=16000000/3", 4e6, 0, 0);
+    extra.start_ns = 300'000'000;
+    extra.end_ns = 304'000'000;
+    r.m.kernels.push_back(extra);
+    const CallAudit a = r.audit({"wall_time"});
+    ASSERT_EQ(a.findings.size(), 1u);
+    EXPECT_NE(a.findings[0].find("ran 7.000 ms of transpose_kernel where the reference ran 3.000 ms"), std::string::npos)
+        << a.findings[0];
+  }
+}
+
 TEST(CallAudit, LinkShareIsNotMeasuredWithoutALinkCall) {
   PipelineRun r;
-  const CallAudit a = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {"link_pct"}, HostCodeRules{true, ""});
+  const CallAudit a = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {"link_pct"}, HostCodeRules{true, "", ""});
   EXPECT_EQ(a.measured.count("link_pct"), 0u);
 }

@@ -270,11 +270,13 @@ TEST(Exercise, TheHostCodeExercisesAreScoredOnTheTraceAlone) {
   const Exercise streams = find_exercise(kLabs, "lab8-tasks");
   EXPECT_TRUE(streams.host_code);
   EXPECT_EQ(streams.link_range, "");
+  EXPECT_EQ(streams.work_kernel, "labbook::kernels::affineRounds");
   // The rubrics measure what the audit derives for host code.
   for (const Exercise* e : {&transfers, &streams})
-    for (const auto& c : load_rubric(e->rubric).criteria)
-      if (!c.measure.empty())
-        EXPECT_TRUE(labbook::is_quantity(c.measure, labbook::QuantityScope::kCall)) << e->id << ": " << c.measure;
+    for (const auto& c : load_rubric(e->rubric).criteria) {
+      if (c.measure.empty()) continue;
+      EXPECT_TRUE(labbook::is_quantity(c.measure, labbook::QuantityScope::kCall)) << e->id << ": " << c.measure;
+    }
 
   // Counters stay required where the student writes kernels; a check's rounds are a whole number.
   const fs::path dir = scratch("affine");
@@ -297,6 +299,7 @@ TEST(Exercise, TheHostCodeExercisesAreScoredOnTheTraceAlone) {
     return "";
   };
   EXPECT_NE(error_of(write("", "[16]")).find("'metrics' must list the catalog metrics"), std::string::npos);
+  EXPECT_NE(error_of(write("work_kernel = \"k\"\n", "[16]")).find("'work_kernel' needs host_code = true"), std::string::npos);
   EXPECT_NE(error_of(write("host_code = true\n", "[1.5]")).find("'constants' must hold the number of rounds"), std::string::npos);
 }
 

@@ -232,6 +232,24 @@ TEST_F(GradePipeline, GradesAWholeClassEachWithItsReason) {
   EXPECT_FALSE(fs::exists(settings_.out_dir + "/honest/run/trace-run.json"));
 }
 
+TEST_F(GradePipeline, AHostCodeExercisesCopiesAreItsWorkAndItsFeedbackSaysWhatTheTraceSaw) {
+  // Labs 2 and 8: copying results home is what the student's host code must do, not a sign of
+  // work done off the GPU; a call that does not carry its input up and its output back is a
+  // finding instead, and what the trace saw goes to the feedback.
+  settings_.exercise.host_code = true;
+  submit("copies_home", "copies_home");
+  const auto graded = grade();
+  const Graded& g = graded.front();
+  EXPECT_TRUE(*g.outcome.correct) << g.outcome.problem;
+  ASSERT_FALSE(g.outcome.findings.empty());
+  EXPECT_NE(g.outcome.findings.front().find("to the GPU, less than its"), std::string::npos) << g.outcome.findings.front();
+  ASSERT_FALSE(g.outcome.observations.empty());
+  EXPECT_NE(g.outcome.observations.front().find("between host and GPU"), std::string::npos);
+  std::ifstream feedback(settings_.out_dir + "/copies_home/feedback.md");
+  const std::string text((std::istreambuf_iterator<char>(feedback)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("What your host code did, as the trace saw it"), std::string::npos);
+}
+
 TEST_F(GradePipeline, AnExerciseWithSourceLinesShowsTheStudentsOwnLines) {
   submit("honest", "honest");
   settings_.exercise.source_lines = false;

@@ -173,6 +173,40 @@ TEST(TimelineSvg, OneBoxPerEventInItsLaneAndInTimeOrder) {
   EXPECT_LT(xs.front(), xs.back());
 }
 
+TEST(TimelineSvg, TooManyEventsInALaneAreDrawnMergedWithTheirCount) {
+  // 10^5 steps of 10 us, each a launch call, a 2 us kernel and a 1 us copy on the kernel's
+  // stream: a box per event would be a picture of tens of megabytes, boxes a hundredth of a
+  // pixel wide.
+  Measurement m;
+  constexpr int kSteps = 100000;
+  for (int i = 0; i < kSteps; ++i) {
+    const std::uint64_t t = 10000ull * i;
+    m.kernels.push_back(kernel("step(float*)", "", t + 1000, t + 3000));
+    Copy c = copy(CopyKind::DeviceToHost, t + 4000, t + 5000);
+    c.stream = 7;
+    m.copies.push_back(c);
+    m.api_calls.push_back({"cudaLaunchKernel", 1, static_cast<std::uint32_t>(i), t, t + 500});
+  }
+  const std::string svg = timeline_svg(m);
+  EXPECT_LT(svg.size(), 500u * 1000) << "a picture a browser shows";
+  // Runs closer than a pixel merge, kernels and copies together: about one box per pixel
+  // column, each saying what it holds and how busy (the union of its events) it was.
+  const std::regex mixed("<rect class=\"mixed\"[^>]*><title>([0-9]+) events \\(([0-9]+) kernels, ([0-9]+) copies\\), filling ([0-9]+) %");
+  long kernels = 0, copies = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), mixed); it != std::sregex_iterator(); ++it) {
+    kernels += std::stol((*it)[2]);
+    copies += std::stol((*it)[3]);
+    EXPECT_EQ(std::stol((*it)[1]), std::stol((*it)[2]) + std::stol((*it)[3]));
+    EXPECT_NEAR(std::stod((*it)[4]), 30, 1) << "3 us busy in every 10 us";
+  }
+  EXPECT_EQ(kernels, kSteps);
+  EXPECT_EQ(copies, kSteps);
+  // A lane of one kind keeps its colour: the launch calls.
+  EXPECT_NE(svg.find("<rect class=\"api\""), std::string::npos);
+  EXPECT_NE(svg.find(" CUDA calls, filling 5 % of this stretch"), std::string::npos);
+  // A lane of few events keeps one box each (TimelineSvg.OneBoxPerEventInItsLaneAndInTimeOrder).
+}
+
 TEST(TimelineSvg, EscapesNamesForXml) {
   Measurement m;
   m.kernels.push_back(kernel("f<a&b>(int)", "", 0, 10));

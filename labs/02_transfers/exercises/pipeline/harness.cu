@@ -111,9 +111,10 @@ void reference_call(ExerciseHarness& h, Pinned& p, const std::string& range, std
     for (int c = 0; c < kChunks; ++c) {
       const std::size_t first = c * chunk, count = first + chunk <= n ? chunk : n - first;
       const cudaStream_t s = streams[c % kStreams];
-      CUDA_CHECK(cudaMemcpyAsync(p.in_dev.get() + first, p.in + first, count * 4, cudaMemcpyHostToDevice, s));
+      const std::size_t bytes = count * sizeof(std::uint32_t);
+      CUDA_CHECK(cudaMemcpyAsync(p.in_dev.get() + first, p.in + first, bytes, cudaMemcpyHostToDevice, s));
       process_words(p.in_dev.get() + first, p.out_dev.get() + first, count, s);
-      CUDA_CHECK(cudaMemcpyAsync(p.out + first, p.out_dev.get() + first, count * 4, cudaMemcpyDeviceToHost, s));
+      CUDA_CHECK(cudaMemcpyAsync(p.out + first, p.out_dev.get() + first, bytes, cudaMemcpyDeviceToHost, s));
     }
   });
   for (auto& s : streams) cudaStreamDestroy(s);
