@@ -4,6 +4,7 @@
 
 #include <cxxabi.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,21 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return out;
 }
 
+namespace {
+
+/// The C++ symbol inside a name nvcc gives a function of internal linkage under -rdc
+/// ("__nv_static_35__<35 characters of the file's hash>_Z..."): the symbol, or `name` itself.
+std::string without_nv_static_prefix(const std::string& name) {
+  static const std::string prefix = "__nv_static_";
+  if (name.compare(0, prefix.size(), prefix) != 0) return name;
+  std::size_t at = prefix.size(), length = 0;
+  while (at < name.size() && std::isdigit(static_cast<unsigned char>(name[at]))) length = length * 10 + (name[at++] - '0');
+  at += 2 + length;   // "__" and the hash
+  return at < name.size() && name.compare(at, 2, "_Z") == 0 ? name.substr(at) : name;
+}
+
+}  // namespace
+
 std::string demangled(const std::string& name) {
   // The collector asks for the same few kernel names at every launch and every activity
   // record, from the program's threads and CUPTI's: remembered, so that a program of 10^5
@@ -40,7 +56,8 @@ std::string demangled(const std::string& name) {
   if (std::unique_lock<std::mutex> lock(mutex, std::try_to_lock); lock.owns_lock())
     if (const auto it = remembered.find(name); it != remembered.end()) return it->second;
   int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  std::unique_ptr<char, void (*)(void*)> text(
+      abi::__cxa_demangle(without_nv_static_prefix(name).c_str(), nullptr, nullptr, &status), std::free);
   std::string out = status == 0 && text ? text.get() : name;
   if (std::unique_lock<std::mutex> lock(mutex, std::try_to_lock); lock.owns_lock() && remembered.size() < kMostRemembered)
     remembered.emplace(name, out);

@@ -13,8 +13,10 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
 /// Splits at `separator`, dropping empty items: split("a,,b", ',') is {"a", "b"}.
 std::vector<std::string> split(const std::string& text, char separator);
 
-/// The C++ name of a mangled symbol ("_Z3addPfi" -> "add(float*, int)"); `name` itself when it
-/// is not a mangled name (a C function, a kernel name already readable).
+/// The C++ name of a mangled symbol ("_Z3addPfi" -> "add(float*, int)"), also when nvcc -rdc
+/// gave a function of internal linkage a "__nv_static_NN__<hash>" prefix (a kernel in an
+/// anonymous namespace: "(anonymous namespace)::k(int)"); `name` itself when it is not a
+/// mangled name (a C function, a kernel name already readable).
 std::string demangled(const std::string& name);
 
 /// Edits (insert, delete, replace a character) from `a` to `b`, for "closest name" hints.
