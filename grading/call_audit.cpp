@@ -184,6 +184,7 @@ CallMeasure measure_call(const Measurement& m, const HarnessCall& call, const st
   // Copies between host and GPU only: a device-to-device copy beside a kernel hides nothing.
   const report::StreamOverlap overlap = report::stream_overlap(m, call.range, {/*below=*/true, /*host_copies_only=*/true});
   if (overlap.copies) c.copy_overlap_pct = overlap.copy_overlap_pct();
+  c.both_directions_ns = static_cast<double>(overlap.both_directions_ns);
   c.max_concurrent_kernels = static_cast<int>(overlap.max_concurrent_kernels);
   return c;
 }
@@ -244,6 +245,7 @@ void observe_host_call(const CallMeasure& c, CallAudit& audit) {
     std::snprintf(pct, sizeof pct, "%.1f %%", *c.copy_overlap_pct);
     what += std::string("; kernels ran during ") + pct + " of its copy time";
   }
+  if (c.both_directions_ns > 0) what += "; uploads and downloads ran at the same time for " + milliseconds(c.both_directions_ns);
   if (c.wall_ns) what += "; it took " + milliseconds(*c.wall_ns);
   audit.observations.push_back(what);
   if (c.pageable_copy_bytes > 0)

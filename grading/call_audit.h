@@ -33,6 +33,7 @@ struct CallMeasure {
   std::set<std::string> kernel_names;       ///< its kernels, as kernel_short_name() names them
   std::optional<double> wall_ns;            ///< its NVTX range in the trace, push to pop
   std::optional<double> copy_overlap_pct;   ///< of its copies' time, the share a kernel of it ran beside
+  double both_directions_ns = 0;            ///< the time an upload and a download of it ran at once
   int max_concurrent_kernels = 0;           ///< the most of its kernels running at one instant
 };
 

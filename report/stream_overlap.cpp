@@ -60,13 +60,18 @@ StreamOverlap stream_overlap(const Measurement& m, const std::string& range, Ove
   out.kernels = kernels.size();
   out.max_concurrent_kernels = max_open(kernels);
   const std::vector<Interval> busy = merged(kernels);
+  std::vector<Interval> uploads, downloads;
   for (const auto& c : m.copies) {
     if (!in_range(c.range) || c.is_memset || c.end_ns < c.start_ns) continue;
     if (scope.host_copies_only && c.kind != CopyKind::HostToDevice && c.kind != CopyKind::DeviceToHost) continue;
     ++out.copies;
     out.copy_ns += c.end_ns - c.start_ns;
     out.hidden_copy_ns += covered(c.start_ns, c.end_ns, busy);
+    if (c.kind == CopyKind::HostToDevice) uploads.push_back({c.start_ns, c.end_ns});
+    if (c.kind == CopyKind::DeviceToHost) downloads.push_back({c.start_ns, c.end_ns});
   }
+  const std::vector<Interval> downloading = merged(downloads);
+  for (const auto& [a, b] : merged(uploads)) out.both_directions_ns += covered(a, b, downloading);
   return out;
 }
 

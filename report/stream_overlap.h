@@ -17,6 +17,9 @@ struct StreamOverlap {
   /// Of copy_ns, the time during which at least one kernel of the range was running: copies
   /// in both directions at once count twice, as they do in copy_ns.
   std::uint64_t hidden_copy_ns = 0;
+  /// The time during which an upload and a download of the range ran at once (the GPU's two
+  /// copy engines, one per direction, both busy).
+  std::uint64_t both_directions_ns = 0;
   /// The most kernels of the range running at one instant (one ending when another starts
   /// does not count as running beside it).
   std::size_t max_concurrent_kernels = 0;

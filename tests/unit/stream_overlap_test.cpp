@@ -96,6 +96,22 @@ TEST(StreamOverlap, CopiesInBothDirectionsUnderOneKernelCountTwice) {
   EXPECT_EQ(o.copy_ns, 2000u);
   EXPECT_EQ(o.hidden_copy_ns, 1000u);
   EXPECT_DOUBLE_EQ(o.copy_overlap_pct(), 50.0);
+  EXPECT_EQ(o.both_directions_ns, 1000u) << "the upload and the download ran together all along";
+}
+
+TEST(StreamOverlap, BothDirectionsIsTheTimeAnUploadAndADownloadRanAtOnce) {
+  Measurement m;
+  // Two uploads back to back and a download across their seam, a device-to-device copy beside.
+  m.copies = {copy("r", CopyKind::HostToDevice, 0, 100, 2), copy("r", CopyKind::HostToDevice, 100, 200, 2),
+              copy("r", CopyKind::DeviceToHost, 150, 300, 3), copy("r", CopyKind::DeviceToDevice, 0, 300, 4)};
+  EXPECT_EQ(stream_overlap(m, "r").both_directions_ns, 50u);
+  // Below a call: its copies under "r/chunk" count with {below = true} only; device-to-device ones drop
+  // with {host_copies_only = true}.
+  m.copies.push_back(copy("r/chunk", CopyKind::DeviceToHost, 0, 10, 5));
+  EXPECT_EQ(stream_overlap(m, "r").copies, 4u);
+  EXPECT_EQ(stream_overlap(m, "r", {true, false}).copies, 5u);
+  EXPECT_EQ(stream_overlap(m, "r", {true, true}).copies, 4u);
+  EXPECT_EQ(stream_overlap(m, "r", {true, true}).both_directions_ns, 60u);
 }
 
 TEST(StreamOverlap, KernelsOverlappingEachOtherHideACopyOnce) {
