@@ -172,7 +172,6 @@ CallMeasure measure_call(const Measurement& m, const HarnessCall& call, const st
     if (within(copy.range, call.range) && !copy.is_memset &&
         (copy.kind == CopyKind::HostToDevice || copy.kind == CopyKind::DeviceToHost)) {
       const auto bytes = static_cast<double>(copy.bytes);
-      c.host_copy_bytes += bytes;
       (copy.kind == CopyKind::DeviceToHost ? c.device_to_host_bytes : c.host_to_device_bytes) += bytes;
       if (copy.src == HostMemoryKind::Pageable || copy.dst == HostMemoryKind::Pageable) c.pageable_copy_bytes += bytes;
       ++c.host_copies;
@@ -238,7 +237,7 @@ void check_host_call(const CallMeasure& c, const HostCodeRules& rules, std::opti
 void observe_host_call(const CallMeasure& c, CallAudit& audit) {
   const std::string& range = c.call.range;
   const std::string copies = std::to_string(c.host_copies) + (c.host_copies == 1 ? " copy" : " copies");
-  std::string what = "call " + range + " made " + copies + " between host and GPU (" + megabytes(c.host_copy_bytes) +
+  std::string what = "call " + range + " made " + copies + " between host and GPU (" + megabytes(c.host_copy_bytes()) +
                      ") on " + std::to_string(c.streams) + (c.streams == 1 ? " stream" : " streams");
   if (c.copy_overlap_pct) {
     char pct[32];
@@ -271,8 +270,8 @@ void check_student_call(const CallMeasure& c, bool timed, const CallMeasure* fir
   if (host_code) {
     check_host_call(c, rules, timed ? reference_kernel_ns : std::nullopt, audit);
     if (timed && first_timed == &c) observe_host_call(c, audit);
-  } else if (c.host_copy_bytes > 0) {
-    audit.findings.push_back("call " + range + " copied " + megabytes(c.host_copy_bytes) +
+  } else if (c.host_copy_bytes() > 0) {
+    audit.findings.push_back("call " + range + " copied " + megabytes(c.host_copy_bytes()) +
                              " between host and device: the work must be done by kernels on the GPU");
   }
   if (!timed) return;
@@ -306,10 +305,7 @@ void check_student_call(const CallMeasure& c, bool timed, const CallMeasure* fir
 
 }  // namespace
 
-bool within(const std::string& range, const std::string& call_range) {
-  return range.compare(0, call_range.size(), call_range) == 0 &&
-         (range.size() == call_range.size() || range[call_range.size()] == '/');
-}
+bool within(const std::string& range, const std::string& call_range) { return nvtx_path_within(range, call_range); }
 
 namespace {
 

@@ -23,14 +23,14 @@ struct CallMeasure {
   int kernels = 0;
   double kernel_ns = 0;                     ///< summed durations of its kernels (trace run)
   std::map<std::string, double> counters;   ///< its kernels' CUPTI metrics, combined
-  double host_copy_bytes = 0;               ///< copied between host and device inside it
-  double device_to_host_bytes = 0;          ///< of which from the device to the host
+  double device_to_host_bytes = 0;          ///< copied from the device to the host inside it
   double host_to_device_bytes = 0;          ///< and from the host to the device
-  double pageable_copy_bytes = 0;           ///< of host_copy_bytes, to or from pageable host memory
+  double pageable_copy_bytes = 0;           ///< of those, to or from pageable host memory
   int host_copies = 0;                      ///< host-device copies (memsets apart)
   int synchronous_copies = 0;               ///< of which issued by a call that waits (no "Async")
   int streams = 0;                          ///< streams its kernels and copies ran on
   std::set<std::string> kernel_names;       ///< its kernels, as kernel_short_name() names them
+  double host_copy_bytes() const { return host_to_device_bytes + device_to_host_bytes; }
   std::optional<double> wall_ns;            ///< its NVTX range in the trace, push to pop
   std::optional<double> copy_overlap_pct;   ///< of its copies' time, the share a kernel of it ran beside
   double both_directions_ns = 0;            ///< the time an upload and a download of it ran at once

@@ -1,7 +1,6 @@
 #include "profile_session.h"
 
 #include <algorithm>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

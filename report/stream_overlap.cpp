@@ -49,10 +49,7 @@ std::size_t max_open(const std::vector<Interval>& intervals) {
 }  // namespace
 
 StreamOverlap stream_overlap(const Measurement& m, const std::string& range, OverlapScope scope) {
-  const auto in_range = [&](const std::string& r) {
-    return r == range ||
-           (scope.below && r.size() > range.size() && r.compare(0, range.size(), range) == 0 && r[range.size()] == '/');
-  };
+  const auto in_range = [&](const std::string& r) { return scope.below ? nvtx_path_within(r, range) : r == range; };
   StreamOverlap out;
   std::vector<Interval> kernels;
   for (const auto& k : m.kernels)

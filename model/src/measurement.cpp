@@ -26,6 +26,10 @@ std::vector<const Kernel*> sass_covered(const std::vector<Kernel>& kernels, cons
   return covered;
 }
 
+bool nvtx_path_within(const std::string& path, const std::string& ancestor) {
+  return path.compare(0, ancestor.size(), ancestor) == 0 && (path.size() == ancestor.size() || path[ancestor.size()] == '/');
+}
+
 std::string kernel_short_name(const std::string& demangled) {
   // The parameter list is the first '(' outside template brackets ("(anonymous namespace)"
   // is part of a name); a return type, which the demangler prints for function templates

@@ -105,6 +105,9 @@ std::vector<const Kernel*> sass_covered(const std::vector<Kernel>& kernels, cons
 /// to its parameter list (template arguments kept).
 std::string kernel_short_name(const std::string& demangled);
 
+/// True when NVTX path `path` is `ancestor` or a path below it ("a/b" is below "a", "ab" is not).
+bool nvtx_path_within(const std::string& path, const std::string& ancestor);
+
 enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice, HostToHost, PeerToPeer, Unknown };
 enum class HostMemoryKind { Pageable, Pinned, Device, Managed, Array, Unknown };
 
