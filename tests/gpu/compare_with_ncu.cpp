@@ -8,9 +8,10 @@
 // tools), every kernel starts cold. Measured on the H100 (docs/metrics.md): DRAM bytes agree
 // within 1 % for most kernels, but a kernel storing partial sectors (the naive transpose)
 // reads and writes up to its stored bytes more under labbook (on an H200, it read up to
-// 0.77 MB less than ncu instead), and one writing more than L2 holds writes up to 2.7 MB
-// less, and short kernels ran up to 18 % longer. So DRAM bytes may differ from ncu's by at
-// most the bytes the kernel stored (reads either way, writes above), the L2 hit rate (each of its two
+// 0.77 MB less than ncu instead), a kernel may write up to 2.7 MB less (one writing more than
+// L2 holds, or beside a persisting-L2 set-aside), and short kernels ran up to 18 % longer. So
+// DRAM bytes may exceed ncu's by at most the bytes the kernel stored, fall short by as much
+// (writes: at most 4 MB), the L2 hit rate (each of its two
 // passes a run of its own, started cold) must be within 1 percentage point plus what
 // explained_points() finds in L2's lookups, and everything timed (durations, cycles,
 // per-second rates) is shown, not compared.
@@ -165,8 +166,8 @@ void print_l2_lookups(const std::map<std::string, double>& ours, const std::map<
 
 /// Whether labbook's value `o` passes against ncu's `t`; `stored` is the bytes the kernel
 /// stored (its global store sectors x 32), which labbook may write back or, for
-/// partly written sectors, read to merge; `l2_bytes` the GPU's L2 size (0: not known).
-bool within(const std::string& metric, const Limit& l, double o, double t, double stored, double l2_bytes) {
+/// partly written sectors, read to merge.
+bool within(const std::string& metric, const Limit& l, double o, double t, double stored) {
   using R = Limit::Rule;
   if (std::fabs(o - t) < 1e-9 || l.rule == R::NotCompared) return true;
   if (l.rule == R::Points) return std::fabs(o - t) <= l.value;
@@ -174,16 +175,16 @@ bool within(const std::string& metric, const Limit& l, double o, double t, doubl
     // 1 % plus 256 sectors of the tools' own traffic either way: on exit_deep's ramp, a kernel
     // that reads nothing, ncu read 4 864 bytes from DRAM and labbook 768 (H100, 2026-11-23).
     const double slack = l.value * t + 8192;
-    // Both flushes leave L2 empty, but not the same lines free: at the end of a kernel that
-    // stores more than L2 holds, labbook's L2 kept up to 2.7 MB more of its dirty lines than
-    // ncu's (lab 4, 80 kernels storing 64 MB each, H100: 1.9 to 2.7 MB, 2.0 to 5.1 % fewer
-    // bytes written over four sessions), so such a kernel may write up to 4 MB less, and any
-    // other up to 2 MB less, as before that run.
-    // Reads may fall short by the stored bytes: ncu's run may be the one that read partial
-    // sectors to merge them (transpose of 1024² floats, H200: 0.77 MB more under ncu).
-    const double below = !starts_with(metric, "dram__bytes_write") ? stored
-                         : stored > l2_bytes                        ? 4.0 * (1 << 20)
-                                                                    : 2.0 * (1 << 20);
+    // Both flushes leave L2 empty, but not the same lines free: labbook's L2 may keep more of
+    // a kernel's dirty lines at its end than ncu's, which the next kernel writes back instead.
+    // Measured: up to 2.7 MB on kernels storing more than L2 holds (lab 4, 80 kernels storing
+    // 64 MB each, H100: 1.9 to 2.7 MB, 2.0 to 5.1 % fewer bytes written over four sessions);
+    // 2.5 MB on persisting_l2's gathers, which store 16 MiB beside a persisting-L2 set-aside
+    // (22 % fewer, H200, 2026-11-27; within 2 MB in earlier runs). So writes may fall short by
+    // the stored bytes, at most 4 MB. Reads may fall short by the stored bytes: ncu's run may
+    // be the one that read partial sectors to merge them (transpose of 1024² floats, H200:
+    // 0.77 MB more under ncu).
+    const double below = starts_with(metric, "dram__bytes_write") ? std::min(stored, 4.0 * (1 << 20)) : stored;
     return o - t >= -(slack + below) && o - t <= stored + slack;
   }
   return std::fabs(o - t) / std::max(std::fabs(t), 1e-12) <= l.value;
@@ -205,7 +206,6 @@ int main(int argc, char** argv) {
     const double tolerance = argc > 3 ? std::stod(argv[3]) : 0.01;
     const auto m = labbook::read_measurement(argv[1]);
     const bool cold_l2 = m.cache_control == "all";
-    const double l2_bytes = m.devices.empty() ? 0 : static_cast<double>(m.devices.front().l2_bytes);
     const char* only = std::getenv("LABBOOK_COUNTERS_ONLY");
     const bool counters_only = only && *only;
     std::ifstream in(argv[2]);
@@ -279,7 +279,7 @@ int main(int argc, char** argv) {
         const auto st = k.metrics.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
         const double stored = st == k.metrics.end() ? 0 : 32 * st->second;
         const double rel = std::fabs(o - t) / std::max(std::fabs(t), 1e-12);
-        if (!within(metric, limit, o, t, stored, l2_bytes)) {
+        if (!within(metric, limit, o, t, stored)) {
           ++failures;
           std::printf("FAIL launch %zu: %s: labbook %.6g, ncu %.6g (%s)\n", i, metric.c_str(), o, t,
                       limit.describe().c_str());
