@@ -24,7 +24,7 @@ median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 
 printf '| measurement | records | before (ms) | after (ms) | after / before |\n|---|---|---|---|---|\n'
 for m in "$@"; do
-  records=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(len(d[k]) for k in ('ranges','kernels','copies','api_calls','memory_events')))" "$m")
+  records=$(python3 -c "import sys; sys.path.insert(0, sys.argv[2]); from measurement_records import load; d=load(sys.argv[1]); print(sum(len(d[k]) for k in ('ranges','kernels','copies','api_calls','memory_events')))" "$m" "$here/tools")
   a=(); b=()
   for _ in 1 2 3 4 5 6 7; do
     a+=("$(seconds "$before" "$m")")

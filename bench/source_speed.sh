@@ -44,9 +44,11 @@ if command -v ncu >/dev/null 2>&1; then
   row "ncu --section SourceCounters" "$ncu_time" "labbook / ncu = $(ratio "$source_only" "$ncu_time")"
 fi
 echo
-python3 - "$work/s3/measurements.json" <<'PY'
+python3 - "$work/s3/measurements.json" "$(dirname "$0")/../tools" <<'PY'
 import json, sys
-m = json.load(open(sys.argv[1]))
+sys.path.insert(0, sys.argv[2])
+from measurement_records import load
+m = load(sys.argv[1])
 kernels = [k for k in m.get("kernels", []) if k.get("sass")]
 entries = sum(len(k["sass"]) for k in kernels)
 launches = sum(k.get("sass_launches", 1) for k in kernels)

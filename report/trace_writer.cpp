@@ -1,8 +1,9 @@
 #include "trace_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
-#include <map>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -29,54 +30,149 @@ std::uint64_t earliest_timestamp(const Measurement& m) {
   return t == std::numeric_limits<std::uint64_t>::max() ? 0 : t;
 }
 
-json complete_event(const std::string& name, const char* category, int pid, std::uint64_t tid,
-                    std::uint64_t start, std::uint64_t end, std::uint64_t origin, json args) {
-  return {{"name", name},
-          {"cat", category},
-          {"ph", "X"},
-          {"pid", pid},
-          {"tid", tid},
-          {"ts", static_cast<double>(start - origin) / 1000.0},
-          {"dur", static_cast<double>(end - start) / 1000.0},
-          {"args", std::move(args)}};
-}
-
-json name_event(const char* what, int pid, std::uint64_t tid, const std::string& name) {
-  return {{"name", what}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", {{"name", name}}}};
-}
-
-/// One end of the arrow from an API call to the GPU work it started ("s" start, "f" finish).
-/// The "traceEvents" array's text, one event per line.
-class EventList {
+/// The "traceEvents" array's text, one event per line, written field by field: a trace of
+/// 10^5 launches holds four events a launch, and a JSON object built per event cost more than
+/// the program. Times are in µs with the ns kept exactly (three decimals at most).
+class EventWriter {
  public:
-  void push_back(const json& event) {
-    text_ += text_.empty() ? "{\"traceEvents\": [\n" : ",\n";
-    text_ += event.dump();
+  explicit EventWriter(std::uint64_t origin) : origin_(origin) {}
+
+  /// Opens an event: `{"name": ..., "cat": ..., "ph": ..., "pid": ..., "tid": ...`.
+  EventWriter& begin(const std::string& name, const char* category, const char* phase, int pid, std::uint64_t tid) {
+    text_ += events_++ ? ",\n{\"name\":" : "{\"traceEvents\": [\n{\"name\":";
+    quoted(name);
+    if (category) {
+      text_ += ",\"cat\":\"";
+      text_ += category;
+      text_ += '"';
+    }
+    text_ += ",\"ph\":\"";
+    text_ += phase;
+    text_ += "\",\"pid\":";
+    number(pid);
+    text_ += ",\"tid\":";
+    number(tid);
+    return *this;
   }
+  /// `"ts"` and `"dur"` of a complete event.
+  EventWriter& span(std::uint64_t start, std::uint64_t end) {
+    at(start);
+    text_ += ",\"dur\":";
+    microseconds(end - start);
+    return *this;
+  }
+  EventWriter& at(std::uint64_t ns) {
+    text_ += ",\"ts\":";
+    microseconds(ns - origin_);
+    return *this;
+  }
+  EventWriter& args() {
+    text_ += ",\"args\":{";
+    first_arg_ = true;
+    return *this;
+  }
+  template <typename Integer>
+  EventWriter& arg(const char* key, Integer v) {
+    next_key(key);
+    number(v);
+    return *this;
+  }
+  EventWriter& arg(const char* key, const std::string& v) {
+    next_key(key);
+    quoted(v);
+    return *this;
+  }
+  EventWriter& arg(const char* key, const char* v) { return arg(key, std::string(v)); }
+  EventWriter& arg(const char* key, bool v) {
+    next_key(key);
+    text_ += v ? "true" : "false";
+    return *this;
+  }
+  EventWriter& arg(const char* key, const int (&d)[3]) {
+    next_key(key);
+    text_ += '[';
+    for (int i = 0; i < 3; ++i) {
+      if (i) text_ += ',';
+      number(d[i]);
+    }
+    text_ += ']';
+    return *this;
+  }
+  EventWriter& end_args() {
+    text_ += '}';
+    return *this;
+  }
+  /// Any other field, written as given (a JSON value).
+  EventWriter& raw(const char* key, const char* json_value) {
+    text_ += ",\"";
+    text_ += key;
+    text_ += "\":";
+    text_ += json_value;
+    return *this;
+  }
+  void end() { text_ += '}'; }
+
   std::string finish() && {
-    if (text_.empty()) text_ = "{\"traceEvents\": [";
+    if (!events_) text_ = "{\"traceEvents\": [";
     return std::move(text_) + "\n], \"displayTimeUnit\": \"ns\"}\n";
   }
 
  private:
+  template <typename Integer>
+  void number(Integer v) {
+    char digits[24];
+    text_.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+  }
+  void microseconds(std::uint64_t ns) {
+    number(ns / 1000);
+    if (const std::uint64_t rest = ns % 1000) {
+      char decimals[4] = {static_cast<char>('0' + rest / 100), static_cast<char>('0' + rest / 10 % 10),
+                          static_cast<char>('0' + rest % 10), 0};
+      for (int i = 2; i > 0 && decimals[i] == '0'; --i) decimals[i] = 0;
+      text_ += '.';
+      text_ += decimals;
+    }
+  }
+  void quoted(const std::string& s) {   // escaped once per distinct string
+    auto it = escaped_.find(s);
+    if (it == escaped_.end()) it = escaped_.emplace(s, json(s).dump()).first;
+    text_ += it->second;
+  }
+  void next_key(const char* key) {
+    if (!first_arg_) text_ += ',';
+    first_arg_ = false;
+    text_ += '"';
+    text_ += key;
+    text_ += "\":";
+  }
+
+  std::uint64_t origin_;
   std::string text_;
+  std::size_t events_ = 0;
+  bool first_arg_ = true;
+  std::unordered_map<std::string, std::string> escaped_;
 };
 
-json flow_event(const char* phase, std::uint32_t correlation, int pid, std::uint64_t tid, std::uint64_t at,
-                std::uint64_t origin) {
-  json e = {{"name", "launch"}, {"cat", "correlation"}, {"ph", phase}, {"id", correlation},
-            {"pid", pid},       {"tid", tid},           {"ts", static_cast<double>(at - origin) / 1000.0}};
-  if (phase[0] == 'f') e["bp"] = "e";
-  return e;
+void name_event(EventWriter& events, const char* what, int pid, std::uint64_t tid, const std::string& name) {
+  events.begin(what, nullptr, "M", pid, tid).args().arg("name", name).end_args().end();
+}
+
+/// One end of the arrow from an API call to the GPU work it started ("s" start, "f" finish).
+void flow_event(EventWriter& events, const char* phase, std::uint32_t correlation, int pid, std::uint64_t tid,
+                std::uint64_t at) {
+  events.begin("launch", "correlation", phase, pid, tid).arg("id", correlation);
+  events.at(at);
+  if (phase[0] == 'f') events.raw("bp", "\"e\"");
+  events.end();
 }
 }  // namespace
 
 std::string chrome_trace(const Measurement& m) {
   const std::uint64_t origin = earliest_timestamp(m);
-  EventList events;
-  events.push_back(name_event("process_name", kHostPid, 0, "host"));
+  EventWriter events(origin);
+  name_event(events, "process_name", kHostPid, 0, "host");
   for (const auto& d : m.devices)
-    events.push_back(name_event("process_name", device_pid(d.ordinal), 0, "GPU " + std::to_string(d.ordinal) + ": " + d.name));
+    name_event(events, "process_name", device_pid(d.ordinal), 0, "GPU " + std::to_string(d.ordinal) + ": " + d.name);
 
   std::uint64_t last_end = origin;
   for (const auto& k : m.kernels)
@@ -85,52 +181,72 @@ std::string chrome_trace(const Measurement& m) {
   for (const auto& r : m.ranges) {
     const std::uint64_t end = r.end_ns.value_or(std::max(last_end, r.start_ns));
     any_process_wide |= r.process_wide;
-    events.push_back(complete_event(r.name, "nvtx", kHostPid, r.process_wide ? kProcessWideTid : r.thread,
-                                    r.start_ns, end, origin,
-                                    {{"path", r.path}, {"closed", r.end_ns.has_value()}, {"thread", r.thread}}));
+    events.begin(r.name, "nvtx", "X", kHostPid, r.process_wide ? kProcessWideTid : r.thread)
+        .span(r.start_ns, end)
+        .args()
+        .arg("path", r.path)
+        .arg("closed", r.end_ns.has_value())
+        .arg("thread", r.thread)
+        .end_args()
+        .end();
   }
-  if (any_process_wide) events.push_back(name_event("thread_name", kHostPid, kProcessWideTid, "NVTX start/end"));
-  std::map<std::uint32_t, const ApiCall*> api_by_correlation;
+  if (any_process_wide) name_event(events, "thread_name", kHostPid, kProcessWideTid, "NVTX start/end");
+  std::unordered_map<std::uint32_t, const ApiCall*> api_by_correlation;
   for (const auto& a : m.api_calls) {
     api_by_correlation[a.correlation] = &a;
-    events.push_back(complete_event(a.name, "cuda_api", kHostPid, a.thread, a.start_ns, a.end_ns, origin,
-                                    {{"correlation", a.correlation}}));
+    events.begin(a.name, "cuda_api", "X", kHostPid, a.thread)
+        .span(a.start_ns, a.end_ns)
+        .args()
+        .arg("correlation", a.correlation)
+        .end_args()
+        .end();
   }
   // Arrows from each API call to the kernel or copy it started.
   auto link = [&](std::uint32_t correlation, int device, std::uint32_t stream, std::uint64_t start) {
     const auto it = api_by_correlation.find(correlation);
     if (correlation == 0 || it == api_by_correlation.end()) return;
-    events.push_back(flow_event("s", correlation, kHostPid, it->second->thread, it->second->start_ns, origin));
-    events.push_back(flow_event("f", correlation, device_pid(device), stream, start, origin));
+    flow_event(events, "s", correlation, kHostPid, it->second->thread, it->second->start_ns);
+    flow_event(events, "f", correlation, device_pid(device), stream, start);
   };
   for (const auto& k : m.kernels) {
     if (!k.start_ns || !k.end_ns) continue;
-    json args = {{"launch", k.launch},
-                 {"range", k.range},
-                 {"grid", {k.grid[0], k.grid[1], k.grid[2]}},
-                 {"block", {k.block[0], k.block[1], k.block[2]}},
-                 {"registers_per_thread", k.registers_per_thread},
-                 {"correlation", k.correlation}};
-    events.push_back(complete_event(k.name, "kernel", device_pid(k.device), k.stream, *k.start_ns, *k.end_ns,
-                                    origin, std::move(args)));
+    events.begin(k.name, "kernel", "X", device_pid(k.device), k.stream)
+        .span(*k.start_ns, *k.end_ns)
+        .args()
+        .arg("launch", k.launch)
+        .arg("range", k.range)
+        .arg("grid", k.grid)
+        .arg("block", k.block)
+        .arg("registers_per_thread", k.registers_per_thread)
+        .arg("correlation", k.correlation)
+        .end_args()
+        .end();
     link(k.correlation, k.device, k.stream, *k.start_ns);
   }
   for (const auto& c : m.copies) {
     const std::string name = c.is_memset ? "memset" : std::string("memcpy ") + to_string(c.kind);
-    events.push_back(complete_event(name, c.is_memset ? "memset" : "memcpy", device_pid(c.device), c.stream,
-                                    c.start_ns, c.end_ns, origin,
-                                    {{"bytes", c.bytes},
-                                     {"src", to_string(c.src)},
-                                     {"dst", to_string(c.dst)},
-                                     {"range", c.range},
-                                     {"correlation", c.correlation}}));
+    events.begin(name, c.is_memset ? "memset" : "memcpy", "X", device_pid(c.device), c.stream)
+        .span(c.start_ns, c.end_ns)
+        .args()
+        .arg("bytes", c.bytes)
+        .arg("src", to_string(c.src))
+        .arg("dst", to_string(c.dst))
+        .arg("range", c.range)
+        .arg("correlation", c.correlation)
+        .end_args()
+        .end();
     link(c.correlation, c.device, c.stream, c.start_ns);
   }
-  if (!m.memory_events.empty())
-    events.push_back(name_event("process_name", kUnifiedMemoryPid, 0, "unified memory"));
+  if (!m.memory_events.empty()) name_event(events, "process_name", kUnifiedMemoryPid, 0, "unified memory");
   for (const auto& e : m.memory_events)
-    events.push_back(complete_event(e.kind, "unified_memory", kUnifiedMemoryPid, 0, e.start_ns, e.end_ns, origin,
-                                    {{"value", e.value}, {"address", e.address}, {"device", e.device}}));
+    events.begin(e.kind, "unified_memory", "X", kUnifiedMemoryPid, 0)
+        .span(e.start_ns, e.end_ns)
+        .args()
+        .arg("value", e.value)
+        .arg("address", e.address)
+        .arg("device", e.device)
+        .end_args()
+        .end();
   return std::move(events).finish();
 }
 

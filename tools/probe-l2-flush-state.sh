@@ -51,10 +51,12 @@ labbook_row() {   # [globs=G] labbook_row KERNEL CACHE PROGRAM ARGS...: KERNEL's
   "$build/labbook" profile --cache-control "$cache" --replay "${replay:-application}" --no-trace --kernel "${globs:-$kernel*}" --metrics "$metrics" \
       --out "$out" -- "$@" >/dev/null 2>"$out.log" || { tail -3 "$out.log"; return; }
   python3 -c '
-import json, sys
-kernels = [k for k in json.load(open(sys.argv[1]))["kernels"] if k.get("metrics") and k["name"].startswith(sys.argv[3])]
+import sys
+sys.path.insert(0, sys.argv[4])
+from measurement_records import load
+kernels = [k for k in load(sys.argv[1])["kernels"] if k.get("metrics") and k["name"].startswith(sys.argv[3])]
 print(" | ".join(" / ".join("%.0f" % k["metrics"].get(m, -1) for k in kernels) for m in sys.argv[2].split(",")))' \
-      "$out/measurements.json" "$metrics" "$kernel"
+      "$out/measurements.json" "$metrics" "$kernel" "$(dirname "$0")"
   rm -rf "$out" "$out.log"
 }
 
@@ -128,9 +130,11 @@ trace_row() {   # trace_row KERNEL PROGRAM ARGS...: KERNEL's duration (ns) from 
   out=$(mktemp -d)
   "$build/labbook" profile --out "$out" -- "$@" >/dev/null 2>"$out.log" || { tail -3 "$out.log"; return; }
   python3 -c '
-import json, sys
-print(" / ".join(str(k["end_ns"] - k["start_ns"]) for k in json.load(open(sys.argv[1]))["kernels"]
-                 if k["name"].startswith(sys.argv[2]) and "end_ns" in k))' "$out/measurements.json" "$kernel"
+import sys
+sys.path.insert(0, sys.argv[3])
+from measurement_records import load
+print(" / ".join(str(k["end_ns"] - k["start_ns"]) for k in load(sys.argv[1])["kernels"]
+                 if k["name"].startswith(sys.argv[2]) and "end_ns" in k))' "$out/measurements.json" "$kernel" "$(dirname "$0")"
   rm -rf "$out" "$out.log"
 }
 

@@ -1,5 +1,10 @@
 #include "labbook/model/measurement_json.h"
 
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <unordered_map>
+
 #include <nlohmann/json.hpp>
 
 #include "labbook/model/atomic_file.h"
@@ -28,6 +33,14 @@ json to_json(const Range& r) {
   return j;
 }
 
+json sass_json(const Kernel& k) {
+  json sass = json::array();
+  for (const auto& i : k.sass)
+    sass.push_back({{"function", i.function}, {"pc_offset", i.pc_offset}, {"file", i.file}, {"line", i.line},
+                    {"metrics", i.metrics}});
+  return sass;
+}
+
 json to_json(const Kernel& k) {
   json j = {{"launch", k.launch},
             {"name", k.name},
@@ -49,11 +62,7 @@ json to_json(const Kernel& k) {
   if (k.default_stream != DefaultStream::None)
     j["default_stream"] = k.default_stream == DefaultStream::Legacy ? "legacy" : "per_thread";
   if (!k.sass.empty()) {
-    json sass = json::array();
-    for (const auto& i : k.sass)
-      sass.push_back({{"function", i.function}, {"pc_offset", i.pc_offset}, {"file", i.file}, {"line", i.line},
-                      {"metrics", i.metrics}});
-    j["sass"] = std::move(sass);
+    j["sass"] = sass_json(k);
     if (k.sass_launches != 1) j["sass_launches"] = k.sass_launches;
   }
   return j;
@@ -122,32 +131,173 @@ json array_json(const std::vector<Record>& records) {
   return a;
 }
 
-/// `"key": [` one record per line `]`, each record dumped as soon as it is made: a trace holds
-/// tens of thousands, and one tree of them all cost more to build and free than to write.
-template <typename Record>
-void append_records(std::string& out, const char* key, const std::vector<Record>& records) {
-  out += ",\n \"";
-  out += key;
-  out += "\": [";
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    out += i ? ",\n  " : "\n  ";
-    out += to_json(records[i]).dump();
+/// The file's tables (schema version 5): each record a row of cells under named columns, one
+/// row per line; strings kept once in "strings" and named by their index; times counted from
+/// "time_origin_ns". A trace of 10^5 launches took 560 bytes a launch as objects, keys and
+/// names repeated in every one, and reading it back cost more than the program.
+class Tables {
+ public:
+  explicit Tables(std::uint64_t time_origin) : origin_(time_origin) {}
+
+  /// Starts `"key": {"columns": [...], "strings": [...], "times": [...], "rows": [`: the
+  /// columns, those of them whose cells index the file's strings, and those counted from
+  /// time_origin_ns, so that a reader needs no list of its own.
+  void begin(const char* key, std::initializer_list<const char*> columns, std::initializer_list<const char*> text) {
+    out_ += ",\n \"";
+    out_ += key;
+    out_ += "\": {";
+    names("columns", columns);
+    names("strings", text);
+    std::vector<const char*> times;
+    for (const char* c : columns)
+      if (std::string(c) == "start_ns" || std::string(c) == "end_ns") times.push_back(c);
+    names("times", times);
+    out_ += "\"rows\": [";
+    rows_ = 0;
   }
-  out += records.empty() ? "]" : "\n ]";
+  void row() { out_ += rows_++ ? ",\n  [" : "\n  ["; }
+  void end_row() { out_.back() = ']'; }   // the last cell's comma
+  void end() { out_ += rows_ ? "\n ]}" : "]}"; }
+
+  template <typename Integer>
+  void integer(Integer v) {
+    char digits[24];
+    out_.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+    out_ += ',';
+  }
+  void text(const std::string& s) {
+    const auto [it, added] = index_.emplace(s, strings_.size());
+    if (added) strings_.push_back(s);
+    integer(it->second);
+  }
+  void time(std::uint64_t ns) { integer(ns - origin_); }
+  void time(const std::optional<std::uint64_t>& ns) { ns ? time(*ns) : null(); }
+  void boolean(bool v) { out_ += v ? "true," : "false,"; }
+  void null() { out_ += "null,"; }
+  void dims(const int d[3]) {
+    out_ += '[';
+    for (int i = 0; i < 3; ++i) integer(d[i]);
+    out_.back() = ']';
+    out_ += ',';
+  }
+  void value(const json& v) {
+    out_ += v.dump();
+    out_ += ',';
+  }
+
+  template <typename Names>
+  void names(const char* key, const Names& list) {
+    out_ += '"';
+    out_ += key;
+    out_ += "\": [";
+    for (const char* c : list) {
+      out_ += '"';
+      out_ += c;
+      out_ += "\",";
+    }
+    if (out_.back() == ',') out_.pop_back();
+    out_ += "], ";
+  }
+
+  /// `"time_origin_ns": N, "strings": [...]` and the tables after them.
+  std::string finish() const {
+    std::string head = ",\n \"time_origin_ns\": " + std::to_string(origin_) + ",\n \"strings\": [";
+    for (std::size_t i = 0; i < strings_.size(); ++i) {
+      head += i ? ",\n  " : "\n  ";
+      head += json(strings_[i]).dump();
+    }
+    head += strings_.empty() ? "]" : "\n ]";
+    return head + out_;
+  }
+
+ private:
+  std::uint64_t origin_;
+  std::string out_;
+  std::size_t rows_ = 0;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::vector<std::string> strings_;
+};
+
+/// The earliest time any record gives, so that every table time is a count from it.
+std::uint64_t time_origin(const Measurement& m) {
+  std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
+  const auto see = [&](std::optional<std::uint64_t> t) {
+    if (t) origin = std::min(origin, *t);
+  };
+  for (const auto& r : m.ranges) see(r.start_ns), see(r.end_ns);
+  for (const auto& k : m.kernels) see(k.start_ns), see(k.end_ns);
+  for (const auto& c : m.copies) see(c.start_ns), see(c.end_ns);
+  for (const auto& a : m.api_calls) see(a.start_ns), see(a.end_ns);
+  for (const auto& e : m.memory_events) see(e.start_ns), see(e.end_ns);
+  return origin == std::numeric_limits<std::uint64_t>::max() ? 0 : origin;
+}
+
+std::string record_tables(const Measurement& m) {
+  Tables t(time_origin(m));
+  t.begin("ranges", {"id", "name", "path", "thread", "depth", "process_wide", "start_ns", "end_ns", "payload"}, {"name", "path"});
+  for (const auto& r : m.ranges) {
+    t.row();
+    t.integer(r.id), t.text(r.name), t.text(r.path), t.integer(r.thread), t.integer(r.depth);
+    t.boolean(r.process_wide), t.time(r.start_ns), t.time(r.end_ns);
+    r.payload ? t.value(*r.payload) : t.null();
+    t.end_row();
+  }
+  t.end();
+  t.begin("kernels", {"launch", "name", "mangled", "range", "thread", "device", "stream", "correlation", "grid",
+                      "block", "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
+                      "local_bytes_per_thread", "start_ns", "end_ns", "default_stream", "metrics", "sass",
+                      "sass_launches"},
+          {"name", "mangled", "range", "default_stream"});
+  for (const auto& k : m.kernels) {
+    t.row();
+    t.integer(k.launch), t.text(k.name), t.text(k.mangled), t.text(k.range), t.integer(k.thread);
+    t.integer(k.device), t.integer(k.stream), t.integer(k.correlation), t.dims(k.grid), t.dims(k.block);
+    t.integer(k.registers_per_thread), t.integer(k.static_shared_bytes), t.integer(k.dynamic_shared_bytes);
+    t.integer(k.local_bytes_per_thread), t.time(k.start_ns), t.time(k.end_ns);
+    if (k.default_stream == DefaultStream::None) t.null();
+    else t.text(k.default_stream == DefaultStream::Legacy ? "legacy" : "per_thread");
+    t.value(k.metrics);
+    k.sass.empty() ? t.null() : t.value(sass_json(k));
+    k.sass_launches != 1 ? t.integer(k.sass_launches) : t.null();
+    t.end_row();
+  }
+  t.end();
+  t.begin("copies", {"kind", "memset", "src", "dst", "bytes", "start_ns", "end_ns", "device", "stream",
+                     "correlation", "range"},
+          {"kind", "src", "dst", "range"});
+  for (const auto& c : m.copies) {
+    t.row();
+    t.text(to_string(c.kind)), t.boolean(c.is_memset), t.text(to_string(c.src)), t.text(to_string(c.dst));
+    t.integer(c.bytes), t.time(c.start_ns), t.time(c.end_ns), t.integer(c.device), t.integer(c.stream);
+    t.integer(c.correlation), t.text(c.range);
+    t.end_row();
+  }
+  t.end();
+  t.begin("api_calls", {"name", "thread", "correlation", "start_ns", "end_ns"}, {"name"});
+  for (const auto& a : m.api_calls) {
+    t.row();
+    t.text(a.name), t.integer(a.thread), t.integer(a.correlation), t.time(a.start_ns), t.time(a.end_ns);
+    t.end_row();
+  }
+  t.end();
+  t.begin("memory_events", {"kind", "value", "address", "start_ns", "end_ns", "device"}, {"kind"});
+  for (const auto& e : m.memory_events) {
+    t.row();
+    t.text(e.kind), t.integer(e.value), t.integer(e.address), t.time(e.start_ns), t.time(e.end_ns);
+    t.integer(e.device);
+    t.end_row();
+  }
+  t.end();
+  return t.finish();
 }
 
 }  // namespace
 
 std::string measurement_text(const Measurement& m) {
-  std::string head = head_json(m).dump(1);   // "{\n ... \n}": the records go before its "}"
+  std::string head = head_json(m).dump(1);   // "{\n ... \n}": the tables go before its "}"
   std::string out = head.substr(0, head.rfind('}'));
   while (!out.empty() && out.back() == '\n') out.pop_back();
-  append_records(out, "ranges", m.ranges);
-  append_records(out, "kernels", m.kernels);
-  append_records(out, "copies", m.copies);
-  append_records(out, "api_calls", m.api_calls);
-  append_records(out, "memory_events", m.memory_events);
-  return out + "\n}\n";
+  return out + record_tables(m) + "\n}\n";
 }
 
 json to_json(const Measurement& m) {
@@ -204,7 +354,34 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     m.devices.push_back(f);
   });
 
-  root.each("ranges", [&](const JsonReader& r) {
+  // Version 5 writes the records as tables (record_tables above): strings by their index,
+  // times from time_origin_ns. Lists of objects (earlier versions, to_json) read as before.
+  std::vector<std::string> strings;
+  std::uint64_t time_origin = 0;
+  bool tables = false;
+  for (const char* key : {"ranges", "kernels", "copies", "api_calls", "memory_events"})
+    tables = tables || (j.contains(key) && j[key].is_object());
+  if (version >= 5 && tables) {
+    strings = root.strings("strings");
+    time_origin = root.integer<std::uint64_t>("time_origin_ns");
+  }
+  const auto count = [&j](const char* key) -> std::size_t {   // to reserve: a Kernel is large to move
+    if (!j.contains(key)) return 0;
+    const json& v = j[key];
+    if (v.is_array()) return v.size();
+    return v.is_object() && v.contains("rows") && v["rows"].is_array() ? v["rows"].size() : 0;
+  };
+  m.ranges.reserve(count("ranges"));
+  m.kernels.reserve(count("kernels"));
+  m.copies.reserve(count("copies"));
+  m.api_calls.reserve(count("api_calls"));
+  m.memory_events.reserve(count("memory_events"));
+  const auto at = [time_origin](const JsonReader& r, std::uint64_t t) { return r.in_table() ? time_origin + t : t; };
+  const auto at_optional = [&](const JsonReader& r, std::optional<std::uint64_t> t) {
+    return t ? std::optional<std::uint64_t>(at(r, *t)) : std::nullopt;
+  };
+
+  root.each_record("ranges", strings, [&](const JsonReader& r) {
     Range x;
     x.id = r.integer<std::uint64_t>("id");
     x.name = r.string("name");
@@ -212,14 +389,14 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     x.thread = r.integer<std::uint32_t>("thread");
     x.depth = r.integer<int>("depth");
     if (v2) x.process_wide = r.boolean("process_wide");
-    x.start_ns = r.integer<std::uint64_t>("start_ns");
-    x.end_ns = r.optional_integer<std::uint64_t>("end_ns");
+    x.start_ns = at(r, r.integer<std::uint64_t>("start_ns"));
+    x.end_ns = at_optional(r, r.optional_integer<std::uint64_t>("end_ns"));
     if (x.end_ns && *x.end_ns < x.start_ns) r.fail("end_ns", "ends before it starts");
     x.payload = r.optional_number("payload");
     m.ranges.push_back(x);
   });
 
-  root.each("kernels", [&](const JsonReader& k) {
+  root.each_record("kernels", strings, [&](const JsonReader& k) {
     Kernel x;
     x.launch = k.integer<std::uint64_t>("launch");
     x.name = k.string("name");
@@ -238,8 +415,8 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     x.static_shared_bytes = k.integer<int>("static_shared_bytes");
     x.dynamic_shared_bytes = k.integer<int>("dynamic_shared_bytes");
     x.local_bytes_per_thread = k.integer<int>("local_bytes_per_thread");
-    x.start_ns = k.optional_integer<std::uint64_t>("start_ns");
-    x.end_ns = k.optional_integer<std::uint64_t>("end_ns");
+    x.start_ns = at_optional(k, k.optional_integer<std::uint64_t>("start_ns"));
+    x.end_ns = at_optional(k, k.optional_integer<std::uint64_t>("end_ns"));
     if (x.start_ns.has_value() != x.end_ns.has_value())
       k.fail("end_ns", "start_ns and end_ns come together");
     x.metrics = k.number_map("metrics");
@@ -267,15 +444,15 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     m.kernels.push_back(std::move(x));
   });
 
-  root.each("copies", [&](const JsonReader& c) {
+  root.each_record("copies", strings, [&](const JsonReader& c) {
     Copy x;
     x.kind = copy_kind_from_string(c.string("kind"));
     x.is_memset = c.boolean("memset");
     x.src = host_memory_kind_from_string(c.string("src"));
     x.dst = host_memory_kind_from_string(c.string("dst"));
     x.bytes = c.integer<std::uint64_t>("bytes");
-    x.start_ns = c.integer<std::uint64_t>("start_ns");
-    x.end_ns = c.integer<std::uint64_t>("end_ns");
+    x.start_ns = at(c, c.integer<std::uint64_t>("start_ns"));
+    x.end_ns = at(c, c.integer<std::uint64_t>("end_ns"));
     x.device = c.integer<int>("device");
     x.stream = c.integer<std::uint32_t>("stream");
     x.correlation = c.integer<std::uint32_t>("correlation");
@@ -283,24 +460,24 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     m.copies.push_back(x);
   });
 
-  root.each("api_calls", [&](const JsonReader& a) {
+  root.each_record("api_calls", strings, [&](const JsonReader& a) {
     ApiCall x;
     x.name = a.string("name");
     x.thread = a.integer<std::uint32_t>("thread");
     x.correlation = a.integer<std::uint32_t>("correlation");
-    x.start_ns = a.integer<std::uint64_t>("start_ns");
-    x.end_ns = a.integer<std::uint64_t>("end_ns");
+    x.start_ns = at(a, a.integer<std::uint64_t>("start_ns"));
+    x.end_ns = at(a, a.integer<std::uint64_t>("end_ns"));
     m.api_calls.push_back(x);
   });
 
   if (v2) {
-    root.each("memory_events", [&](const JsonReader& e) {
+    root.each_record("memory_events", strings, [&](const JsonReader& e) {
       UnifiedMemoryEvent x;
       x.kind = e.string("kind");
       x.value = e.integer<std::uint64_t>("value");
       x.address = e.integer<std::uint64_t>("address");
-      x.start_ns = e.integer<std::uint64_t>("start_ns");
-      x.end_ns = e.integer<std::uint64_t>("end_ns");
+      x.start_ns = at(e, e.integer<std::uint64_t>("start_ns"));
+      x.end_ns = at(e, e.integer<std::uint64_t>("end_ns"));
       if (x.end_ns < x.start_ns) e.fail("end_ns", "ends before it starts");
       x.device = e.integer<int>("device");
       m.memory_events.push_back(x);

@@ -24,9 +24,11 @@ echo "row: $row"
 [ -n "$row" ] || { sed -n '/## Lines that move memory/,$p' "$out/p/summary.md" | head -30; fail "no row for misaligned_read.cu:$line"; }
 grep -qF "loads 5.00 (ideal 4.00); stores 4.00 (ideal 4.00)" <<<"$row" || fail "the read's line does not show 5 sectors per load against 4"
 # Both launches counted, summed and kept with the first: one entry covering 2 launches.
-counted=$(python3 - "$out/p/measurements.json" <<'PY'
-import json, sys
-kernels = json.load(open(sys.argv[1]))["kernels"]
+counted=$(python3 - "$out/p/measurements.json" "$source/tools" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from measurement_records import load
+kernels = load(sys.argv[1])["kernels"]
 with_sass = [k for k in kernels if k.get("sass")]
 launches = sum(1 for k in kernels if "readOffset" in k["name"])
 executions = sum(i["metrics"].get("smsp__sass_inst_executed", 0) for k in with_sass for i in k["sass"])
@@ -40,7 +42,7 @@ read -r entries covered launches executions <<<"$counted"
 # One launch counts half as many instructions: the program run with a single launch.
 "$build/labbook" profile --source --no-trace --kernel readOffset --out "$out/once" -- "$build/tests/programs/misaligned_read" 11 --once \
   >/dev/null 2>&1 || fail "labbook profile --source on a single launch failed"
-once=$(python3 -c 'import json,sys; print(int(sum(i["metrics"].get("smsp__sass_inst_executed",0) for k in json.load(open(sys.argv[1]))["kernels"] for i in k.get("sass",[]))))' "$out/once/measurements.json" 2>/dev/null || echo 0)
+once=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[2]); from measurement_records import load; print(int(sum(i["metrics"].get("smsp__sass_inst_executed",0) for k in load(sys.argv[1])["kernels"] for i in k.get("sass",[]))))' "$out/once/measurements.json" "$source/tools" 2>/dev/null || echo 0)
 echo "instructions executed by one launch: $once"
 [ "$once" -gt 0 ] && [ $((2 * once)) -eq "$executions" ] || fail "two launches did not count twice one launch: $executions against $once"
 grep -q "source_lost\|source_unsupported" "$out/p/summary.md" && fail "the source run lost something: $(grep -h 'source_' "$out/p/summary.md")"

@@ -95,15 +95,19 @@ TEST(MeasurementJson, WritesAtomicallyAndReadsBack) {
   const std::string path = (dir / "sub" / "m.json").string();
   write_measurement(sample(), path);
   EXPECT_EQ(to_json(read_measurement(path)), to_json(sample()));
-  // The file is the JSON of to_json(), written a record per line.
+  // The file holds the records as tables, a row per line: the kernel's and the copy's names
+  // once in the list of strings, times counted from the earliest.
   std::ifstream in(path);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(nlohmann::json::parse(text), to_json(sample()));
+  const auto file = nlohmann::json::parse(text);
+  EXPECT_EQ(file["schema_version"], kMeasurementSchemaVersion);
+  EXPECT_EQ(file["time_origin_ns"], 10u);
+  EXPECT_EQ(file["kernels"]["rows"].size(), 1u);
   const Measurement s = sample();
   const std::size_t records = s.ranges.size() + s.kernels.size() + s.copies.size() + s.api_calls.size() + s.memory_events.size();
   std::size_t record_lines = 0;
   std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) record_lines += line.rfind("  {\"", 0) == 0;   // a whole record
+  for (std::string line; std::getline(lines, line);) record_lines += line.rfind("  [", 0) == 0;   // a whole row
   EXPECT_EQ(record_lines, records);
   write_measurement(Measurement{}, path);
   EXPECT_EQ(to_json(read_measurement(path)), to_json(Measurement{})) << "no record at all";
@@ -116,7 +120,7 @@ TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
   const nlohmann::json good = to_json(sample());
   auto j = good;
   j["schema_version"] = 99;
-  expect_rejected(j, "/schema_version: this labbook reads versions 1 to 4, not 99");
+  expect_rejected(j, "/schema_version: this labbook reads versions 1 to 5, not 99");
   j = good;
   j.erase("kernels");
   expect_rejected(j, "/kernels: missing");
@@ -135,6 +139,55 @@ TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
   j = good;
   j["copies"][0]["bytes"] = -4;
   expect_rejected(j, "/copies/0/bytes: expected a non-negative integer");
+}
+
+TEST(MeasurementJson, TablesReadByColumnNameAndRejectBadRowsNamingTheCell) {
+  const nlohmann::json good = nlohmann::json::parse(measurement_text(sample()));
+  EXPECT_EQ(to_json(measurement_from_json(good, "mem")), to_json(sample()));
+  // Columns may come in any order: a reader finds them by name.
+  auto j = good;
+  auto& calls = j["api_calls"];
+  calls["columns"] = {"end_ns", "start_ns", "correlation", "thread", "name"};
+  for (auto& row : calls["rows"]) row = {row[4], row[3], row[2], row[1], row[0]};
+  EXPECT_EQ(measurement_from_json(j, "mem").api_calls.at(0).end_ns, sample().api_calls.at(0).end_ns);
+  j = good;
+  j["kernels"]["rows"][0][8] = {1, 2};
+  expect_rejected(j, "/kernels/rows/0/grid: expected an array of 3 integers");
+  j = good;
+  j["kernels"]["rows"][0].erase(0);
+  expect_rejected(j, "/kernels/rows/0: expected a row of 20 cells");
+  j = good;
+  j["kernels"]["rows"][0][1] = 1000;
+  expect_rejected(j, "/kernels/rows/0/name: no string 1000 in the list of strings");
+  j = good;
+  j["copies"]["columns"][4] = "size";
+  expect_rejected(j, "/copies/rows/0/bytes: missing");
+  j = good;
+  j.erase("time_origin_ns");
+  expect_rejected(j, "/time_origin_ns: missing");
+}
+
+TEST(MeasurementJson, ALaunchTakesUnder150BytesAsATableRow) {
+  Measurement m;
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    Kernel k;
+    k.launch = i;
+    k.name = "readOffset(float const*, float const*, float*, int, int)";
+    k.mangled = "_Z10readOffsetPKfS0_Pfii";
+    k.range = "offsets/round=" + std::to_string(i / 100);
+    k.thread = 2573;
+    k.stream = 7;
+    k.correlation = 1000 + 2 * i;
+    k.grid[0] = 4096, k.grid[1] = k.grid[2] = 1;
+    k.block[0] = 256, k.block[1] = k.block[2] = 1;
+    k.registers_per_thread = 16;
+    k.start_ns = 1795754338223050421ull + 5000ull * i;
+    k.end_ns = *k.start_ns + 3400;
+    m.kernels.push_back(k);
+    m.api_calls.push_back({"cudaLaunchKernel", 2573, k.correlation, *k.start_ns - 3000, *k.start_ns - 1000});
+  }
+  const std::size_t bytes = measurement_text(m).size() - measurement_text(Measurement{}).size();
+  EXPECT_LT(bytes / 1000, 150u) << "a launch and its API call";
 }
 
 TEST(MeasurementJson, ReadsVersion1FilesWithoutTheFieldsVersion2Added) {

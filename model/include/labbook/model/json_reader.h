@@ -1,6 +1,8 @@
 #pragma once
 // Walks a JSON document and throws labbook::Error naming the file and the JSON pointer of
-// the first field that is missing or of the wrong type. Used by every JSON reader.
+// the first field that is missing or of the wrong type. Used by every JSON reader. A list of
+// records may also be a table ({"columns": [...], "rows": [[...], ...]}, each_record): a row
+// reads as the object its columns name, its string cells indexes into a list of strings.
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -16,11 +18,23 @@
 
 namespace labbook {
 
+/// A table's columns (name -> position in a row) and the strings its string cells index.
+struct JsonTable {
+  std::map<std::string, std::size_t> columns;
+  const std::vector<std::string>* strings = nullptr;
+};
+
 class JsonReader {
  public:
   JsonReader(const nlohmann::json& j, std::string origin, std::string pointer = "")
       : j_(j), origin_(std::move(origin)), pointer_(std::move(pointer)) {
     if (!j_.is_object()) fail_here("expected an object");
+  }
+  /// One row of `table`, read by column name as an object is by key.
+  JsonReader(const nlohmann::json& row, const JsonTable& table, std::string origin, std::string pointer)
+      : j_(row), origin_(std::move(origin)), pointer_(std::move(pointer)), table_(&table) {
+    if (!j_.is_array() || j_.size() != table.columns.size())
+      fail_here("expected a row of " + std::to_string(table.columns.size()) + " cells");
   }
 
   [[noreturn]] void fail(const std::string& key, const std::string& why) const {
@@ -29,6 +43,11 @@ class JsonReader {
 
   std::string string(const char* key) const {
     const auto& v = field(key);
+    if (table_ && table_->strings && v.is_number_integer()) {   // an interned string
+      const auto i = checked_integer<std::uint64_t>(v, key);
+      if (i >= table_->strings->size()) fail(key, "no string " + std::to_string(i) + " in the list of strings");
+      return (*table_->strings)[i];
+    }
     if (!v.is_string()) fail(key, "expected a string");
     return v.get<std::string>();
   }
@@ -43,7 +62,7 @@ class JsonReader {
     return v.get<double>();
   }
   std::optional<double> optional_number(const char* key) const {
-    if (!j_.contains(key) || j_[key].is_null()) return std::nullopt;
+    if (!has(key)) return std::nullopt;
     return number(key);
   }
   template <typename T>
@@ -52,8 +71,8 @@ class JsonReader {
   }
   template <typename T>
   std::optional<T> optional_integer(const char* key) const {
-    if (!j_.contains(key) || j_[key].is_null()) return std::nullopt;
-    return checked_integer<T>(j_[key], key);
+    if (!has(key)) return std::nullopt;
+    return checked_integer<T>(field(key), key);
   }
   template <typename T>
   std::vector<T> integers(const char* key, std::size_t count) const {
@@ -87,8 +106,13 @@ class JsonReader {
   JsonReader object(const char* key) const {
     return JsonReader(field(key), origin_, pointer_ + "/" + key);
   }
-  /// Whether the object has `key` (for a field that may be left out).
-  bool has(const char* key) const { return j_.contains(key); }
+  /// Whether this is a table's row (each_record).
+  bool in_table() const { return table_ != nullptr; }
+  /// Whether the object has `key` (for a field that may be left out; null counts as absent).
+  bool has(const char* key) const {
+    const nlohmann::json* v = find(key);
+    return v && !v->is_null();
+  }
 
   /// Calls `f` with a reader for each element of the array `key`.
   void each(const char* key, const std::function<void(const JsonReader&)>& f) const {
@@ -98,10 +122,37 @@ class JsonReader {
       f(JsonReader(v[i], origin_, pointer_ + "/" + key + "/" + std::to_string(i)));
   }
 
+  /// Like each(), where `key` may also be a table: {"columns": [names], "rows": [[cells]]},
+  /// whose string cells index `strings`.
+  void each_record(const char* key, const std::vector<std::string>& strings,
+                   const std::function<void(const JsonReader&)>& f) const {
+    const auto& v = field(key);
+    if (v.is_array()) return each(key, f);
+    const JsonReader table_reader = object(key);
+    JsonTable table;
+    table.strings = &strings;
+    const std::vector<std::string> names = table_reader.strings("columns");
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (!table.columns.emplace(names[i], i).second) table_reader.fail("columns", "\"" + names[i] + "\" twice");
+    const auto& rows = table_reader.field("rows");
+    if (!rows.is_array()) table_reader.fail("rows", "expected an array of rows");
+    const std::string pointer = pointer_ + "/" + key + "/rows/";
+    for (std::size_t i = 0; i < rows.size(); ++i) f(JsonReader(rows[i], table, origin_, pointer + std::to_string(i)));
+  }
+
  private:
+  const nlohmann::json* find(const char* key) const {
+    if (!table_) {
+      const auto it = j_.find(key);
+      return it == j_.end() ? nullptr : &*it;
+    }
+    const auto it = table_->columns.find(key);
+    return it == table_->columns.end() ? nullptr : &j_[it->second];
+  }
   const nlohmann::json& field(const char* key) const {
-    if (!j_.contains(key)) fail(key, "missing");
-    return j_[key];
+    const nlohmann::json* v = find(key);
+    if (!v) fail(key, "missing");
+    return *v;
   }
   [[noreturn]] void fail_here(const std::string& why) const {
     throw Error(origin_ + ": " + (pointer_.empty() ? "/" : pointer_) + ": " + why);
@@ -134,6 +185,7 @@ class JsonReader {
   const nlohmann::json& j_;
   std::string origin_;
   std::string pointer_;
+  const JsonTable* table_ = nullptr;   // set for a table's row
 };
 
 }  // namespace labbook

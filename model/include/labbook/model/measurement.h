@@ -13,8 +13,10 @@ namespace labbook {
 /// Version of the measurement JSON schema. Bump on any incompatible change.
 /// Version 2 added stop_reason, unified-memory events, process-wide ranges and the
 /// metric scope; readers accept version 1 files with those left empty. Version 4 added a
-/// kernel's per-instruction SASS counts (`sass`), absent from older files.
-inline constexpr int kMeasurementSchemaVersion = 4;
+/// kernel's per-instruction SASS counts (`sass`), absent from older files. Version 5 writes
+/// the records as tables (a row of cells per record, strings listed once, times counted from
+/// `time_origin_ns`); lists of objects, as earlier versions wrote them, still read.
+inline constexpr int kMeasurementSchemaVersion = 5;
 
 /// Facts about one GPU, read from the driver when the program ran.
 struct DeviceFacts {

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Measurement <-> JSON. Reading validates every field and names the file and the JSON
-/// path of the first bad one ("m.json: /kernels/3/grid: expected an array of 3 integers").
+/// path of the first bad one ("m.json: /kernels/rows/3/grid: expected an array of 3 integers").
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -10,6 +10,9 @@
 
 namespace labbook {
 
+/// The measurement with its records as lists of objects, the form versions 1 to 4 wrote and
+/// every version reads: for tests and tools that edit one field. Files are written as tables
+/// (measurement_text).
 nlohmann::json to_json(const Measurement&);
 
 /// Throws labbook::Error naming `origin` (a file name) and the JSON path on bad input,
