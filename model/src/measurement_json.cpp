@@ -185,7 +185,19 @@ class Tables {
     out_ += ',';
   }
 
-  template <typename Names>
+  /// `"time_origin_ns": N, "strings": [...]` and the tables after them.
+  std::string finish() const {
+    std::string head = ",\n \"time_origin_ns\": " + std::to_string(origin_) + ",\n \"strings\": [";
+    for (std::size_t i = 0; i < strings_.size(); ++i) {
+      head += i ? ",\n  " : "\n  ";
+      head += json(strings_[i]).dump();
+    }
+    head += strings_.empty() ? "]" : "\n ]";
+    return head + out_;
+  }
+
+ private:
+  template <typename Names>   // `"key": ["a","b"], `
   void names(const char* key, const Names& list) {
     out_ += '"';
     out_ += key;
@@ -199,18 +211,6 @@ class Tables {
     out_ += "], ";
   }
 
-  /// `"time_origin_ns": N, "strings": [...]` and the tables after them.
-  std::string finish() const {
-    std::string head = ",\n \"time_origin_ns\": " + std::to_string(origin_) + ",\n \"strings\": [";
-    for (std::size_t i = 0; i < strings_.size(); ++i) {
-      head += i ? ",\n  " : "\n  ";
-      head += json(strings_[i]).dump();
-    }
-    head += strings_.empty() ? "]" : "\n ]";
-    return head + out_;
-  }
-
- private:
   std::uint64_t origin_;
   std::string out_;
   std::size_t rows_ = 0;

@@ -2,7 +2,7 @@
 // Walks a JSON document and throws labbook::Error naming the file and the JSON pointer of
 // the first field that is missing or of the wrong type. Used by every JSON reader. A list of
 // records may also be a table ({"columns": [...], "rows": [[...], ...]}, each_record): a row
-// reads as the object its columns name, its string cells indexes into a list of strings.
+// reads as the object its columns name, its string cells index a list of strings.
 #include <cstdint>
 #include <functional>
 #include <limits>
