@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <limits>
+#include <string_view>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -35,7 +37,10 @@ std::uint64_t earliest_timestamp(const Measurement& m) {
 /// the program. Times are in µs with the ns kept exactly (three decimals at most).
 class EventWriter {
  public:
-  explicit EventWriter(std::uint64_t origin) : origin_(origin) {}
+  /// `sink` takes the text a megabyte at a time, so that a trace of 10^5 launches (60 MB)
+  /// need not be held whole.
+  EventWriter(std::uint64_t origin, std::function<void(std::string_view)> sink)
+      : origin_(origin), sink_(std::move(sink)) {}
 
   /// Opens an event: `{"name": ..., "cat": ..., "ph": ..., "pid": ..., "tid": ...`.
   EventWriter& begin(const std::string& name, const char* category, const char* phase, int pid, std::uint64_t tid) {
@@ -110,11 +115,15 @@ class EventWriter {
     text_ += json_value;
     return *this;
   }
-  void end() { text_ += '}'; }
+  void end() {
+    text_ += '}';
+    if (text_.size() >= (1u << 20)) flush();
+  }
 
-  std::string finish() && {
+  void finish() {
     if (!events_) text_ = "{\"traceEvents\": [";
-    return std::move(text_) + "\n], \"displayTimeUnit\": \"ns\"}\n";
+    text_ += "\n], \"displayTimeUnit\": \"ns\"}\n";
+    flush();
   }
 
  private:
@@ -138,6 +147,10 @@ class EventWriter {
     if (it == escaped_.end()) it = escaped_.emplace(s, json(s).dump()).first;
     text_ += it->second;
   }
+  void flush() {
+    sink_(text_);
+    text_.clear();
+  }
   void next_key(const char* key) {
     if (!first_arg_) text_ += ',';
     first_arg_ = false;
@@ -147,6 +160,7 @@ class EventWriter {
   }
 
   std::uint64_t origin_;
+  std::function<void(std::string_view)> sink_;
   std::string text_;
   std::size_t events_ = 0;
   bool first_arg_ = true;
@@ -165,11 +179,9 @@ void flow_event(EventWriter& events, const char* phase, std::uint32_t correlatio
   if (phase[0] == 'f') events.raw("bp", "\"e\"");
   events.end();
 }
-}  // namespace
 
-std::string chrome_trace(const Measurement& m) {
+void write_events(const Measurement& m, EventWriter& events) {
   const std::uint64_t origin = earliest_timestamp(m);
-  EventWriter events(origin);
   name_event(events, "process_name", kHostPid, 0, "host");
   for (const auto& d : m.devices)
     name_event(events, "process_name", device_pid(d.ordinal), 0, "GPU " + std::to_string(d.ordinal) + ": " + d.name);
@@ -247,9 +259,22 @@ std::string chrome_trace(const Measurement& m) {
         .arg("device", e.device)
         .end_args()
         .end();
-  return std::move(events).finish();
+  events.finish();
+}
+}  // namespace
+
+std::string chrome_trace(const Measurement& m) {
+  std::string text;
+  EventWriter events(earliest_timestamp(m), [&text](std::string_view part) { text += part; });
+  write_events(m, events);
+  return text;
 }
 
-void write_chrome_trace(const Measurement& m, const std::string& path) { write_file_atomically(path, chrome_trace(m)); }
+void write_chrome_trace(const Measurement& m, const std::string& path) {
+  AtomicFileWriter file(path);
+  EventWriter events(earliest_timestamp(m), [&file](std::string_view part) { file.write(part); });
+  write_events(m, events);
+  file.commit();
+}
 
 }  // namespace labbook::report

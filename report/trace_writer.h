@@ -8,12 +8,10 @@
 namespace labbook::report {
 
 /// The trace as JSON text ("traceEvents" array, microsecond timestamps relative to the first
-/// event), one event per line. Each event is dumped as soon as it is made: a program's
-/// trace holds tens of thousands, and one JSON tree of them all cost more to build, dump and
-/// free than the rest of `labbook profile`'s report.
+/// event), one event per line, each written field by field as it is made.
 std::string chrome_trace(const Measurement&);
 
-/// Writes chrome_trace() atomically. Throws labbook::Error.
+/// Writes chrome_trace() atomically, a megabyte at a time. Throws labbook::Error.
 void write_chrome_trace(const Measurement&, const std::string& path);
 
 }  // namespace labbook::report

@@ -13,30 +13,40 @@
 
 namespace labbook {
 
-void write_file_atomically(const std::string& path, const std::string& contents) {
+AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   if (ec) throw Error(path + ": cannot create folder: " + ec.message());
-
   // The pid keeps two processes writing the same file from sharing a temporary.
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(tmp + ": cannot open for writing: " + std::strerror(errno));
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error(tmp + ": write failed");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw Error(path + ": cannot replace: " + why);
-  }
+  tmp_ = path + ".tmp." + std::to_string(::getpid());
+  out_.open(tmp_, std::ios::binary | std::ios::trunc);
+  if (!out_) throw Error(tmp_ + ": cannot open for writing: " + std::strerror(errno));
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (committed_) return;
+  out_.close();
+  std::remove(tmp_.c_str());
+}
+
+void AtomicFileWriter::write(std::string_view text) {
+  out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!out_) throw Error(tmp_ + ": write failed");
+}
+
+void AtomicFileWriter::commit() {
+  out_.close();
+  if (!out_) throw Error(tmp_ + ": write failed");
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) throw Error(path_ + ": cannot replace: " + std::strerror(errno));
+  committed_ = true;
+}
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  AtomicFileWriter file(path);
+  file.write(contents);
+  file.commit();
 }
 
 std::string read_file(const std::string& path) {

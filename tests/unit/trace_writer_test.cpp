@@ -1,6 +1,11 @@
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+
+#include "labbook/model/atomic_file.h"
 
 #include "trace_writer.h"
 
@@ -98,4 +103,35 @@ TEST(TraceWriter, IsValidJsonOneEventPerLineWhateverTheNames) {
   std::size_t lines = 0;
   for (char c : text) lines += c == '\n';
   EXPECT_EQ(lines, events + 2) << "the opening line, one line per event, the closing line";
+}
+
+TEST(TraceWriter, StreamsTheFileAndKeepsAnOldOneUntilTheNewIsWhole) {
+  const auto dir = std::filesystem::temp_directory_path() / "labbook-trace-writer-test";
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "trace.json").string();
+  Measurement m;
+  for (std::uint32_t i = 0; i < 20000; ++i) {   // a few megabytes: written in several pieces
+    Kernel k;
+    k.name = "k";
+    k.launch = i;
+    k.correlation = i + 1;
+    k.start_ns = 1000ull * i;
+    k.end_ns = 1000ull * i + 500;
+    m.kernels.push_back(k);
+    m.api_calls.push_back({"cudaLaunchKernel", 1, i + 1, 1000ull * i, 1000ull * i + 10});
+  }
+  report::write_chrome_trace(m, path);
+  std::ifstream in(path);
+  const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_GT(written.size(), 2u << 20);
+  EXPECT_EQ(written, report::chrome_trace(m)) << "the file is the text, piece by piece";
+  {
+    AtomicFileWriter abandoned(path);
+    abandoned.write("{\"traceEvents\": [");
+  }   // never committed: an error while writing
+  std::ifstream again(path);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()), written);
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename(), "trace.json") << "a temporary file was left behind";
+  std::filesystem::remove_all(dir);
 }
