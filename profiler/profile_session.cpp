@@ -270,6 +270,7 @@ int discard_run_measurements(const ProfileRequest& request) {
   std::error_code error;
   for (const auto& f : std::filesystem::directory_iterator(request.work_dir, error))
     if (std::regex_match(f.path().filename().string(), run_file) && std::filesystem::remove(f.path(), error)) ++removed;
+  if (std::filesystem::is_empty(request.work_dir, error)) std::filesystem::remove(request.work_dir, error);
   return removed;
 }
 

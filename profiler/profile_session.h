@@ -66,7 +66,8 @@ ProfileOutcome profile_program(const ProfileRequest& request);
 /// Removes the runs' own measurements from `request.work_dir` (trace-run.json,
 /// metrics-run-N.json, source-run-N.json), for a caller that has written the merged one: a
 /// program of 10^5 launches would otherwise leave its measurement on disk twice. The later
-/// runs' stdout and the pass plan stay. Returns how many files went.
+/// runs' stdout and the pass plan stay; the folder goes when nothing else is left in it.
+/// Returns how many files went.
 int discard_run_measurements(const ProfileRequest& request);
 
 }  // namespace labbook::profiler

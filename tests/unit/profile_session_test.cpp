@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <optional>
 
 #include "collector_environment.h"
@@ -199,4 +200,22 @@ TEST(ProfileSession, NoSourceRunUnlessAskedFor) {
   r.source_metrics.clear();
   profile_program(r);
   EXPECT_EQ(fake.modes, std::vector<std::string>{"trace"});
+}
+
+TEST(ProfileSession, DiscardingTheRunsRemovesTheirFilesAndAnEmptyFolderOnly) {
+  const auto dir = std::filesystem::temp_directory_path() / "labbook-discard-runs-test";
+  std::filesystem::remove_all(dir);
+  ProfileRequest request;
+  request.work_dir = (dir / "runs").string();
+  const auto touch = [](const std::filesystem::path& p) { std::ofstream(p) << "{}"; };
+  std::filesystem::create_directories(request.work_dir);
+  for (const char* f : {"trace-run.json", "metrics-run-1.json", "source-run-2.json", "pass-plan.json"})
+    touch(std::filesystem::path(request.work_dir) / f);
+  EXPECT_EQ(discard_run_measurements(request), 3);
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(request.work_dir) / "pass-plan.json"));
+  std::filesystem::remove(std::filesystem::path(request.work_dir) / "pass-plan.json");
+  touch(std::filesystem::path(request.work_dir) / "trace-run.json");
+  EXPECT_EQ(discard_run_measurements(request), 1);
+  EXPECT_FALSE(std::filesystem::exists(request.work_dir)) << "an empty runs/ folder is not left behind";
+  std::filesystem::remove_all(dir);
 }
