@@ -144,7 +144,8 @@ class EventWriter {
   }
   void quoted(const std::string& s) {   // escaped once per distinct string
     auto it = escaped_.find(s);
-    if (it == escaped_.end()) it = escaped_.emplace(s, json(s).dump()).first;
+    if (it == escaped_.end())   // bytes that are not UTF-8 (an NVTX name may hold any) become U+FFFD
+      it = escaped_.emplace(s, json(s).dump(-1, ' ', false, json::error_handler_t::replace)).first;
     text_ += it->second;
   }
   void flush() {
@@ -174,7 +175,7 @@ void name_event(EventWriter& events, const char* what, int pid, std::uint64_t ti
 /// One end of the arrow from an API call to the GPU work it started ("s" start, "f" finish).
 void flow_event(EventWriter& events, const char* phase, std::uint32_t correlation, int pid, std::uint64_t tid,
                 std::uint64_t at) {
-  events.begin("launch", "correlation", phase, pid, tid).arg("id", correlation);
+  events.begin("launch", "correlation", phase, pid, tid).raw("id", std::to_string(correlation).c_str());
   events.at(at);
   if (phase[0] == 'f') events.raw("bp", "\"e\"");
   events.end();

@@ -21,12 +21,15 @@ def records(measurement, key):
     strings, origin = measurement["strings"], measurement["time_origin_ns"]
     text, times = set(value["strings"]), set(value["times"])
     out = []
-    for row in value["rows"]:
+    columns = value["columns"]
+    for i, row in enumerate(value["rows"]):
+        if len(row) != len(columns):
+            raise ValueError(f"/{key}/rows/{i}: expected a row of {len(columns)} cells, not {len(row)}")
         record = {}
-        for column, cell in zip(value["columns"], row):
+        for column, cell in zip(columns, row):
             if cell is None:
                 continue   # left out, as the object form leaves it out
-            if column in text:
+            if column in text and isinstance(cell, int):
                 cell = strings[cell]
             elif column in times:
                 cell += origin

@@ -131,6 +131,10 @@ json array_json(const std::vector<Record>& records) {
   return a;
 }
 
+/// JSON text of `v`; bytes that are not UTF-8 (a program's NVTX name may hold any) become
+/// U+FFFD rather than failing the whole file.
+std::string text_of(const json& v, int indent = -1) { return v.dump(indent, ' ', false, json::error_handler_t::replace); }
+
 /// The file's tables (schema version 5): each record a row of cells under named columns, one
 /// row per line; strings kept once in "strings" and named by their index; times counted from
 /// "time_origin_ns". A trace of 10^5 launches took 560 bytes a launch as objects, keys and
@@ -181,7 +185,7 @@ class Tables {
     out_ += ',';
   }
   void value(const json& v) {
-    out_ += v.dump();
+    out_ += text_of(v);
     out_ += ',';
   }
 
@@ -190,7 +194,7 @@ class Tables {
     std::string head = ",\n \"time_origin_ns\": " + std::to_string(origin_) + ",\n \"strings\": [";
     for (std::size_t i = 0; i < strings_.size(); ++i) {
       head += i ? ",\n  " : "\n  ";
-      head += json(strings_[i]).dump();
+      head += text_of(json(strings_[i]));
     }
     head += strings_.empty() ? "]" : "\n ]";
     return head + out_;
@@ -258,7 +262,7 @@ std::string record_tables(const Measurement& m) {
     else t.text(k.default_stream == DefaultStream::Legacy ? "legacy" : "per_thread");
     t.value(k.metrics);
     k.sass.empty() ? t.null() : t.value(sass_json(k));
-    k.sass_launches != 1 ? t.integer(k.sass_launches) : t.null();
+    !k.sass.empty() && k.sass_launches != 1 ? t.integer(k.sass_launches) : t.null();
     t.end_row();
   }
   t.end();
@@ -294,7 +298,9 @@ std::string record_tables(const Measurement& m) {
 }  // namespace
 
 std::string measurement_text(const Measurement& m) {
-  std::string head = head_json(m).dump(1);   // "{\n ... \n}": the tables go before its "}"
+  json head_fields = head_json(m);
+  head_fields["schema_version"] = kMeasurementSchemaVersion;   // the tables are this version's
+  std::string head = text_of(head_fields, 1);   // "{\n ... \n}": the tables go before its "}"
   std::string out = head.substr(0, head.rfind('}'));
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out + record_tables(m) + "\n}\n";
@@ -361,7 +367,8 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   bool tables = false;
   for (const char* key : {"ranges", "kernels", "copies", "api_calls", "memory_events"})
     tables = tables || (j.contains(key) && j[key].is_object());
-  if (version >= 5 && tables) {
+  if (tables && version < 5) root.fail("schema_version", "records as tables need version 5, not " + std::to_string(version));
+  if (tables) {
     strings = root.strings("strings");
     time_origin = root.integer<std::uint64_t>("time_origin_ns");
   }
@@ -376,9 +383,15 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   m.copies.reserve(count("copies"));
   m.api_calls.reserve(count("api_calls"));
   m.memory_events.reserve(count("memory_events"));
-  const auto at = [time_origin](const JsonReader& r, std::uint64_t t) { return r.in_table() ? time_origin + t : t; };
-  const auto at_optional = [&](const JsonReader& r, std::optional<std::uint64_t> t) {
-    return t ? std::optional<std::uint64_t>(at(r, *t)) : std::nullopt;
+  // A record's time: in a table, counted from time_origin_ns.
+  const auto time_at = [time_origin](const JsonReader& r, const char* key) {
+    const auto t = r.integer<std::uint64_t>(key);
+    if (!r.in_table()) return t;
+    if (t > std::numeric_limits<std::uint64_t>::max() - time_origin) r.fail(key, "out of range after time_origin_ns");
+    return time_origin + t;
+  };
+  const auto optional_time_at = [&](const JsonReader& r, const char* key) {
+    return r.has(key) ? std::optional<std::uint64_t>(time_at(r, key)) : std::nullopt;
   };
 
   root.each_record("ranges", strings, [&](const JsonReader& r) {
@@ -389,8 +402,8 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     x.thread = r.integer<std::uint32_t>("thread");
     x.depth = r.integer<int>("depth");
     if (v2) x.process_wide = r.boolean("process_wide");
-    x.start_ns = at(r, r.integer<std::uint64_t>("start_ns"));
-    x.end_ns = at_optional(r, r.optional_integer<std::uint64_t>("end_ns"));
+    x.start_ns = time_at(r, "start_ns");
+    x.end_ns = optional_time_at(r, "end_ns");
     if (x.end_ns && *x.end_ns < x.start_ns) r.fail("end_ns", "ends before it starts");
     x.payload = r.optional_number("payload");
     m.ranges.push_back(x);
@@ -415,8 +428,8 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     x.static_shared_bytes = k.integer<int>("static_shared_bytes");
     x.dynamic_shared_bytes = k.integer<int>("dynamic_shared_bytes");
     x.local_bytes_per_thread = k.integer<int>("local_bytes_per_thread");
-    x.start_ns = at_optional(k, k.optional_integer<std::uint64_t>("start_ns"));
-    x.end_ns = at_optional(k, k.optional_integer<std::uint64_t>("end_ns"));
+    x.start_ns = optional_time_at(k, "start_ns");
+    x.end_ns = optional_time_at(k, "end_ns");
     if (x.start_ns.has_value() != x.end_ns.has_value())
       k.fail("end_ns", "start_ns and end_ns come together");
     x.metrics = k.number_map("metrics");
@@ -451,8 +464,8 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     x.src = host_memory_kind_from_string(c.string("src"));
     x.dst = host_memory_kind_from_string(c.string("dst"));
     x.bytes = c.integer<std::uint64_t>("bytes");
-    x.start_ns = at(c, c.integer<std::uint64_t>("start_ns"));
-    x.end_ns = at(c, c.integer<std::uint64_t>("end_ns"));
+    x.start_ns = time_at(c, "start_ns");
+    x.end_ns = time_at(c, "end_ns");
     x.device = c.integer<int>("device");
     x.stream = c.integer<std::uint32_t>("stream");
     x.correlation = c.integer<std::uint32_t>("correlation");
@@ -465,8 +478,8 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     x.name = a.string("name");
     x.thread = a.integer<std::uint32_t>("thread");
     x.correlation = a.integer<std::uint32_t>("correlation");
-    x.start_ns = at(a, a.integer<std::uint64_t>("start_ns"));
-    x.end_ns = at(a, a.integer<std::uint64_t>("end_ns"));
+    x.start_ns = time_at(a, "start_ns");
+    x.end_ns = time_at(a, "end_ns");
     m.api_calls.push_back(x);
   });
 
@@ -476,8 +489,8 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
       x.kind = e.string("kind");
       x.value = e.integer<std::uint64_t>("value");
       x.address = e.integer<std::uint64_t>("address");
-      x.start_ns = at(e, e.integer<std::uint64_t>("start_ns"));
-      x.end_ns = at(e, e.integer<std::uint64_t>("end_ns"));
+      x.start_ns = time_at(e, "start_ns");
+      x.end_ns = time_at(e, "end_ns");
       if (x.end_ns < x.start_ns) e.fail("end_ns", "ends before it starts");
       x.device = e.integer<int>("device");
       m.memory_events.push_back(x);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -152,19 +153,38 @@ TEST(MeasurementJson, TablesReadByColumnNameAndRejectBadRowsNamingTheCell) {
   EXPECT_EQ(measurement_from_json(j, "mem").api_calls.at(0).end_ns, sample().api_calls.at(0).end_ns);
   j = good;
   j["kernels"]["rows"][0][8] = {1, 2};
-  expect_rejected(j, "/kernels/rows/0/grid: expected an array of 3 integers");
+  expect_rejected(j, "/kernels/rows/0/8 (grid): expected an array of 3 integers");
   j = good;
   j["kernels"]["rows"][0].erase(0);
   expect_rejected(j, "/kernels/rows/0: expected a row of 20 cells");
   j = good;
   j["kernels"]["rows"][0][1] = 1000;
-  expect_rejected(j, "/kernels/rows/0/name: no string 1000 in the list of strings");
+  expect_rejected(j, "/kernels/rows/0/1 (name): no string 1000 in the list of strings");
+  j = good;
+  j["kernels"]["rows"][0][17]["x"] = "fast";
+  expect_rejected(j, "/kernels/rows/0/17/x (metrics): expected a number");
+  j = good;
+  j["schema_version"] = 4;
+  expect_rejected(j, "/schema_version: records as tables need version 5, not 4");
+  j = good;
+  j["api_calls"]["rows"][0][3] = std::numeric_limits<std::uint64_t>::max();
+  expect_rejected(j, "/api_calls/rows/0/3 (start_ns): out of range after time_origin_ns");
+  j = good;
+  j["kernels"] = 5;
+  expect_rejected(j, "/kernels: expected an array or a table");
   j = good;
   j["copies"]["columns"][4] = "size";
   expect_rejected(j, "/copies/rows/0/bytes: missing");
   j = good;
   j.erase("time_origin_ns");
   expect_rejected(j, "/time_origin_ns: missing");
+}
+
+TEST(MeasurementJson, NamesThatAreNotUtf8AreWrittenWithReplacementCharacters) {
+  Measurement m = sample();
+  m.ranges.at(0).name = "bad \xff byte";   // an NVTX name is whatever bytes the program gave
+  const Measurement back = measurement_from_json(nlohmann::json::parse(measurement_text(m)), "mem");
+  EXPECT_EQ(back.ranges.at(0).name, "bad \xef\xbf\xbd byte");
 }
 
 TEST(MeasurementJson, ALaunchTakesUnder150BytesAsATableRow) {

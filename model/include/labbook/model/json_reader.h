@@ -30,15 +30,19 @@ class JsonReader {
       : j_(j), origin_(std::move(origin)), pointer_(std::move(pointer)) {
     if (!j_.is_object()) fail_here("expected an object");
   }
-  /// One row of `table`, read by column name as an object is by key.
+  /// One row of `table`, read by column name as an object is by key. `pointer` is the row's.
   JsonReader(const nlohmann::json& row, const JsonTable& table, std::string origin, std::string pointer)
       : j_(row), origin_(std::move(origin)), pointer_(std::move(pointer)), table_(&table) {
     if (!j_.is_array() || j_.size() != table.columns.size())
       fail_here("expected a row of " + std::to_string(table.columns.size()) + " cells");
   }
 
+  /// Throws naming `key`'s JSON pointer; in a table's row, the cell's, with its column's name
+  /// ("/kernels/rows/3/8 (grid)").
   [[noreturn]] void fail(const std::string& key, const std::string& why) const {
-    throw Error(origin_ + ": " + pointer_ + "/" + key + ": " + why);
+    const std::string column = key.substr(0, key.find('/'));   // number_map names "metrics/x"
+    const bool cell = table_ && table_->columns.count(column);
+    throw Error(origin_ + ": " + path_of(key) + (cell ? " (" + column + ")" : "") + ": " + why);
   }
 
   std::string string(const char* key) const {
@@ -103,9 +107,7 @@ class JsonReader {
     }
     return out;
   }
-  JsonReader object(const char* key) const {
-    return JsonReader(field(key), origin_, pointer_ + "/" + key);
-  }
+  JsonReader object(const char* key) const { return JsonReader(field(key), origin_, path_of(key)); }
   /// Whether this is a table's row (each_record).
   bool in_table() const { return table_ != nullptr; }
   /// Whether the object has `key` (for a field that may be left out; null counts as absent).
@@ -119,7 +121,7 @@ class JsonReader {
     const auto& v = field(key);
     if (!v.is_array()) fail(key, "expected an array");
     for (std::size_t i = 0; i < v.size(); ++i)
-      f(JsonReader(v[i], origin_, pointer_ + "/" + key + "/" + std::to_string(i)));
+      f(JsonReader(v[i], origin_, path_of(key) + "/" + std::to_string(i)));
   }
 
   /// Like each(), where `key` may also be a table: {"columns": [names], "rows": [[cells]]},
@@ -128,6 +130,7 @@ class JsonReader {
                    const std::function<void(const JsonReader&)>& f) const {
     const auto& v = field(key);
     if (v.is_array()) return each(key, f);
+    if (!v.is_object()) fail(key, "expected an array or a table");
     const JsonReader table_reader = object(key);
     JsonTable table;
     table.strings = &strings;
@@ -136,11 +139,20 @@ class JsonReader {
       if (!table.columns.emplace(names[i], i).second) table_reader.fail("columns", "\"" + names[i] + "\" twice");
     const auto& rows = table_reader.field("rows");
     if (!rows.is_array()) table_reader.fail("rows", "expected an array of rows");
-    const std::string pointer = pointer_ + "/" + key + "/rows/";
+    const std::string pointer = path_of(key) + "/rows/";
     for (std::size_t i = 0; i < rows.size(); ++i) f(JsonReader(rows[i], table, origin_, pointer + std::to_string(i)));
   }
 
  private:
+  /// The JSON pointer of `key` ("metrics/x" too): in a table's row, its column's position.
+  std::string path_of(const std::string& key) const {
+    const std::string column = key.substr(0, key.find('/'));
+    if (table_) {
+      const auto it = table_->columns.find(column);
+      if (it != table_->columns.end()) return pointer_ + "/" + std::to_string(it->second) + key.substr(column.size());
+    }
+    return pointer_ + "/" + key;
+  }
   const nlohmann::json* find(const char* key) const {
     if (!table_) {
       const auto it = j_.find(key);

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Measurement <-> JSON. Reading validates every field and names the file and the JSON
-/// path of the first bad one ("m.json: /kernels/rows/3/grid: expected an array of 3 integers").
+/// path of the first bad one ("m.json: /kernels/rows/3/8 (grid): expected an array of 3 integers").
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
