@@ -14,19 +14,8 @@ metrics=${LABBOOK_BENCH_METRICS:-$("$build/labbook" metrics --lab lab4)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# seconds COMMAND...: wall time of one run; its output in $work/last.log, the peak resident
-# memory of its largest process (kB) in $work/last.rss where GNU time is installed.
-seconds() {
-  local start end timer=()
-  [ -x /usr/bin/time ] && timer=(/usr/bin/time -f %M -o "$work/last.rss")
-  start=$(date +%s.%N)
-  "${timer[@]}" "$@" >"$work/last.log" 2>&1 || { echo "failed: $*" >&2; tail -20 "$work/last.log" >&2; exit 1; }
-  end=$(date +%s.%N)
-  awk "BEGIN { print $end - $start }"
-}
-rss() { [ -s "$work/last.rss" ] && echo "$(( $(tail -1 "$work/last.rss") / 1024 )) MB" || echo "n/a"; }
+source "$(dirname "$0")/timing.sh"   # seconds, rss, median3
 size() { [ -e "$1" ] && echo "$(du -sb "$1" | cut -f1 | awk '{ printf "%.2f MB", $1 / 1e6 }')" || echo "none"; }
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'
 echo "program: $program LAUNCHES; metrics: $metrics"

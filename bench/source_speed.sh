@@ -12,19 +12,8 @@ if [ $# -eq 0 ]; then set -- "$build/labs/lab4_global_memory" --repeat 0; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# seconds COMMAND...: wall time of one run, its output in $work/last.log, its peak resident
-# memory (the largest process's, kB) in $work/last.rss where GNU time is installed.
-seconds() {
-  local start end timer=()
-  [ -x /usr/bin/time ] && timer=(/usr/bin/time -f %M -o "$work/last.rss")
-  start=$(date +%s.%N)
-  "${timer[@]}" "$@" >"$work/last.log" 2>&1 || { echo "failed: $*" >&2; tail -20 "$work/last.log" >&2; exit 1; }
-  end=$(date +%s.%N)
-  awk "BEGIN { print $end - $start }"
-}
-rss() { [ -s "$work/last.rss" ] && echo "$(tail -1 "$work/last.rss") kB" || echo "not measured (no /usr/bin/time)"; }
+source "$(dirname "$0")/timing.sh"   # seconds, rss, median3
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 row() { printf '| %s | %.2f | %s |\n' "$1" "$2" "$3"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'
