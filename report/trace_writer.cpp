@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
-#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -20,17 +19,6 @@ constexpr int kHostPid = 1;                         // host threads: ranges and 
 int device_pid(int device) { return 100 + device; }  // GPU work, one track per stream
 constexpr int kUnifiedMemoryPid = 99;
 constexpr std::uint64_t kProcessWideTid = 0;         // nvtxRangeStart/End ranges may overlap
-
-std::uint64_t earliest_timestamp(const Measurement& m) {
-  std::uint64_t t = std::numeric_limits<std::uint64_t>::max();
-  for (const auto& r : m.ranges) t = std::min(t, r.start_ns);
-  for (const auto& k : m.kernels)
-    if (k.start_ns) t = std::min(t, *k.start_ns);
-  for (const auto& c : m.copies) t = std::min(t, c.start_ns);
-  for (const auto& a : m.api_calls) t = std::min(t, a.start_ns);
-  for (const auto& e : m.memory_events) t = std::min(t, e.start_ns);
-  return t == std::numeric_limits<std::uint64_t>::max() ? 0 : t;
-}
 
 /// The "traceEvents" array's text, one event per line, written field by field: a trace of
 /// 10^5 launches holds four events a launch, and a JSON object built per event cost more than
@@ -182,7 +170,7 @@ void flow_event(EventWriter& events, const char* phase, std::uint32_t correlatio
 }
 
 void write_events(const Measurement& m, EventWriter& events) {
-  const std::uint64_t origin = earliest_timestamp(m);
+  const std::uint64_t origin = earliest_time_ns(m);
   name_event(events, "process_name", kHostPid, 0, "host");
   for (const auto& d : m.devices)
     name_event(events, "process_name", device_pid(d.ordinal), 0, "GPU " + std::to_string(d.ordinal) + ": " + d.name);
@@ -266,14 +254,14 @@ void write_events(const Measurement& m, EventWriter& events) {
 
 std::string chrome_trace(const Measurement& m) {
   std::string text;
-  EventWriter events(earliest_timestamp(m), [&text](std::string_view part) { text += part; });
+  EventWriter events(earliest_time_ns(m), [&text](std::string_view part) { text += part; });
   write_events(m, events);
   return text;
 }
 
 void write_chrome_trace(const Measurement& m, const std::string& path) {
   AtomicFileWriter file(path);
-  EventWriter events(earliest_timestamp(m), [&file](std::string_view part) { file.write(part); });
+  EventWriter events(earliest_time_ns(m), [&file](std::string_view part) { file.write(part); });
   write_events(m, events);
   file.commit();
 }

@@ -222,22 +222,8 @@ class Tables {
   std::vector<std::string> strings_;
 };
 
-/// The earliest time any record gives, so that every table time is a count from it.
-std::uint64_t time_origin(const Measurement& m) {
-  std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
-  const auto see = [&](std::optional<std::uint64_t> t) {
-    if (t) origin = std::min(origin, *t);
-  };
-  for (const auto& r : m.ranges) see(r.start_ns), see(r.end_ns);
-  for (const auto& k : m.kernels) see(k.start_ns), see(k.end_ns);
-  for (const auto& c : m.copies) see(c.start_ns), see(c.end_ns);
-  for (const auto& a : m.api_calls) see(a.start_ns), see(a.end_ns);
-  for (const auto& e : m.memory_events) see(e.start_ns), see(e.end_ns);
-  return origin == std::numeric_limits<std::uint64_t>::max() ? 0 : origin;
-}
-
 std::string record_tables(const Measurement& m) {
-  Tables t(time_origin(m));
+  Tables t(earliest_time_ns(m));
   t.begin("ranges", {"id", "name", "path", "thread", "depth", "process_wide", "start_ns", "end_ns", "payload"}, {"name", "path"});
   for (const auto& r : m.ranges) {
     t.row();

@@ -193,6 +193,10 @@ struct Measurement {
   bool has_issue(const std::string& code) const;
 };
 
+/// The earliest time any record gives (a start or an end), or 0 without one: where the
+/// file's tables and the trace count their times from.
+std::uint64_t earliest_time_ns(const Measurement&);
+
 const char* to_string(CopyKind);
 const char* to_string(HostMemoryKind);
 CopyKind copy_kind_from_string(const std::string&);
