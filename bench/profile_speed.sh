@@ -3,7 +3,8 @@
 # `ncu --metrics` with the same metric set, measured side by side on this GPU, with both
 # of labbook's replay modes and without the trace run (ncu records no timeline). Prints each
 # wall time as it is measured, then the ratios and the metric collection's cost per kernel
-# launch that docs/performance.md records.
+# launch that docs/performance.md records. bench/metrics_speed.sh compares the default
+# (--replay auto) with ncu across programs of every size.
 #   bench/profile_speed.sh BUILD [PROGRAM ARGS...]     (default: lab 4, --repeat 0)
 # Needs a GPU; the ncu rows need ncu on PATH.
 set -euo pipefail
@@ -37,14 +38,14 @@ trace=$(median3 "$(seconds "$build/labbook" profile --out "$work/t1" -- "$@")" \
                 "$(seconds "$build/labbook" profile --out "$work/t3" -- "$@")")
 launches=$(sed -n 's/^labbook: \([0-9]*\) kernels,.*/\1/p' "$work/last.log")
 row "labbook profile, trace only (median of 3)" "$trace" "$(ratio "$trace" "$alone") x program"
-app=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --out "$work/a" -- "$@")
+app=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --replay application --out "$work/a" -- "$@")
 cp "$work/last.log" "$work/application.log"
-row "labbook profile --metrics (application replay, L2 flushed: the default)" "$app" "$(ratio "$app" "$alone") x program"
-metrics_only=$(seconds "$build/labbook" profile --metrics "$metrics" --no-trace --out "$work/m" -- "$@")
+row "labbook profile --metrics --replay application (L2 flushed)" "$app" "$(ratio "$app" "$alone") x program"
+metrics_only=$(seconds "$build/labbook" profile --metrics "$metrics" --replay application --no-trace --out "$work/m" -- "$@")
 row "labbook profile --metrics --no-trace (no timeline: what ncu --metrics gives)" "$metrics_only" "$(ratio "$metrics_only" "$alone") x program"
-kernel=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --replay kernel --cache-control none --out "$work/k" -- "$@")
+kernel=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --replay kernel --out "$work/k" -- "$@")
 cp "$work/last.log" "$work/kernel.log"
-row "labbook profile --metrics --replay kernel --cache-control none" "$kernel" "$(ratio "$kernel" "$alone") x program"
+row "labbook profile --metrics --replay kernel (L2 flushed before every pass)" "$kernel" "$(ratio "$kernel" "$alone") x program"
 echo
 echo "kernel launches: $launches; metric collection per launch (metrics time - trace-only time) / launches:"
 echo "application replay $(per_launch_ms "$app" "$trace" "$launches"), kernel replay $(per_launch_ms "$kernel" "$trace" "$launches")"

@@ -56,7 +56,7 @@ struct ProfileOptions {
   std::optional<std::uint64_t> launch_skip, launch_count;
   bool no_trace = false;                    ///< metrics run only
   bool source = false;                      ///< --source: a run counting each instruction, for per-line tables
-  std::string replay = "application";       ///< --replay kernel|application
+  std::string replay = "auto";              ///< --replay auto|application|kernel
   std::string cache_control = "all";        ///< --cache-control all|none
   std::string out_dir;
   std::vector<std::string> command;

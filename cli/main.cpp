@@ -10,7 +10,7 @@
 //   labbook grade lab4 SUBMISSIONS --out DIR --slurm [--per-task N] ...   a Slurm job array for it
 //   labbook grade --collect DIR      the class files from what the array's tasks graded
 //   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]
-//                   [--launch-count N] [--replay application|kernel] [--cache-control all|none]
+//                   [--launch-count N] [--replay auto|application|kernel] [--cache-control all|none]
 //                   -- PROGRAM ARGS...   profile any CUDA program
 //   labbook summary MEASUREMENT --out DIR     summary files from a measurement file
 //   labbook metrics                  list the metric catalog
@@ -171,9 +171,11 @@ int main(int argc, char** argv) {
   profile_cmd->add_flag("--no-trace", profile.no_trace,
                         "Run the program once, for metrics only: no timeline, copies or API calls (faster)");
   profile_cmd->add_option("--replay", profile.replay,
-                          "application: run the program once per pass (default; every pass sees the kernel as the "
-                          "program launched it); kernel: CUPTI replays each kernel within one run")
-      ->check(CLI::IsMember({"application", "kernel"}))
+                          "auto: after the trace run, kernel replay for a program of few launches and one host "
+                          "thread, else application (default); application: run the program once per pass; kernel: "
+                          "one run, each profiled kernel launched once per pass, its memory put back and L2 flushed "
+                          "before each, like ncu's kernel replay")
+      ->check(CLI::IsMember({"auto", "application", "kernel"}))
       ->capture_default_str();
   profile_cmd->add_option("--cache-control", profile.cache_control,
                           "all: flush and invalidate L2 before each profiled kernel, like ncu (default); none: "

@@ -30,6 +30,7 @@
 #include "graph_kernels.h"
 #include "l2_flusher.h"
 #include "issue_log.h"
+#include "kernel_relaunch.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/text.h"
@@ -37,6 +38,7 @@
 #include "open_captures.h"
 #include "range_profiler.h"
 #include "sass_source.h"
+#include "stopwatch.h"
 
 namespace labbook::profiler {
 
@@ -260,7 +262,7 @@ class Collector {
     }
     if (!config_.metrics.empty()) {
       profiler_ = std::make_unique<RangeProfiler>(
-          config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan}, issues_);
+          config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan, config_.expected_launches}, issues_);
       if (config_.flush_l2) {
         flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
         cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
@@ -421,7 +423,8 @@ class Collector {
   // A launch into a stream being captured runs nothing now (its kernel runs as a graph
   // node later) and is not a launch; nor is the L2 flusher's own.
   void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
-    if (L2Flusher::in_flush()) return;   // the flusher's own launches, inside a program's
+    // The flusher's own launches, and kernel replay's, inside a program's.
+    if (L2Flusher::in_flush() || relaunching()) return;
     if (d->callbackSite == CUPTI_API_EXIT) {
       if (t_launch_serialized) end_serialized_launch();
       return;
@@ -489,13 +492,19 @@ class Collector {
       profiler_->skip_launch(d->context);
       return;
     }
-    // The flush comes last: CUPTI's set-up before the first kernel touched L2 again.
-    profiler_->before_launch(d->context, indices.front(), d->symbolName ? d->symbolName : "", [&] {
+    // The flush comes last: CUPTI's set-up before the first kernel touched L2 again. Kernel
+    // replay launches the kernel again for its earlier passes, each after a flush.
+    const auto flush = [&] {
       if (!flusher_) return;
       if (const std::string problem = flusher_->flush(static_cast<int>(device)); !problem.empty())
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
                                                 "): they started with what earlier work left in L2");
-    });
+    };
+    const auto relaunch = [&] {
+      RelaunchGuard guard;
+      return relaunch_kernel(cbid, d->functionParams);
+    };
+    profiler_->before_launch(d->context, indices.front(), d->symbolName ? d->symbolName : "", flush, relaunch);
   }
 
   // A metrics run's launch of a graph labbook took over: its nodes are launched here, one by
@@ -529,22 +538,25 @@ class Collector {
   // evaluated and CUPTI's profiler torn down (the rest: trace records and the measurement).
   void report_overhead(std::uint64_t finish_ns, std::uint64_t profiler_ns) const {
     if (!profiler_) {
-      std::fprintf(stderr, "labbook collector: %zu launches, %.3f s finishing, %.3f s since the collector started\n",
-                   launches_.size(), seconds(finish_ns), seconds(now_ns() - started_ns_));
+      std::fprintf(stderr,
+                   "labbook collector: %zu launches, %.3f s finishing, %.3f s since the collector started, %.0f MB "
+                   "peak resident memory\n",
+                   launches_.size(), seconds(finish_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
       return;
     }
     const L2Flusher::Stats flushes = flusher_ ? flusher_->stats() : L2Flusher::Stats{};
     std::fprintf(stderr,
                  "labbook collector: %zu launches, %.3f s inside launch calls (replay, setup and L2 flushes "
                  "included), %d passes, %.3f s setting up the profiler (%.3f s of it the host config and "
-                 "pass plan), %.3f s evaluating counters, "
+                 "pass plan), %.3f s evaluating counters, %.3f s saving and restoring memory for kernel replay, "
                  "%d L2 flushes in %.3f s after %.3f s preparing them (%.3f s of it waited for), "
                  "%.3f s finishing (%.3f s of it the profiler's last batch and teardown), "
-                 "%.3f s since the collector started\n",
+                 "%.3f s since the collector started, %.0f MB peak resident memory\n",
                  launches_.size(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
-                 profiler_->host_setup_seconds(), profiler_->evaluation_seconds(), flushes.flushes,
+                 profiler_->host_setup_seconds(), profiler_->evaluation_seconds(), profiler_->checkpoint_seconds(),
+                 flushes.flushes,
                  flushes.flush_seconds, flushes.prepare_seconds, flushes.waited_seconds, seconds(finish_ns),
-                 seconds(profiler_ns), seconds(now_ns() - started_ns_));
+                 seconds(profiler_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
   }
 
   void note_launches_beside_capture(const std::vector<Launch>& launches) {
@@ -579,10 +591,6 @@ class Collector {
     if (profiler_) {
       m.metric_replay = config_.application_replay ? "application" : "kernel";
       m.cache_control = config_.flush_l2 ? "all" : "none";
-      if (config_.flush_l2 && !config_.application_replay)
-        issues_.add("cache_control_first_pass",
-                    "with --replay kernel, L2 is flushed before each kernel's first pass only: CUPTI replays "
-                    "the later passes inside the launch, after restoring memory through L2");
     }
     m.ranges = nvtx_.ranges();
 
@@ -739,6 +747,7 @@ CollectorConfig CollectorConfig::from_environment() {
     throw Error("LABBOOK_REPLAY='" + replay + "': expected kernel or application");
   c.application_replay = replay == "application";
   c.pass = static_cast<int>(environment_count(env::kPass).value_or(0));
+  c.expected_launches = environment_count(env::kExpectedLaunches);
   c.pass_plan = environment(env::kPassPlan);
   c.source_kernel = environment(env::kSourceKernel);
   if (c.application_replay && c.pass_plan.empty()) c.pass_plan = c.output + ".pass-plan";

@@ -34,6 +34,7 @@ struct CollectorConfig {
   bool verbose = false;               ///< LABBOOK_VERBOSE=1: where the collector's time went, on stderr
   bool application_replay = false;    ///< LABBOOK_REPLAY=application (else kernel)
   int pass = 0;                       ///< LABBOOK_PASS: which run of application replay's plan this is
+  std::optional<std::uint64_t> expected_launches;   ///< LABBOOK_EXPECTED_LAUNCHES (CollectorRun)
   std::string source_kernel;          ///< LABBOOK_SOURCE_KERNEL: a source run's kernel to count
   std::string pass_plan;              ///< LABBOOK_PASS_PLAN: the plan file shared by the runs
   bool flush_l2 = false;              ///< LABBOOK_CACHE_CONTROL=all (else none)

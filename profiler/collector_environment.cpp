@@ -19,6 +19,7 @@ std::map<std::string, std::string> CollectorRun::environment() const {
       {env::kLaunchSkip, count(launch_skip)},
       {env::kLaunchCount, count(launch_count)},
       {env::kSourceKernel, source_kernel},
+      {env::kExpectedLaunches, count(expected_launches)},
   };
 }
 

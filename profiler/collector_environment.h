@@ -25,6 +25,7 @@ inline constexpr const char* kPass = "LABBOOK_PASS";                ///< which r
 /// A source run: the kernel (mangled name) to count; unset, the first one the filter chooses
 /// whose chosen launch is its first (sass_source.h).
 inline constexpr const char* kSourceKernel = "LABBOOK_SOURCE_KERNEL";
+inline constexpr const char* kExpectedLaunches = "LABBOOK_EXPECTED_LAUNCHES";   ///< see CollectorRun
 inline constexpr const char* kPassPlan = "LABBOOK_PASS_PLAN";       ///< the plan file shared by the runs
 inline constexpr const char* kNvtx = "LABBOOK_NVTX";                ///< launch filter: range globs
 inline constexpr const char* kKernels = "LABBOOK_KERNELS";          ///< launch filter: kernel globs
@@ -46,6 +47,9 @@ struct CollectorRun {
   std::vector<std::string> nvtx, kernels;
   std::optional<std::uint64_t> launch_skip, launch_count;
   std::string source_kernel;            ///< a source run: the kernel to count ("" for the first's choice)
+  /// Metrics runs after a trace run: the most launches they profile, which sizes the counter
+  /// data of application replay (a range each, about 1 MB of host memory a range).
+  std::optional<std::uint64_t> expected_launches;
 
   /// The variables for this run (those of the launch filter empty when unset).
   std::map<std::string, std::string> environment() const;

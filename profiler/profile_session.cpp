@@ -14,6 +14,7 @@
 #include "collector_environment.h"
 #include "pass_plan.h"
 #include "program_runner.h"
+#include "replay_choice.h"
 #include "stopwatch.h"
 
 namespace labbook::profiler {
@@ -27,6 +28,7 @@ struct RunSpec {
   int pass = 0;         ///< application replay: which run of the pass plan this is
   bool first = false;   ///< the program's own run: its stdout is the user's
   std::string source_kernel = "";   ///< a source run: the kernel to count ("" for the first run's choice)
+  std::optional<std::uint64_t> expected_launches;   ///< a metrics run after the trace run: CollectorRun's
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
@@ -41,7 +43,8 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   collector.mode = run.mode;
   collector.output = run.output;
   collector.metrics = run.mode == "source" ? request.source_metrics : request.cupti_metrics;
-  collector.replay = request.replay;
+  // The trace run replays nothing; a metrics run's "auto" was chosen after it.
+  collector.replay = request.replay == "auto" ? "application" : request.replay;
   collector.cache_control = request.cache_control;
   collector.pass = run.pass;
   collector.pass_plan = plan_path(request);
@@ -50,6 +53,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   collector.launch_skip = request.launch_skip;
   collector.launch_count = request.launch_count;
   collector.source_kernel = run.source_kernel;
+  collector.expected_launches = run.expected_launches;
   std::map<std::string, std::string> env = collector.environment();
   env["CUDA_INJECTION64_PATH"] = request.collector;
   env["NVTX_INJECTION64_PATH"] = LABBOOK_CUPTI_LIBRARY;
@@ -87,9 +91,11 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     ~Cleanup() { remove_carried_counters(plan); }
   } cleanup{plan};
   int passes = 1;
+  std::optional<std::uint64_t> expected;   // from the trace run, the same for every pass
   for (int pass = 0; pass < passes; ++pass) {
-    const RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass,
-                      !have_base};
+    RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass, !have_base};
+    if (have_base && pass == 0) expected = launches_to_profile(into, request.launch_skip, request.launch_count);
+    run.expected_launches = expected;
     int exit_code = 0;
     try {
       exit_code = run_collected(request, run);
@@ -204,7 +210,9 @@ void collect_source(const ProfileRequest& request, Measurement& into, int first_
 
 }  // namespace
 
-ProfileOutcome profile_program(const ProfileRequest& request) {
+ProfileOutcome profile_program(const ProfileRequest& asked) {
+  ProfileRequest request = asked;   // "auto" replay: chosen after the trace run
+  if (request.replay == "auto" && !request.trace) request.replay = "application";   // nothing to choose from
   std::filesystem::create_directories(request.work_dir);
   ProfileOutcome outcome;
   if (!request.trace && request.cupti_metrics.empty() && request.source_metrics.empty())
@@ -228,7 +236,14 @@ ProfileOutcome profile_program(const ProfileRequest& request) {
     return outcome.collected = true;
   };
   if (request.trace) {
+    const auto trace_started = std::chrono::steady_clock::now();
     if (!own_run({"trace", request.work_dir + "/trace-run.json", 0, true})) return outcome;
+    if (request.replay == "auto" && !request.cupti_metrics.empty()) {
+      const ReplayChoice choice = choose_replay(outcome.measurement, seconds_since(trace_started), request.launch_skip,
+                                                request.launch_count);
+      std::fprintf(stderr, "labbook: %s replay: %s\n", choice.replay.c_str(), choice.why.c_str());
+      request.replay = choice.replay;
+    }
     if (!request.cupti_metrics.empty()) {
       // A program that exits with a code of its own choosing is profiled like any other;
       // one that a signal ended is not run again.

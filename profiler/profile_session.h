@@ -28,7 +28,10 @@ struct ProfileRequest {
   /// The most metrics runs to make, whatever the program's first run planned (`labbook
   /// grade`: the plan comes from the student's process); more are an issue. None: no bound.
   std::optional<int> max_metrics_runs;
-  std::string replay = "application";      ///< "application": a run per pass; "kernel": CUPTI replays kernels
+  /// "application": a run per pass; "kernel": each kernel replayed in one run, its memory put
+  /// back between passes; "auto": chosen after the trace run (replay_choice.h), application
+  /// without one.
+  std::string replay = "application";
   std::string cache_control = "all";       ///< "all": L2 flushed before each profiled kernel; "none"
   /// Which launches get metrics (the collector's LABBOOK_NVTX etc.); all when empty.
   std::vector<std::string> nvtx, kernels;

@@ -13,6 +13,7 @@
 #include <cupti_target.h>
 
 #include "cupti_status.h"
+#include "device_checkpoint.h"
 #include "pass_planner.h"
 #include "stopwatch.h"
 #include "labbook/model/text.h"
@@ -20,9 +21,10 @@
 namespace labbook::profiler {
 
 namespace {
-// Ranges (kernels) per counter-data image with kernel replay. CUPTI handles the whole image
-// on every replay pass, so a small image makes replay cheap: lab 4's 80 kernels at 2 passes
-// spent 6.6 s in replay with 256 ranges per image, 3.2 s with 16 and 3.0 s with 1 (H100).
+// Ranges (kernels) per counter-data image with kernel replay: each kernel's passes are
+// collected, and evaluated, before the next kernel starts. (With CUPTI's own kernel replay,
+// which handled the whole image on every pass, lab 4's 80 kernels at 2 passes took 6.6 s
+// with 256 ranges per image, 3.0 s with 1: H100.)
 constexpr std::size_t kKernelReplayRanges = 1;
 // Without replay an image costs nothing per pass: one per many kernels saves the stop,
 // decode and restart after each.
@@ -56,6 +58,7 @@ struct RangeProfiler::Context {
   std::vector<Launch> pending;          // this batch's launches, in launch order
   std::vector<std::string> carried_kernels;   // the batch's kernels in the run that collected the passes before
   bool running = false;                 // between Start and Stop; then pending is not empty
+  std::unique_ptr<DeviceCheckpoint> checkpoint;   // kernel replay of a set of several passes
 };
 
 RangeProfiler::RangeProfiler(std::vector<std::string> metrics, ReplayOptions replay, IssueLog& issues)
@@ -182,9 +185,12 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     return false;
   }
   passes_ = static_cast<int>(passes.numOfPasses);
-  user_replay_ = replay_.application && passes_ == 1;
+  user_replay_ = !replay_.application || passes_ == 1;
   carried_ = replay_.application && passes_ > 1;
-  capacity_ = replay_.application ? kSinglePassRanges : kKernelReplayRanges;
+  capacity_ = !replay_.application ? kKernelReplayRanges
+              : replay_.expected_launches
+                  ? std::clamp<std::size_t>(static_cast<std::size_t>(*replay_.expected_launches), 1, kSinglePassRanges)
+                  : kSinglePassRanges;
   if (replay_.application && passes_ != run_.passes) {
     disable("metrics_lost", join(metrics_, ", ") + " need " + std::to_string(passes_) + " passes, where the plan in " +
                                 replay_.plan_path + " gives them " + std::to_string(run_.passes) + " runs");
@@ -271,7 +277,9 @@ bool RangeProfiler::start(CUcontext ctx) {
   return true;
 }
 
-bool RangeProfiler::configure(Context& c) {
+bool RangeProfiler::configure(Context& c) { return set_config(c) && start_pass(c); }
+
+bool RangeProfiler::set_config(Context& c) {
   ++c.batch;
   if (carried_ && run_.pass > 0) {
     if (!load_carried_data(c)) return false;
@@ -292,9 +300,10 @@ bool RangeProfiler::configure(Context& c) {
   config.counterDataImageSize = c.counter_data.size();
   config.pCounterDataImage = c.counter_data.data();
   config.range = CUPTI_AutoRange;   // one range per kernel launch
-  // User replay with a single pass: we start and stop, nothing is replayed. Application
-  // replay: this run is one pass of several, each a run of the program.
-  config.replayMode = user_replay_ ? CUPTI_UserReplay : carried_ ? CUPTI_ApplicationReplay : CUPTI_KernelReplay;
+  // User replay: one pass, so nothing is replayed, or labbook's kernel replay, which launches
+  // the kernel once per pass. Application replay: this run is one pass of several, each a run
+  // of the program.
+  config.replayMode = user_replay_ ? CUPTI_UserReplay : CUPTI_ApplicationReplay;
   config.maxRangesPerPass = capacity_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
@@ -304,6 +313,10 @@ bool RangeProfiler::configure(Context& c) {
     disable("metrics_unsupported", describe_call("cuptiRangeProfilerSetConfig", s));
     return false;
   }
+  return true;
+}
+
+bool RangeProfiler::start_pass(Context& c) {
   auto start = LABBOOK_PARAMS(CUpti_RangeProfiler_Start_Params);
   start.pRangeProfilerObject = c.object;
   if (CUptiResult s = cuptiRangeProfilerStart(&start); s != CUPTI_SUCCESS) {
@@ -312,6 +325,50 @@ bool RangeProfiler::configure(Context& c) {
     return false;
   }
   c.running = true;
+  return true;
+}
+
+// Kernel replay of a set of several passes: the memory saved, then every pass but the last
+// launched here, each after the memory is put back and `just_before` (the flush) has run;
+// the memory is put back once more for the program's own launch, the last pass. False, with
+// the profiler stopped, where the kernel cannot be replayed: it then runs unprofiled.
+bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
+                                          const std::function<void()>& just_before,
+                                          const std::function<std::string()>& relaunch) {
+  // `relaunched`: the kernel ran again, so the memory must go back as it was for the
+  // program's own launch; where even that fails, the program may compute otherwise.
+  const auto give_up = [&](const std::string& why, bool relaunched) {
+    if (c.running) {
+      auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
+      stop.pRangeProfilerObject = c.object;
+      cuptiRangeProfilerStop(&stop);
+      c.running = false;
+    }
+    const bool memory_changed = relaunched && !c.checkpoint->restore().empty();
+    issues_.add(memory_changed ? "replay_failed" : "metrics_lost",
+                demangled(kernel) + ": no metrics: " + why +
+                    (memory_changed ? "; the kernel already ran again, so what the program computed after it may "
+                                      "differ from a run without labbook: profile with --replay application"
+                                    : ""));
+    return false;
+  };
+  if (!relaunch) return give_up("this launch cannot be replayed in the run", false);
+  if (!c.checkpoint) c.checkpoint = std::make_unique<DeviceCheckpoint>(c.ctx);
+  if (const std::string problem = c.checkpoint->save(); !problem.empty()) return give_up(problem, false);
+  for (int pass = 0; pass + 1 < passes_; ++pass) {
+    if (pass > 0)
+      if (const std::string problem = c.checkpoint->restore(); !problem.empty()) return give_up(problem, true);
+    if (!start_pass(c)) return give_up("the profiler could not start a pass", pass > 0);
+    if (just_before) just_before();
+    if (const std::string problem = relaunch(); !problem.empty()) return give_up(problem, pass > 0);
+    auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    stop.pRangeProfilerObject = c.object;
+    c.running = false;
+    if (CUptiResult s = cuptiRangeProfilerStop(&stop); s != CUPTI_SUCCESS)
+      return give_up(describe_call("cuptiRangeProfilerStop", s), true);
+    if (stop.isAllPassSubmitted) return give_up("CUPTI took fewer passes than it had said", true);
+  }
+  if (const std::string problem = c.checkpoint->restore(); !problem.empty()) return give_up(problem, true);
   return true;
 }
 
@@ -360,6 +417,9 @@ void RangeProfiler::evaluate_batch(Context& c) {
   }
   if (carried_ && !stop.isAllPassSubmitted)
     issues_.add("metrics_lost", "CUPTI expected more than the " + std::to_string(run_.passes) + " passes of " +
+                                    join(metrics_, ", ") + "; their values may be partial");
+  if (!replay_.application && !stop.isAllPassSubmitted)
+    issues_.add("metrics_lost", "CUPTI expected more than the " + std::to_string(passes_) + " passes it had said for " +
                                     join(metrics_, ", ") + "; their values may be partial");
   if (decode.numOfRangeDropped > 0)
     issues_.add("ranges_dropped", std::to_string(decode.numOfRangeDropped) +
@@ -443,7 +503,8 @@ void RangeProfiler::save_carried_data(const Context& c) {
 }
 
 void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std::string& kernel,
-                                  const std::function<void()>& just_before) {
+                                  const std::function<void()>& just_before,
+                                  const std::function<std::string()>& relaunch) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (disabled_) return;
   auto it = contexts_.find(ctx);
@@ -456,7 +517,12 @@ void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std
   }
   Context& c = *it->second;
   if (c.running && c.pending.size() == capacity_) evaluate_batch(c);
-  if (!c.running && !configure(c)) return;
+  if (!c.running) {
+    const bool replayed = !replay_.application && passes_ > 1;
+    if (!set_config(c)) return;
+    if (replayed && !replay_earlier_passes(c, kernel, just_before, relaunch)) return;
+    if (!start_pass(c)) return;
+  }
   c.pending.push_back({launch, kernel});
   if (just_before) just_before();
 }
@@ -476,6 +542,7 @@ void RangeProfiler::finish(CUcontext ctx) {
   auto disable_params = LABBOOK_PARAMS(CUpti_RangeProfiler_Disable_Params);
   disable_params.pRangeProfilerObject = c.object;
   cuptiRangeProfilerDisable(&disable_params);
+  if (c.checkpoint) checkpoint_seconds_ += c.checkpoint->seconds();
   contexts_.erase(it);
 }
 
@@ -518,6 +585,14 @@ double RangeProfiler::setup_seconds() const {
 double RangeProfiler::host_setup_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return host_setup_seconds_;
+}
+
+double RangeProfiler::checkpoint_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  double seconds = checkpoint_seconds_;
+  for (const auto& [ctx, c] : contexts_)
+    if (c->checkpoint) seconds += c->checkpoint->seconds();
+  return seconds;
 }
 
 double RangeProfiler::evaluation_seconds() const {

@@ -3,8 +3,11 @@
 /// RangeProfiler: per-kernel metrics through CUPTI's Range Profiler (auto range: one range
 /// per kernel) and the Profiler Host API (config image, evaluation). Two ways to get every
 /// pass of the counters:
-/// - kernel replay: CUPTI replays each kernel inside its launch call, one counter-data
-///   image per kernel;
+/// - kernel replay, inside one run, as ncu's kernel replay: the context's memory is saved
+///   before a kernel's first pass (device_checkpoint.h) and put back before each later one,
+///   L2 is flushed before every pass, and labbook launches the kernel again for each pass but
+///   the last, which is the program's own launch (CUPTI's user replay). CUPTI's own kernel
+///   replay restores memory through L2, so its later passes start warm: labbook does not use it;
 /// - application replay: the program runs once per pass (pass_planner.h); this run collects
 ///   one pass, so nothing is replayed and hundreds of kernels share one counter-data image.
 ///   A group that needs several passes by itself (its counters share no pass) takes one run
@@ -16,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +35,9 @@ struct ReplayOptions {
   bool application = false;
   int pass = 0;                ///< the run of the plan this is (PassPlan::run)
   std::string plan_path;       ///< where the first run writes the plan and later runs read it
+  /// The most launches this run profiles, where a trace run told: application replay's
+  /// counter data then holds that many ranges, not kSinglePassRanges (host memory).
+  std::optional<std::uint64_t> expected_launches;
 };
 
 class RangeProfiler {
@@ -47,9 +54,12 @@ class RangeProfiler {
   /// did (set-up, a new batch), so that it can leave the GPU as the kernel must find it (the
   /// L2 flush).
   /// `kernel` (its mangled name) lets a metric collected over several runs check that each
-  /// run launched the same kernels.
+  /// run launched the same kernels. With kernel replay, `relaunch` launches the kernel again
+  /// (returning "" or what failed), once for each pass but the last, `just_before` running
+  /// before each pass.
   void before_launch(CUcontext ctx, std::uint64_t launch, const std::string& kernel,
-                     const std::function<void()>& just_before = {});
+                     const std::function<void()>& just_before = {},
+                     const std::function<std::string()>& relaunch = {});
   /// Call instead of before_launch() for a launch that gets no metrics: stops profiling
   /// `ctx` (evaluating what it holds) so that the launch is not counted as a range.
   void skip_launch(CUcontext ctx);
@@ -64,6 +74,8 @@ class RangeProfiler {
   /// Passes the metric set needs: replays per kernel, or with application replay the
   /// program runs; 0 before the first launch.
   int passes() const;
+  /// Seconds spent saving and restoring memory for kernel replay so far.
+  double checkpoint_seconds() const;
   /// Seconds spent stopping, decoding and evaluating counter data so far.
   double evaluation_seconds() const;
   /// Seconds spent setting up: CUPTI's profiler, the host config, the pass plan.
@@ -77,7 +89,11 @@ class RangeProfiler {
   struct HostConfig;
 
   bool start(CUcontext ctx);                // false: metrics disabled (issue recorded)
-  bool configure(Context& c);               // counter data image + SetConfig + Start
+  bool configure(Context& c);               // set_config + start_pass
+  bool set_config(Context& c);              // counter data image (new or carried) + SetConfig
+  bool start_pass(Context& c);              // Start
+  bool replay_earlier_passes(Context& c, const std::string& kernel, const std::function<void()>& just_before,
+                             const std::function<std::string()>& relaunch);   // kernel replay
   void evaluate_batch(Context& c);          // Stop, Decode, evaluate into results_; c stops
   std::string carried_data_path(const Context& c) const;   // a batch's counter data between runs
   bool load_carried_data(Context& c);       // the previous run's counter data for this batch
@@ -93,7 +109,7 @@ class RangeProfiler {
   ReplayOptions replay_;
   IssueLog& issues_;
   std::size_t capacity_ = 1;     // ranges per counter-data image
-  bool user_replay_ = false;     // one pass, no replay: CUPTI_UserReplay with auto ranges
+  bool user_replay_ = false;     // CUPTI_UserReplay with auto ranges: one pass, or labbook's kernel replay
   bool carried_ = false;         // one pass of several, a run each: CUPTI_ApplicationReplay
   RunPass run_;                  // with application replay: the pass this run collects
   int planned_runs_ = 0;
@@ -106,6 +122,7 @@ class RangeProfiler {
   std::map<std::uint64_t, std::map<std::string, double>> results_;
   int passes_ = 0;
   double evaluation_seconds_ = 0;
+  double checkpoint_seconds_ = 0;   // of contexts already finished
   double setup_seconds_ = 0, host_setup_seconds_ = 0;
 };
 

@@ -1,13 +1,23 @@
 #pragma once
 /// @file
-/// Seconds since a moment on the steady clock: the collector's overhead figures
-/// (LABBOOK_VERBOSE) are all measured this way.
+/// Seconds since a moment on the steady clock, and the process's peak resident memory: the
+/// collector's overhead figures (LABBOOK_VERBOSE) are all measured this way.
 #include <chrono>
+#include <fstream>
+#include <string>
 
 namespace labbook::profiler {
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The process's peak resident memory so far (VmHWM), in MB; 0 where /proc does not say.
+inline double peak_resident_mb() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  return 0;
 }
 
 }  // namespace labbook::profiler

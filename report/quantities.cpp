@@ -317,8 +317,10 @@ std::string metric_collection(const Measurement& m) {
   const std::string passes = m.metric_passes ? std::to_string(m.metric_passes) : std::string("an unknown number of");
   std::string out = m.metric_replay == "application"
                         ? "application replay (" + passes + " runs of the program, one per pass)"
-                        : "kernel replay (" + passes + " passes per kernel)";
-  out += m.cache_control == "all" ? "; L2 flushed and invalidated before each profiled kernel (cache control all)"
+                        : "kernel replay (" + passes + " passes per kernel, in one run; the kernel's memory put "
+                                                       "back before each pass)";
+  out += m.cache_control == "all" ? "; L2 flushed and invalidated before each pass of each profiled kernel (cache "
+                                    "control all)"
                                   : "; L2 not flushed: kernels found what earlier work left in it (cache control none)";
   return out;
 }

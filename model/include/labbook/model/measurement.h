@@ -180,11 +180,12 @@ struct Measurement {
   std::vector<std::string> metrics_requested;   ///< CUPTI metric names
   std::string metric_scope;      ///< which launches got metrics, e.g. "nvtx 'a/*'"; "" for all
   int metric_passes = 0;         ///< replay passes the metric set needed per kernel
-  /// How metrics were replayed: "kernel" (CUPTI replays each kernel in one run) or
+  /// How metrics were replayed: "kernel" (each kernel replayed in one run, its memory put back
+  /// between passes; collectors before 2026-11-28 let CUPTI replay it, later passes warm) or
   /// "application" (the program runs once per pass); "" before version 3 (kernel).
   std::string metric_replay;
   /// "all": L2 flushed and invalidated before every profiled kernel, like `ncu
-  /// --cache-control all` (with kernel replay, before its first pass only); "none": kernels
+  /// --cache-control all` (before every pass); "none": kernels
   /// start with what earlier work left in L2; "" before version 3 (none).
   std::string cache_control;
   std::vector<Issue> issues;

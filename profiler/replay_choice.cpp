@@ -1,0 +1,53 @@
+#include "replay_choice.h"
+
+#include <algorithm>
+#include <set>
+
+namespace labbook::profiler {
+
+namespace {
+// What kernel replay costs per profiled launch: CUPTI's start and stop of each pass, about
+// 80 ms, three passes for lab 4's metric set, and saving and restoring the program's memory
+// (lab 4's 88 launches: 0.33 s each, 0.12 s of it the memory; a 2-launch program: 0.27 s each;
+// H200, 2026-11-28). Application replay costs a run of the program and about a second of
+// CUPTI's set-up per pass beyond the first, and sets of several metrics take at least two
+// (lab 4's: four). Rough on purpose: the choice only has to be right by a margin.
+constexpr double kKernelReplaySecondsPerLaunch = 0.25;
+constexpr double kRunSetupSeconds = 1.0;
+constexpr double kExtraRuns = 2;
+}  // namespace
+
+std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::uint64_t> launch_skip,
+                                  std::optional<std::uint64_t> launch_count) {
+  std::uint64_t launches = trace.kernels.size();
+  launches -= std::min(launches, launch_skip.value_or(0));
+  return launch_count ? std::min(launches, *launch_count) : launches;
+}
+
+ReplayChoice choose_replay(const Measurement& trace, double trace_seconds, std::optional<std::uint64_t> launch_skip,
+                           std::optional<std::uint64_t> launch_count) {
+  if (!trace.memory_events.empty())
+    return {"application", "the program uses managed memory, which kernel replay would not put back as it was"};
+  std::set<std::uint32_t> threads;
+  for (const auto& k : trace.kernels) threads.insert(k.thread);
+  bool graphs = false;
+  for (const auto& call : trace.api_calls) {
+    threads.insert(call.thread);
+    graphs = graphs || call.name.find("GraphLaunch") != std::string::npos;
+  }
+  if (threads.size() > 1)
+    return {"application", std::to_string(threads.size()) + " host threads call CUDA: kernel replay puts memory back "
+                                                             "as it was before the kernel, which another thread may be "
+                                                             "changing"};
+  if (graphs) return {"application", "the program launches CUDA graphs, whose kernels are replayed node by node"};
+  const std::uint64_t launches = launches_to_profile(trace, launch_skip, launch_count);
+  const double kernel_seconds = static_cast<double>(launches) * kKernelReplaySecondsPerLaunch;
+  const double run_seconds = kExtraRuns * (trace_seconds + kRunSetupSeconds);
+  const std::string count = std::to_string(launches) + (launches == 1 ? " launch" : " launches");
+  if (kernel_seconds < run_seconds)
+    return {"kernel", count + " to profile: replaying each in one run costs less than running the program again for "
+                              "each pass"};
+  return {"application", count + " to profile: running the program once for each pass costs less than replaying each"};
+}
+
+}  // namespace labbook::profiler

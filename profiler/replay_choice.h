@@ -1,0 +1,34 @@
+#pragma once
+/// @file
+/// `labbook profile --replay auto`: after the trace run, choose how the metrics runs replay
+/// the counter passes, from what that run saw. Kernel replay (one run: each profiled kernel
+/// launched once per pass, memory put back between passes) costs about a quarter of a second
+/// a launch; application replay costs a run of the program, and a second of CUPTI's set-up,
+/// per pass.
+/// No CUPTI here.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "labbook/model/measurement.h"
+
+namespace labbook::profiler {
+
+struct ReplayChoice {
+  std::string replay;   ///< "kernel" or "application"
+  std::string why;      ///< one sentence, for the user
+};
+
+/// The most launches a metrics run profiles, from the trace run's kernels and the window of
+/// launches asked for (the NVTX and kernel filters may choose fewer).
+std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::uint64_t> launch_skip,
+                                  std::optional<std::uint64_t> launch_count);
+
+/// `trace`: the trace run's measurement, which took `trace_seconds`; `launch_skip` and
+/// `launch_count`: the request's window of launches. Kernel replay is chosen only where it
+/// is safe (one host thread calls CUDA, no managed memory, no graph launches: the memory it
+/// puts back cannot be another thread's or the driver's work in flight) and cheaper.
+ReplayChoice choose_replay(const Measurement& trace, double trace_seconds, std::optional<std::uint64_t> launch_skip,
+                           std::optional<std::uint64_t> launch_count);
+
+}  // namespace labbook::profiler
