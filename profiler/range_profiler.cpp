@@ -280,6 +280,12 @@ bool RangeProfiler::start(CUcontext ctx) {
 bool RangeProfiler::configure(Context& c) { return set_config(c) && start_pass(c); }
 
 bool RangeProfiler::set_config(Context& c) {
+  const auto started = std::chrono::steady_clock::now();
+  struct Timed {   // on every return path
+    double& seconds;
+    std::chrono::steady_clock::time_point started;
+    ~Timed() { seconds += seconds_since(started); }
+  } timed{pass_control_seconds_, started};
   ++c.batch;
   if (carried_ && run_.pass > 0) {
     if (!load_carried_data(c)) return false;
@@ -319,7 +325,10 @@ bool RangeProfiler::set_config(Context& c) {
 bool RangeProfiler::start_pass(Context& c) {
   auto start = LABBOOK_PARAMS(CUpti_RangeProfiler_Start_Params);
   start.pRangeProfilerObject = c.object;
-  if (CUptiResult s = cuptiRangeProfilerStart(&start); s != CUPTI_SUCCESS) {
+  const auto started = std::chrono::steady_clock::now();
+  const CUptiResult s = cuptiRangeProfilerStart(&start);
+  pass_control_seconds_ += seconds_since(started);
+  if (s != CUPTI_SUCCESS) {
     disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
             is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerStart", s));
     return false;
@@ -364,8 +373,10 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
     auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
     stop.pRangeProfilerObject = c.object;
     c.running = false;
-    if (CUptiResult s = cuptiRangeProfilerStop(&stop); s != CUPTI_SUCCESS)
-      return give_up(describe_call("cuptiRangeProfilerStop", s), true);
+    const auto stopping = std::chrono::steady_clock::now();
+    const CUptiResult stopped = cuptiRangeProfilerStop(&stop);
+    pass_control_seconds_ += seconds_since(stopping);
+    if (stopped != CUPTI_SUCCESS) return give_up(describe_call("cuptiRangeProfilerStop", stopped), true);
     if (stop.isAllPassSubmitted) return give_up("CUPTI took fewer passes than it had said", true);
   }
   if (const std::string problem = c.checkpoint->restore(); !problem.empty()) return give_up(problem, true);
@@ -593,6 +604,11 @@ double RangeProfiler::checkpoint_seconds() const {
   for (const auto& [ctx, c] : contexts_)
     if (c->checkpoint) seconds += c->checkpoint->seconds();
   return seconds;
+}
+
+double RangeProfiler::pass_control_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pass_control_seconds_;
 }
 
 double RangeProfiler::evaluation_seconds() const {

@@ -76,6 +76,9 @@ class RangeProfiler {
   int passes() const;
   /// Seconds spent saving and restoring memory for kernel replay so far.
   double checkpoint_seconds() const;
+  /// Seconds spent in CUPTI's set-up of passes so far: counter data initialized, SetConfig,
+  /// Start, and kernel replay's Stop of the passes it launches itself.
+  double pass_control_seconds() const;
   /// Seconds spent stopping, decoding and evaluating counter data so far.
   double evaluation_seconds() const;
   /// Seconds spent setting up: CUPTI's profiler, the host config, the pass plan.
@@ -123,6 +126,7 @@ class RangeProfiler {
   int passes_ = 0;
   double evaluation_seconds_ = 0;
   double checkpoint_seconds_ = 0;   // of contexts already finished
+  double pass_control_seconds_ = 0;
   double setup_seconds_ = 0, host_setup_seconds_ = 0;
 };
 
