@@ -13,6 +13,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <unordered_map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -461,8 +462,8 @@ class Collector {
                  d->correlationId, graph ? DefaultStream::None : default_stream_of(stream), false, false};
         // A graph that runs whole gets no metrics (below), so its kernels take no place in
         // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
-        // launches node by node come here one by one and do.
-        const bool wanted = !graph && filter_.select(l.range, demangled(l.mangled));
+        // launches node by node come here one by one and do. A trace run chooses nothing.
+        const bool wanted = !graph && (profiler_ || source_) && filter_.select(l.range, demangled_name(l.mangled));
         l.selected = wanted && !beside_capture;
         l.beside_capture = beside_capture && (wanted || graph);
         any_selected = any_selected || l.selected;
@@ -519,6 +520,14 @@ class Collector {
     begin_serialized_launch();   // ended at the graph launch's exit
     profiler_->skip_launch(d->context);
     return true;
+  }
+
+  // A kernel's demangled name, demangled once (the launch filter matches every launch's);
+  // mutex_ held.
+  const std::string& demangled_name(const std::string& mangled) {
+    auto it = demangled_names_.find(mangled);
+    if (it == demangled_names_.end()) it = demangled_names_.emplace(mangled, demangled(mangled)).first;
+    return it->second;
   }
 
   // From a launch's entry to its exit: one launch at a time, and timed.
@@ -703,6 +712,7 @@ class Collector {
   OpenCaptures captures_;
   GraphFollower graphs_{issues_, !config_.metrics.empty()};
   std::map<std::uint32_t, std::string> range_by_correlation_;
+  std::unordered_map<std::string, std::string> demangled_names_;
   std::atomic<bool> finished_{false};
 };
 
