@@ -501,11 +501,12 @@ class Collector {
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
                                                 "): they started with what earlier work left in L2");
     };
-    const auto relaunch = [&] {
-      RelaunchGuard guard;
-      return relaunch_kernel(cbid, d->functionParams);
-    };
-    profiler_->before_launch(d->context, indices.front(), d->symbolName ? d->symbolName : "", flush, relaunch);
+    const KernelRelauncher relauncher{[&] { return load_kernel(cbid, d->functionParams); },
+                                      [&] {
+                                        RelaunchGuard guard;
+                                        return relaunch_kernel(cbid, d->functionParams);
+                                      }};
+    profiler_->before_launch(d->context, indices.front(), d->symbolName ? d->symbolName : "", flush, relauncher);
   }
 
   // A metrics run's launch of a graph labbook took over: its nodes are launched here, one by

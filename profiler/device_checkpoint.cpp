@@ -64,13 +64,18 @@ DeviceCheckpoint::DeviceCheckpoint(CUcontext ctx) : handle_(std::make_unique<Han
   handle_->checkpoint.allowOverwrite = 1;   // one checkpoint per context, saved again at each kernel
 }
 
-DeviceCheckpoint::~DeviceCheckpoint() {
+DeviceCheckpoint::~DeviceCheckpoint() { release(); }
+
+void DeviceCheckpoint::release() {
   if (saved_ && library().free) library().free(&handle_->checkpoint);
+  saved_ = false;
 }
 
 std::string DeviceCheckpoint::save() {
   if (!library().problem.empty()) return library().problem;
   const auto started = std::chrono::steady_clock::now();
+  // Work the program queued on other streams must be done before its memory is copied.
+  if (CUresult r = cuCtxSynchronize(); r != CUDA_SUCCESS) return "cuCtxSynchronize failed before saving memory";
   const CUptiResult s = library().save(&handle_->checkpoint);
   seconds_ += seconds_since(started);
   if (s != CUPTI_SUCCESS) return describe_call("cuptiCheckpointSave", s);

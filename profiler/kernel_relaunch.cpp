@@ -69,6 +69,31 @@ std::string relaunch_kernel(CUpti_CallbackId cbid, const void* params) {
   }
 }
 
+std::string load_kernel(CUpti_CallbackId cbid, const void* params) {
+  CUfunction f = nullptr;
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: f = static_cast<const cuLaunchKernel_params*>(params)->f; break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: f = static_cast<const cuLaunchKernel_ptsz_params*>(params)->f; break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: f = static_cast<const cuLaunchKernelEx_params*>(params)->f; break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+      f = static_cast<const cuLaunchKernelEx_ptsz_params*>(params)->f;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+      f = static_cast<const cuLaunchCooperativeKernel_params*>(params)->f;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      f = static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->f;
+      break;
+    default: return "";   // relaunch_kernel() says why it cannot launch these
+  }
+  CUresult r = cuFuncLoad(f);
+  if (r != CUDA_SUCCESS) {   // the runtime may hand the driver a CUkernel as a CUfunction
+    CUfunction loaded = nullptr;
+    if (cuKernelGetFunction(&loaded, reinterpret_cast<CUkernel>(f)) == CUDA_SUCCESS) r = cuFuncLoad(loaded);
+  }
+  return r == CUDA_SUCCESS ? "" : failed("cuFuncLoad", r);
+}
+
 bool relaunching() { return t_relaunching; }
 
 RelaunchGuard::RelaunchGuard() { t_relaunching = true; }

@@ -15,6 +15,11 @@ namespace labbook::profiler {
 /// own callbacks from counting this launch as the program's (RelaunchGuard).
 std::string relaunch_kernel(CUpti_CallbackId cbid, const void* params);
 
+/// Loads the module of the kernel that launch call `cbid` names, where lazy loading (CUDA's
+/// default) has not yet: a module's __device__ variables are made when it loads, and must be
+/// in the memory kernel replay saves before the kernel first runs. Returns "" or what failed.
+std::string load_kernel(CUpti_CallbackId cbid, const void* params);
+
 /// True on a thread while it relaunches a kernel: the collector's launch callback, which
 /// the relaunch calls again, ignores that call.
 bool relaunching();

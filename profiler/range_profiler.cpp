@@ -343,7 +343,7 @@ bool RangeProfiler::start_pass(Context& c) {
 // the profiler stopped, where the kernel cannot be replayed: it then runs unprofiled.
 bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
                                           const std::function<void()>& just_before,
-                                          const std::function<std::string()>& relaunch) {
+                                          const KernelRelauncher& relauncher) {
   // `relaunched`: the kernel ran again, so the memory must go back as it was for the
   // program's own launch; where even that fails, the program may compute otherwise.
   const auto give_up = [&](const std::string& why, bool relaunched) {
@@ -354,6 +354,7 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
       c.running = false;
     }
     const bool memory_changed = relaunched && !c.checkpoint->restore().empty();
+    if (c.checkpoint) c.checkpoint->release();
     issues_.add(memory_changed ? "replay_failed" : "metrics_lost",
                 demangled(kernel) + ": no metrics: " + why +
                     (memory_changed ? "; the kernel already ran again, so what the program computed after it may "
@@ -361,7 +362,10 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
                                     : ""));
     return false;
   };
-  if (!relaunch) return give_up("this launch cannot be replayed in the run", false);
+  if (!relauncher.relaunch) return give_up("this launch cannot be replayed in the run", false);
+  if (relauncher.load) {   // before the save: the module's __device__ variables must be in it
+    if (const std::string problem = relauncher.load(); !problem.empty()) return give_up(problem, false);
+  }
   if (!c.checkpoint) c.checkpoint = std::make_unique<DeviceCheckpoint>(c.ctx);
   if (const std::string problem = c.checkpoint->save(); !problem.empty()) return give_up(problem, false);
   for (int pass = 0; pass + 1 < passes_; ++pass) {
@@ -369,7 +373,7 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
       if (const std::string problem = c.checkpoint->restore(); !problem.empty()) return give_up(problem, true);
     if (!start_pass(c)) return give_up("the profiler could not start a pass", pass > 0);
     if (just_before) just_before();
-    if (const std::string problem = relaunch(); !problem.empty()) return give_up(problem, pass > 0);
+    if (const std::string problem = relauncher.relaunch(); !problem.empty()) return give_up(problem, pass > 0);
     auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
     stop.pRangeProfilerObject = c.object;
     c.running = false;
@@ -380,6 +384,7 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
     if (stop.isAllPassSubmitted) return give_up("CUPTI took fewer passes than it had said", true);
   }
   if (const std::string problem = c.checkpoint->restore(); !problem.empty()) return give_up(problem, true);
+  c.checkpoint->release();
   return true;
 }
 
@@ -515,7 +520,7 @@ void RangeProfiler::save_carried_data(const Context& c) {
 
 void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std::string& kernel,
                                   const std::function<void()>& just_before,
-                                  const std::function<std::string()>& relaunch) {
+                                  const KernelRelauncher& relauncher) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (disabled_) return;
   auto it = contexts_.find(ctx);
@@ -531,7 +536,7 @@ void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std
   if (!c.running) {
     const bool replayed = !replay_.application && passes_ > 1;
     if (!set_config(c)) return;
-    if (replayed && !replay_earlier_passes(c, kernel, just_before, relaunch)) return;
+    if (replayed && !replay_earlier_passes(c, kernel, just_before, relauncher)) return;
     if (!start_pass(c)) return;
   }
   c.pending.push_back({launch, kernel});

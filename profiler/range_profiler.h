@@ -40,6 +40,12 @@ struct ReplayOptions {
   std::optional<std::uint64_t> expected_launches;
 };
 
+/// How kernel replay runs a kernel again: `load` loads its module (before its memory is
+/// saved), `relaunch` launches it with the program's arguments; each returns "" or what failed.
+struct KernelRelauncher {
+  std::function<std::string()> load, relaunch;
+};
+
 class RangeProfiler {
  public:
   /// `metrics`: CUPTI metric names. Problems become issues in `issues`, never exceptions.
@@ -54,12 +60,10 @@ class RangeProfiler {
   /// did (set-up, a new batch), so that it can leave the GPU as the kernel must find it (the
   /// L2 flush).
   /// `kernel` (its mangled name) lets a metric collected over several runs check that each
-  /// run launched the same kernels. With kernel replay, `relaunch` launches the kernel again
-  /// (returning "" or what failed), once for each pass but the last, `just_before` running
-  /// before each pass.
+  /// run launched the same kernels. With kernel replay, `relauncher` launches the kernel again
+  /// once for each pass but the last, `just_before` running before each pass.
   void before_launch(CUcontext ctx, std::uint64_t launch, const std::string& kernel,
-                     const std::function<void()>& just_before = {},
-                     const std::function<std::string()>& relaunch = {});
+                     const std::function<void()>& just_before = {}, const KernelRelauncher& relauncher = {});
   /// Call instead of before_launch() for a launch that gets no metrics: stops profiling
   /// `ctx` (evaluating what it holds) so that the launch is not counted as a range.
   void skip_launch(CUcontext ctx);
@@ -96,7 +100,7 @@ class RangeProfiler {
   bool set_config(Context& c);              // counter data image (new or carried) + SetConfig
   bool start_pass(Context& c);              // Start
   bool replay_earlier_passes(Context& c, const std::string& kernel, const std::function<void()>& just_before,
-                             const std::function<std::string()>& relaunch);   // kernel replay
+                             const KernelRelauncher& relauncher);   // kernel replay
   void evaluate_batch(Context& c);          // Stop, Decode, evaluate into results_; c stops
   std::string carried_data_path(const Context& c) const;   // a batch's counter data between runs
   bool load_carried_data(Context& c);       // the previous run's counter data for this batch
