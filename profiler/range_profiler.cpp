@@ -363,9 +363,9 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
     return false;
   };
   if (!relauncher.relaunch) return give_up("this launch cannot be replayed in the run", false);
-  if (relauncher.load) {   // before the save: the module's __device__ variables must be in it
-    if (const std::string problem = relauncher.load(); !problem.empty()) return give_up(problem, false);
-  }
+  // Before the save: the module's __device__ variables must be in it. A kernel whose module
+  // cannot be loaded here is loaded by its launch, as it always was.
+  if (relauncher.load) relauncher.load();
   if (!c.checkpoint) c.checkpoint = std::make_unique<DeviceCheckpoint>(c.ctx);
   if (const std::string problem = c.checkpoint->save(); !problem.empty()) return give_up(problem, false);
   for (int pass = 0; pass + 1 < passes_; ++pass) {
