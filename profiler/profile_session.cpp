@@ -28,7 +28,7 @@ struct RunSpec {
   int pass = 0;         ///< application replay: which run of the pass plan this is
   bool first = false;   ///< the program's own run: its stdout is the user's
   std::string source_kernel = "";   ///< a source run: the kernel to count ("" for the first run's choice)
-  std::optional<std::uint64_t> expected_launches;   ///< a metrics run after the trace run: CollectorRun's
+  std::optional<std::uint64_t> expected_launches = std::nullopt;   ///< a metrics run after the trace run: CollectorRun's
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
