@@ -64,11 +64,8 @@ DeviceCheckpoint::DeviceCheckpoint(CUcontext ctx) : handle_(std::make_unique<Han
   handle_->checkpoint.allowOverwrite = 1;   // one checkpoint per context, saved again at each kernel
 }
 
-DeviceCheckpoint::~DeviceCheckpoint() { release(); }
-
-void DeviceCheckpoint::release() {
+DeviceCheckpoint::~DeviceCheckpoint() {
   if (saved_ && library().free) library().free(&handle_->checkpoint);
-  saved_ = false;
 }
 
 std::string DeviceCheckpoint::save() {

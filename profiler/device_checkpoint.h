@@ -4,9 +4,10 @@
 /// put back, through CUPTI's checkpoint API (cupti_checkpoint.h). labbook's kernel replay
 /// saves before a kernel's first counter pass and restores before each later one, so that
 /// every pass, the program's own launch last, starts from the memory the program left
-/// (range_profiler.h), and frees the copy before that launch. save() waits for the context's
-/// work first. libcheckpoint is loaded on first use, so that runs without kernel replay never
-/// need it.
+/// (range_profiler.h). save() waits for the context's work first. The copy is kept, saved over
+/// at each kernel, until the context ends: CUPTI may hold it in GPU memory (freeing it after
+/// each kernel is not yet tried on a GPU). libcheckpoint is loaded on first use, so that runs
+/// without kernel replay never need it.
 #include <memory>
 #include <string>
 
@@ -25,8 +26,6 @@ class DeviceCheckpoint {
   std::string save();
   /// Puts back what save() kept. "" or what failed.
   std::string restore();
-  /// Frees what save() kept, so that the program has its GPU memory back between kernels.
-  void release();
   /// Seconds spent in save() and restore() so far.
   double seconds() const { return seconds_; }
 

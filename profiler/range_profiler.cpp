@@ -354,7 +354,6 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
       c.running = false;
     }
     const bool memory_changed = relaunched && !c.checkpoint->restore().empty();
-    if (c.checkpoint) c.checkpoint->release();
     issues_.add(memory_changed ? "replay_failed" : "metrics_lost",
                 demangled(kernel) + ": no metrics: " + why +
                     (memory_changed ? "; the kernel already ran again, so what the program computed after it may "
@@ -384,7 +383,6 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
     if (stop.isAllPassSubmitted) return give_up("CUPTI took fewer passes than it had said", true);
   }
   if (const std::string problem = c.checkpoint->restore(); !problem.empty()) return give_up(problem, true);
-  c.checkpoint->release();
   return true;
 }
 
