@@ -147,8 +147,12 @@ std::string events_noun(const std::string& css_class, std::size_t n) {
 /// how much of its stretch they filled (their union: nested or overlapping events count once).
 /// A run of one kind keeps that kind's colour; a mixed run (a stream's kernels and copies) is
 /// grey.
-std::vector<Box> merged_boxes(std::vector<Box> boxes, double px_per_ns) {
-  std::sort(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) { return a.start < b.start; });
+std::vector<Box> merged_boxes(const std::vector<Box>& lane, double px_per_ns) {
+  // Sorted by reference: a lane of 10^5 launches is not copied, only its runs' first boxes.
+  std::vector<const Box*> boxes;
+  boxes.reserve(lane.size());
+  for (const Box& b : lane) boxes.push_back(&b);
+  std::stable_sort(boxes.begin(), boxes.end(), [](const Box* a, const Box* b) { return a->start < b->start; });
   std::vector<Box> out;
   std::vector<std::pair<std::string, std::size_t>> kinds;   // css class -> events, in order of first use
   std::uint64_t busy = 0, covered_to = 0;
@@ -175,7 +179,8 @@ std::vector<Box> merged_boxes(std::vector<Box> boxes, double px_per_ns) {
     if (at == kinds.end()) kinds.push_back({kind, 1});
     else ++at->second;
   };
-  for (auto& b : boxes) {
+  for (const Box* next : boxes) {
+    const Box& b = *next;
     if (!out.empty() && static_cast<double>(b.start) - static_cast<double>(out.back().end) < 1.0 / px_per_ns) {
       out.back().end = std::max(out.back().end, b.end);
       if (b.end > covered_to) {
@@ -190,7 +195,7 @@ std::vector<Box> merged_boxes(std::vector<Box> boxes, double px_per_ns) {
     count_kind(b.css_class);
     busy = b.end - b.start;
     covered_to = b.end;
-    out.push_back(std::move(b));
+    out.push_back(b);
   }
   close();
   return out;
