@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <set>
+#include <variant>
 
 #include "activity_summary.h"
 #include "format.h"
@@ -28,10 +29,19 @@ constexpr double kHeadingHeight = 24, kAxisHeight = 22, kPad = 6;
 /// kilobytes that a browser shows, not tens of megabytes of boxes narrower than a pixel.
 constexpr std::size_t kMostBoxesPerLane = 400;
 
+/// What a box says: its tooltip, and the labels drawn inside it (the first that fits, longest
+/// first).
+struct Words {
+  std::string tooltip;
+  std::vector<std::string> labels;
+};
+
+/// A box stands for one record of the measurement, put into words only if it is drawn (a lane
+/// of 10^5 launches draws a few hundred merged boxes), or says its own (a merged run).
 struct Box {
   std::uint64_t start, end;
-  std::string css_class, tooltip;
-  std::vector<std::string> labels;   ///< drawn inside the box: the first that fits, longest first
+  std::string css_class;
+  std::variant<const Range*, const ApiCall*, const Kernel*, const Copy*, const UnifiedMemoryEvent*, Words> source;
 };
 
 struct Lane {
@@ -81,16 +91,27 @@ void append_stream_lanes(const Measurement& m, const std::string* range, const s
   };
   for (const auto& k : m.kernels)
     if (k.start_ns && k.end_ns && (!range || k.range == *range))
-      lane_of(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, "kernel", k.name + " [" + k.range_or_name() + "]",
-                                                   {bare_kernel_name(k.name)}});
-  for (const auto& c : m.copies) {
-    if (range && c.range != *range) continue;
+      lane_of(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, "kernel", &k});
+  for (const auto& c : m.copies)
+    if (!range || c.range == *range)
+      lane_of(c.device, c.stream).boxes.push_back({c.start_ns, c.end_ns, c.is_memset ? "memset" : "memcpy", &c});
+}
+
+/// What `b` says, from its record.
+Words words(const Box& b) {
+  if (const auto* r = std::get_if<const Range*>(&b.source)) return {(*r)->path, {(*r)->name}};
+  if (const auto* a = std::get_if<const ApiCall*>(&b.source)) return {(*a)->name, {(*a)->name}};
+  if (const auto* k = std::get_if<const Kernel*>(&b.source))
+    return {(*k)->name + " [" + (*k)->range_or_name() + "]", {bare_kernel_name((*k)->name)}};
+  if (const auto* copy = std::get_if<const Copy*>(&b.source)) {
+    const Copy& c = **copy;
     const std::string what = c.is_memset ? "memset" : std::string("memcpy ") + to_string(c.kind) + " " + to_string(c.src) +
                                                           " -> " + to_string(c.dst);
-    lane_of(c.device, c.stream)
-        .boxes.push_back({c.start_ns, c.end_ns, c.is_memset ? "memset" : "memcpy",
-                          what + ", " + std::to_string(c.bytes) + " bytes", copy_labels(c)});
+    return {what + ", " + std::to_string(c.bytes) + " bytes", copy_labels(c)};
   }
+  if (const auto* e = std::get_if<const UnifiedMemoryEvent*>(&b.source))
+    return {(*e)->kind + ", " + std::to_string((*e)->value), {}};
+  return std::get<Words>(b.source);
 }
 
 /// Lanes in display order: host threads (NVTX by depth, API calls), process-wide NVTX
@@ -109,24 +130,24 @@ std::vector<Lane> build_lanes(const Measurement& m, std::uint64_t open_range_end
       Lane lane{"thread " + std::to_string(t) + " NVTX" + (d ? " depth " + std::to_string(d) : ""), {}};
       for (const auto& r : m.ranges)
         if (!r.process_wide && r.thread == t && r.depth == d)
-          lane.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path, {r.name}});
+          lane.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", &r});
       lanes.push_back(std::move(lane));
     }
     Lane api{"thread " + std::to_string(t) + " CUDA API", {}};
     for (const auto& a : m.api_calls)
-      if (a.thread == t) api.boxes.push_back({a.start_ns, a.end_ns, "api", a.name, {a.name}});
+      if (a.thread == t) api.boxes.push_back({a.start_ns, a.end_ns, "api", &a});
     if (!api.boxes.empty()) lanes.push_back(std::move(api));
   }
   Lane process_wide{"NVTX start/end", {}};
   for (const auto& r : m.ranges)
-    if (r.process_wide) process_wide.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", r.path, {r.name}});
+    if (r.process_wide) process_wide.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", &r});
   if (!process_wide.boxes.empty()) lanes.push_back(std::move(process_wide));
 
   append_stream_lanes(m, nullptr, {}, lanes);
 
   Lane uvm{"unified memory", {}};
   for (const auto& e : m.memory_events)
-    uvm.boxes.push_back({e.start_ns, e.end_ns, "uvm", e.kind + ", " + std::to_string(e.value), {}});
+    uvm.boxes.push_back({e.start_ns, e.end_ns, "uvm", &e});
   if (!uvm.boxes.empty()) lanes.push_back(std::move(uvm));
   return lanes;
 }
@@ -170,9 +191,9 @@ std::vector<Box> merged_boxes(const std::vector<Box>& lane, double px_per_ns) {
       what += " (" + parts + ")";
     }
     const double share = 100.0 * static_cast<double>(busy) / static_cast<double>(std::max<std::uint64_t>(b.end - b.start, 1));
-    b.tooltip = what + ", filling " + std::to_string(static_cast<int>(std::lround(share))) +
-                " % of this stretch (too many to draw one by one: trace.json, opened in Perfetto, has each)";
-    b.labels = {kinds.size() == 1 ? what : std::to_string(count) + " events"};
+    b.source = Words{what + ", filling " + std::to_string(static_cast<int>(std::lround(share))) +
+                         " % of this stretch (too many to draw one by one: trace.json, opened in Perfetto, has each)",
+                     {kinds.size() == 1 ? what : std::to_string(count) + " events"}};
   };
   const auto count_kind = [&](const std::string& kind) {
     const auto at = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
@@ -284,14 +305,15 @@ std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double spa
                                        : lanes[i].boxes;
     for (const auto& b : boxes) {
       const double width = std::max(x(b.end) - x(b.start), 0.5);   // keep short events visible
+      const Words said = words(b);
       svg += "<rect class=\"" + b.css_class + "\" x=\"" + svg_number(x(b.start)) + "\" y=\"" + svg_number(bar_top) +
              "\" width=\"" + svg_number(width) + "\" height=\"" + svg_number(s.bar) + "\"><title>" +
-             escape_markup(b.tooltip + " (" + nvprof_duration(static_cast<double>(b.end - b.start)) + ")") +
+             escape_markup(said.tooltip + " (" + nvprof_duration(static_cast<double>(b.end - b.start)) + ")") +
              "</title></rect>\n";
       // Named inside when a name fits; otherwise the tooltip names it.
-      const auto fits = std::find_if(b.labels.begin(), b.labels.end(),
+      const auto fits = std::find_if(said.labels.begin(), said.labels.end(),
                                      [&](const std::string& l) { return svg_text_width(l, s.small_font) + 5 <= width; });
-      if (fits != b.labels.end())
+      if (fits != said.labels.end())
         svg += "<text class=\"in in-" + b.css_class + "\" x=\"" + svg_number(x(b.start) + 3) + "\" y=\"" +
                svg_number(bar_top + s.bar / 2 + s.small_font * 0.35) + "\" font-size=\"" + svg_number(s.small_font) + "\">" +
                escape_markup(*fits) + "</text>\n";
