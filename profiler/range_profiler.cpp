@@ -277,8 +277,6 @@ bool RangeProfiler::start(CUcontext ctx) {
   return true;
 }
 
-bool RangeProfiler::configure(Context& c) { return set_config(c) && start_pass(c); }
-
 bool RangeProfiler::set_config(Context& c) {
   const auto started = std::chrono::steady_clock::now();
   struct Timed {   // on every return path

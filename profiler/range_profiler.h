@@ -96,7 +96,6 @@ class RangeProfiler {
   struct HostConfig;
 
   bool start(CUcontext ctx);                // false: metrics disabled (issue recorded)
-  bool configure(Context& c);               // set_config + start_pass
   bool set_config(Context& c);              // counter data image (new or carried) + SetConfig
   bool start_pass(Context& c);              // Start
   bool replay_earlier_passes(Context& c, const std::string& kernel, const std::function<void()>& just_before,
