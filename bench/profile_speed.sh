@@ -14,16 +14,9 @@ metrics=${LABBOOK_BENCH_METRICS:-$("$build/labbook" metrics --lab lab4)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-seconds() {   # seconds COMMAND...: wall time of one run; its output goes to $work/last.log
-  local start end
-  start=$(date +%s.%N)
-  "$@" >"$work/last.log" 2>&1 || { echo "failed: $*" >&2; tail -20 "$work/last.log" >&2; exit 1; }
-  end=$(date +%s.%N)
-  awk "BEGIN { print $end - $start }"
-}
+source "$(dirname "$0")/timing.sh"   # seconds, median3
 ratio() { awk "BEGIN { printf \"%.3f\", $1 / $2 }"; }
 per_launch_ms() { awk "BEGIN { printf \"%.2f ms\", 1000 * ($1 - $2) / $3 }"; }
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 row() { printf '| %s | %.2f | %s |\n' "$1" "$2" "$3"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'

@@ -2,12 +2,11 @@
 
 #include <dlfcn.h>
 
-#include <chrono>
-
 #include <cupti.h>
 #include <cupti_checkpoint.h>
 
 #include "cupti_status.h"
+#include "driver_status.h"
 #include "stopwatch.h"
 
 namespace labbook::profiler {
@@ -70,11 +69,10 @@ DeviceCheckpoint::~DeviceCheckpoint() {
 
 std::string DeviceCheckpoint::save() {
   if (!library().problem.empty()) return library().problem;
-  const auto started = std::chrono::steady_clock::now();
+  const ScopeSeconds timed(seconds_);
   // Work the program queued on other streams must be done before its memory is copied.
-  if (CUresult r = cuCtxSynchronize(); r != CUDA_SUCCESS) return "cuCtxSynchronize failed before saving memory";
+  if (CUresult r = cuCtxSynchronize(); r != CUDA_SUCCESS) return describe_driver_call("cuCtxSynchronize", r);
   const CUptiResult s = library().save(&handle_->checkpoint);
-  seconds_ += seconds_since(started);
   if (s != CUPTI_SUCCESS) return describe_call("cuptiCheckpointSave", s);
   saved_ = true;
   return "";
@@ -82,9 +80,8 @@ std::string DeviceCheckpoint::save() {
 
 std::string DeviceCheckpoint::restore() {
   if (!saved_) return "nothing saved to restore";
-  const auto started = std::chrono::steady_clock::now();
+  const ScopeSeconds timed(seconds_);
   const CUptiResult s = library().restore(&handle_->checkpoint);
-  seconds_ += seconds_since(started);
   return s == CUPTI_SUCCESS ? "" : describe_call("cuptiCheckpointRestore", s);
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "driver_status.h"
 #include "graph_kernels.h"
 
 namespace labbook::profiler {
@@ -18,12 +19,6 @@ struct InReplay {   // marks this thread's driver calls as labbook's own for a s
   InReplay() { t_in_replay = true; }
   ~InReplay() { t_in_replay = false; }
 };
-
-std::string failed(const char* call, CUresult r) {
-  const char* name = nullptr;
-  cuGetErrorName(r, &name);
-  return std::string(call) + " failed (" + (name ? name : "?") + ")";
-}
 
 bool replayable(CUgraphNodeType type) {
   return type == CU_GRAPH_NODE_TYPE_KERNEL || type == CU_GRAPH_NODE_TYPE_MEMCPY ||
@@ -91,7 +86,7 @@ std::string copy_kernel(const CUDA_KERNEL_NODE_PARAMS& p, CUfunction& function, 
   }
   CUfunction f = p.func;
   if (!f && p.kern) {
-    if (CUresult r = cuKernelGetFunction(&f, p.kern); r != CUDA_SUCCESS) return failed("cuKernelGetFunction", r);
+    if (CUresult r = cuKernelGetFunction(&f, p.kern); r != CUDA_SUCCESS) return describe_driver_call("cuKernelGetFunction", r);
   }
   if (!f) return "a kernel node without a function";
   ParameterInfo info{f, p.kern};
@@ -103,7 +98,7 @@ std::string copy_kernel(const CUDA_KERNEL_NODE_PARAMS& p, CUfunction& function, 
   for (std::size_t i = 0;; ++i) {
     const CUresult r = info.get(i, offset, size);
     if (r == CUDA_ERROR_INVALID_VALUE) break;   // past the last parameter
-    if (r != CUDA_SUCCESS) return failed("cuFuncGetParamInfo", r);
+    if (r != CUDA_SUCCESS) return describe_driver_call("cuFuncGetParamInfo", r);
     if (!p.kernelParams || !p.kernelParams[i]) return "a kernel node without its arguments";
     const auto* bytes = static_cast<const unsigned char*>(p.kernelParams[i]);
     copied.emplace_back(bytes, bytes + size);
@@ -180,7 +175,7 @@ std::string GraphReplay::read_nodes(const std::vector<CUgraphNode>& handles, Nod
   for (std::size_t i = 0; i < handles.size(); ++i) {   // the shape first: refresh() pairs by it
     nodes[i].handle = handles[i];
     if (CUresult r = cuGraphNodeGetType(handles[i], &nodes[i].type); r != CUDA_SUCCESS)
-      return failed("cuGraphNodeGetType", r);
+      return describe_driver_call("cuGraphNodeGetType", r);
     if (!read_dependencies(handles, nodes[i])) return "the graph's edges could not be read";
   }
   for (Node& n : nodes) {
@@ -188,16 +183,16 @@ std::string GraphReplay::read_nodes(const std::vector<CUgraphNode>& handles, Nod
     if (n.type == CU_GRAPH_NODE_TYPE_KERNEL) {
       CUDA_KERNEL_NODE_PARAMS p{};
       if (CUresult r = cuGraphKernelNodeGetParams(n.handle, &p); r != CUDA_SUCCESS)
-        return failed("cuGraphKernelNodeGetParams", r);
+        return describe_driver_call("cuGraphKernelNodeGetParams", r);
       if (std::string why = copy_kernel(p, n.function, n.grid, n.block, n.shared_bytes, n.arguments); !why.empty())
         return why;
       if (std::string why = copy_attributes(n.handle, n.function, n.attributes); !why.empty()) return why;
     } else if (n.type == CU_GRAPH_NODE_TYPE_MEMCPY) {
       if (CUresult r = cuGraphMemcpyNodeGetParams(n.handle, &n.copy); r != CUDA_SUCCESS)
-        return failed("cuGraphMemcpyNodeGetParams", r);
+        return describe_driver_call("cuGraphMemcpyNodeGetParams", r);
     } else if (n.type == CU_GRAPH_NODE_TYPE_MEMSET) {
       if (CUresult r = cuGraphMemsetNodeGetParams(n.handle, &n.set); r != CUDA_SUCCESS)
-        return failed("cuGraphMemsetNodeGetParams", r);
+        return describe_driver_call("cuGraphMemsetNodeGetParams", r);
     }
   }
   return nodes.empty() ? "the graph could not be read" : "";
@@ -218,7 +213,7 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
     if (CUresult r = cuGraphNodeSetEnabled(exec, nodes[disabled].handle, 0); r != CUDA_SUCCESS) {
       for (std::size_t i = 0; i < disabled; ++i)
         if (nodes[i].type != CU_GRAPH_NODE_TYPE_EMPTY) cuGraphNodeSetEnabled(exec, nodes[i].handle, 1);
-      return failed("cuGraphNodeSetEnabled", r);
+      return describe_driver_call("cuGraphNodeSetEnabled", r);
     }
   }
   std::lock_guard<std::mutex> lock(mutex_);
@@ -288,12 +283,12 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
         std::vector<void*> arguments;
         for (auto& value : n.arguments) arguments.push_back(value.data());
         r = cuLaunchKernelEx(&config, n.function, arguments.empty() ? nullptr : arguments.data(), nullptr);
-        if (r != CUDA_SUCCESS) return failed("launching a graph's kernel node", r);
+        if (r != CUDA_SUCCESS) return describe_driver_call("launching a graph's kernel node", r);
         break;
       }
       case CU_GRAPH_NODE_TYPE_MEMCPY: {
         r = cuMemcpy3DAsync(&n.copy, stream);
-        if (r != CUDA_SUCCESS) return failed("copying as a graph's memcpy node", r);
+        if (r != CUDA_SUCCESS) return describe_driver_call("copying as a graph's memcpy node", r);
         break;
       }
       case CU_GRAPH_NODE_TYPE_MEMSET: {
@@ -313,7 +308,7 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
                      : cuMemsetD32Async(s.dst, s.value, s.width, stream);
             break;
         }
-        if (r != CUDA_SUCCESS) return failed("setting memory as a graph's memset node", r);
+        if (r != CUDA_SUCCESS) return describe_driver_call("setting memory as a graph's memset node", r);
         break;
       }
       default: continue;   // empty
@@ -366,7 +361,7 @@ std::string GraphReplay::set_enabled(CUgraphExec exec, CUgraphNode node, bool en
     n.enabled = enabled;
     if (!enabled) return "";
     const CUresult r = cuGraphNodeSetEnabled(exec, node, 0);   // still labbook's to launch
-    return r == CUDA_SUCCESS ? "" : failed("disabling a node again (cuGraphNodeSetEnabled)", r);
+    return r == CUDA_SUCCESS ? "" : describe_driver_call("disabling a node again (cuGraphNodeSetEnabled)", r);
   });
 }
 
@@ -395,7 +390,7 @@ std::string GraphReplay::release(CUgraphExec exec) {
     if (e.instantiated.alive) r = cuGraphNodeSetEnabled(exec, n.handle, 1);
     if (r != CUDA_SUCCESS && e.update.alive && n.update_handle) r = cuGraphNodeSetEnabled(exec, n.update_handle, 1);
     if (r == CUDA_SUCCESS || !problem.empty()) continue;   // the first problem says it; the others are tried
-    problem = e.instantiated.alive || e.update.alive ? failed("cuGraphNodeSetEnabled", r)
+    problem = e.instantiated.alive || e.update.alive ? describe_driver_call("cuGraphNodeSetEnabled", r)
                                                      : "the graphs that name its nodes were destroyed";
   }
   return problem;

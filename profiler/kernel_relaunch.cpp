@@ -2,6 +2,8 @@
 
 #include <cuda.h>
 
+#include "driver_status.h"
+
 namespace labbook::profiler {
 
 namespace {
@@ -11,58 +13,91 @@ thread_local bool t_relaunching = false;
 /// The per-thread-default-stream variants name the calling thread's default stream as 0.
 CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
 
-std::string failed(const char* call, CUresult r) {
-  const char* name = nullptr;
-  cuGetErrorName(r, &name);
-  return std::string(call) + " failed (" + (name ? name : std::to_string(static_cast<int>(r))) + ")";
+/// A launch call's parameters, whichever of the six launch calls it was.
+struct LaunchCall {
+  enum class Api { Kernel, Cooperative, KernelEx, Other } api = Api::Other;
+  CUfunction f = nullptr;
+  unsigned grid[3] = {}, block[3] = {}, shared_bytes = 0;
+  CUstream stream = nullptr;
+  void** arguments = nullptr;
+  void** extra = nullptr;
+  CUlaunchConfig config{};   // KernelEx: as the program gave it (clusters, priorities...)
+};
+
+template <class P>
+LaunchCall shaped(LaunchCall::Api api, const P* p, CUstream stream, void** extra) {
+  LaunchCall c;
+  c.api = api;
+  c.f = p->f;
+  c.grid[0] = p->gridDimX, c.grid[1] = p->gridDimY, c.grid[2] = p->gridDimZ;
+  c.block[0] = p->blockDimX, c.block[1] = p->blockDimY, c.block[2] = p->blockDimZ;
+  c.shared_bytes = p->sharedMemBytes;
+  c.stream = stream;
+  c.arguments = p->kernelParams;
+  c.extra = extra;
+  return c;
 }
 
 template <class P>
-std::string launch_kernel(const P* p, CUstream stream) {
-  const CUresult r = cuLaunchKernel(p->f, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
-                                    p->blockDimZ, p->sharedMemBytes, stream, p->kernelParams, p->extra);
-  return r == CUDA_SUCCESS ? "" : failed("cuLaunchKernel", r);
+LaunchCall extended(const P* p, bool ptsz) {
+  LaunchCall c;
+  c.api = LaunchCall::Api::KernelEx;
+  c.f = p->f;
+  c.config = *p->config;
+  if (ptsz) c.config.hStream = per_thread(c.config.hStream);
+  c.arguments = p->kernelParams;
+  c.extra = p->extra;
+  return c;
 }
 
-template <class P>
-std::string launch_cooperative(const P* p, CUstream stream) {
-  const CUresult r = cuLaunchCooperativeKernel(p->f, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX,
-                                               p->blockDimY, p->blockDimZ, p->sharedMemBytes, stream, p->kernelParams);
-  return r == CUDA_SUCCESS ? "" : failed("cuLaunchCooperativeKernel", r);
-}
-
-template <class P>
-std::string launch_ex(const P* p, bool ptsz) {
-  CUlaunchConfig config = *p->config;   // attributes (clusters, priorities...) as the program gave them
-  if (ptsz) config.hStream = per_thread(config.hStream);
-  const CUresult r = cuLaunchKernelEx(&config, p->f, p->kernelParams, p->extra);
-  return r == CUDA_SUCCESS ? "" : failed("cuLaunchKernelEx", r);
+LaunchCall decoded(CUpti_CallbackId cbid, const void* params) {
+  using Api = LaunchCall::Api;
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
+      const auto* p = static_cast<const cuLaunchKernel_params*>(params);
+      return shaped(Api::Kernel, p, p->hStream, p->extra);
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+      const auto* p = static_cast<const cuLaunchKernel_ptsz_params*>(params);
+      return shaped(Api::Kernel, p, per_thread(p->hStream), p->extra);
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: {
+      const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(params);
+      return shaped(Api::Cooperative, p, p->hStream, nullptr);
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+      const auto* p = static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params);
+      return shaped(Api::Cooperative, p, per_thread(p->hStream), nullptr);
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+      return extended(static_cast<const cuLaunchKernelEx_params*>(params), false);
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+      return extended(static_cast<const cuLaunchKernelEx_ptsz_params*>(params), true);
+    default: return {};   // cuLaunch, cuLaunchGrid, cuLaunchGridAsync: deprecated
+  }
 }
 
 }  // namespace
 
 std::string relaunch_kernel(CUpti_CallbackId cbid, const void* params) {
-  switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
-      const auto* p = static_cast<const cuLaunchKernel_params*>(params);
-      return launch_kernel(p, p->hStream);
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-      const auto* p = static_cast<const cuLaunchKernel_ptsz_params*>(params);
-      return launch_kernel(p, per_thread(p->hStream));
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-      return launch_ex(static_cast<const cuLaunchKernelEx_params*>(params), false);
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-      return launch_ex(static_cast<const cuLaunchKernelEx_ptsz_params*>(params), true);
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: {
-      const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(params);
-      return launch_cooperative(p, p->hStream);
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-      const auto* p = static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params);
-      return launch_cooperative(p, per_thread(p->hStream));
-    }
+  LaunchCall c = decoded(cbid, params);
+  switch (c.api) {
+    case LaunchCall::Api::Kernel:
+      if (CUresult r = cuLaunchKernel(c.f, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
+                                      c.shared_bytes, c.stream, c.arguments, c.extra);
+          r != CUDA_SUCCESS)
+        return describe_driver_call("cuLaunchKernel", r);
+      return "";
+    case LaunchCall::Api::Cooperative:
+      if (CUresult r = cuLaunchCooperativeKernel(c.f, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1],
+                                                 c.block[2], c.shared_bytes, c.stream, c.arguments);
+          r != CUDA_SUCCESS)
+        return describe_driver_call("cuLaunchCooperativeKernel", r);
+      return "";
+    case LaunchCall::Api::KernelEx:
+      if (CUresult r = cuLaunchKernelEx(&c.config, c.f, c.arguments, c.extra); r != CUDA_SUCCESS)
+        return describe_driver_call("cuLaunchKernelEx", r);
+      return "";
     default:
       return "the kernel was launched through a deprecated call (cuLaunch, cuLaunchGrid) that labbook does not "
              "launch again";
@@ -70,28 +105,14 @@ std::string relaunch_kernel(CUpti_CallbackId cbid, const void* params) {
 }
 
 std::string load_kernel(CUpti_CallbackId cbid, const void* params) {
-  CUfunction f = nullptr;
-  switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: f = static_cast<const cuLaunchKernel_params*>(params)->f; break;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: f = static_cast<const cuLaunchKernel_ptsz_params*>(params)->f; break;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: f = static_cast<const cuLaunchKernelEx_params*>(params)->f; break;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-      f = static_cast<const cuLaunchKernelEx_ptsz_params*>(params)->f;
-      break;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-      f = static_cast<const cuLaunchCooperativeKernel_params*>(params)->f;
-      break;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-      f = static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->f;
-      break;
-    default: return "";   // relaunch_kernel() says why it cannot launch these
-  }
+  const CUfunction f = decoded(cbid, params).f;
+  if (!f) return "";   // relaunch_kernel() says why it cannot launch these
   CUresult r = cuFuncLoad(f);
   if (r != CUDA_SUCCESS) {   // the runtime may hand the driver a CUkernel as a CUfunction
     CUfunction loaded = nullptr;
     if (cuKernelGetFunction(&loaded, reinterpret_cast<CUkernel>(f)) == CUDA_SUCCESS) r = cuFuncLoad(loaded);
   }
-  return r == CUDA_SUCCESS ? "" : failed("cuFuncLoad", r);
+  return r == CUDA_SUCCESS ? "" : describe_driver_call("cuFuncLoad", r);
 }
 
 bool relaunching() { return t_relaunching; }

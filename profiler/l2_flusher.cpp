@@ -6,6 +6,7 @@
 #include <future>
 
 #include "capture_mode.h"
+#include "driver_status.h"
 #include "l2_flush_kernel.h"
 #include "stopwatch.h"
 
@@ -22,12 +23,6 @@ struct CurrentContext {   // makes `ctx` current for a scope, restoring the call
     cuCtxPopCurrent(&popped);
   }
 };
-
-std::string failed(const char* call, CUresult r) {
-  const char* name = nullptr;
-  cuGetErrorName(r, &name);
-  return std::string(call) + " failed (" + (name ? name : "?") + ")";
-}
 
 }  // namespace
 
@@ -56,21 +51,21 @@ bool L2Flusher::in_flush() { return t_in_flush; }
 
 std::string L2Flusher::prepare(int device, Device& d) {
   CUdevice dev = 0;
-  if (CUresult r = cuDeviceGet(&dev, device); r != CUDA_SUCCESS) return failed("cuDeviceGet", r);
+  if (CUresult r = cuDeviceGet(&dev, device); r != CUDA_SUCCESS) return describe_driver_call("cuDeviceGet", r);
   int l2 = 0, sms = 0;
   cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev);
   cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
   if (l2 <= 0) return "the device reports no L2 size";
   CUctxCreateParams params{};
-  if (CUresult r = cuCtxCreate(&d.ctx, &params, 0, dev); r != CUDA_SUCCESS) return failed("cuCtxCreate", r);
+  if (CUresult r = cuCtxCreate(&d.ctx, &params, 0, dev); r != CUDA_SUCCESS) return describe_driver_call("cuCtxCreate", r);
   CUcontext popped = nullptr;
   cuCtxPopCurrent(&popped);   // cuCtxCreate made it current; the program's context comes back
   CurrentContext current(d.ctx);
-  if (CUresult r = cuModuleLoadData(&d.module, kL2FlushPtx); r != CUDA_SUCCESS) return failed("cuModuleLoadData", r);
+  if (CUresult r = cuModuleLoadData(&d.module, kL2FlushPtx); r != CUDA_SUCCESS) return describe_driver_call("cuModuleLoadData", r);
   if (CUresult r = cuModuleGetFunction(&d.kernel, d.module, kL2FlushKernel); r != CUDA_SUCCESS)
-    return failed("cuModuleGetFunction", r);
+    return describe_driver_call("cuModuleGetFunction", r);
   const std::size_t bytes = 2 * static_cast<std::size_t>(l2);
-  if (CUresult r = cuMemAlloc(&d.buffer, bytes); r != CUDA_SUCCESS) return failed("cuMemAlloc", r);
+  if (CUresult r = cuMemAlloc(&d.buffer, bytes); r != CUDA_SUCCESS) return describe_driver_call("cuMemAlloc", r);
   d.bytes = bytes;
   d.blocks = static_cast<unsigned>(sms > 0 ? sms * 8 : 256);
   return "";
@@ -166,7 +161,7 @@ std::string L2Flusher::flush(int device) {
   ++stats_.flushes;
   stats_.flush_seconds += seconds_since(started);
   if (r != CUDA_SUCCESS) {
-    d.problem = failed("flushing L2", r);
+    d.problem = describe_driver_call("flushing L2", r);
     d.problem_said = true;
     return d.problem;
   }

@@ -278,12 +278,7 @@ bool RangeProfiler::start(CUcontext ctx) {
 }
 
 bool RangeProfiler::set_config(Context& c) {
-  const auto started = std::chrono::steady_clock::now();
-  struct Timed {   // on every return path
-    double& seconds;
-    std::chrono::steady_clock::time_point started;
-    ~Timed() { seconds += seconds_since(started); }
-  } timed{pass_control_seconds_, started};
+  const ScopeSeconds timed(pass_control_seconds_);
   ++c.batch;
   if (carried_ && run_.pass > 0) {
     if (!load_carried_data(c)) return false;
@@ -323,9 +318,11 @@ bool RangeProfiler::set_config(Context& c) {
 bool RangeProfiler::start_pass(Context& c) {
   auto start = LABBOOK_PARAMS(CUpti_RangeProfiler_Start_Params);
   start.pRangeProfilerObject = c.object;
-  const auto started = std::chrono::steady_clock::now();
-  const CUptiResult s = cuptiRangeProfilerStart(&start);
-  pass_control_seconds_ += seconds_since(started);
+  CUptiResult s = CUPTI_SUCCESS;
+  {
+    const ScopeSeconds timed(pass_control_seconds_);
+    s = cuptiRangeProfilerStart(&start);
+  }
   if (s != CUPTI_SUCCESS) {
     disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
             is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerStart", s));
@@ -374,9 +371,11 @@ bool RangeProfiler::replay_earlier_passes(Context& c, const std::string& kernel,
     auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
     stop.pRangeProfilerObject = c.object;
     c.running = false;
-    const auto stopping = std::chrono::steady_clock::now();
-    const CUptiResult stopped = cuptiRangeProfilerStop(&stop);
-    pass_control_seconds_ += seconds_since(stopping);
+    CUptiResult stopped = CUPTI_SUCCESS;
+    {
+      const ScopeSeconds timed(pass_control_seconds_);
+      stopped = cuptiRangeProfilerStop(&stop);
+    }
     if (stopped != CUPTI_SUCCESS) return give_up(describe_call("cuptiRangeProfilerStop", stopped), true);
     if (stop.isAllPassSubmitted) return give_up("CUPTI took fewer passes than it had said", true);
   }
