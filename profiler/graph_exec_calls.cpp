@@ -22,6 +22,10 @@ const std::vector<CUpti_CallbackId>& graph_exec_calls() {
       CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
       CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemcpyNodeSetParams,
       CUPTI_DRIVER_TRACE_CBID_cuGraphExecMemsetNodeSetParams,
+      CUPTI_DRIVER_TRACE_CBID_cuGraphExecHostNodeSetParams,
+      CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventRecordNodeSetEvent,
+      CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventWaitNodeSetEvent,
+      CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams,
       CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
       CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,
       CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2,
@@ -82,6 +86,29 @@ GraphExecChange follow_graph_exec_call(GraphReplay& replay, CUpti_CallbackId cbi
       problem = replay.set_memset(exec, p->hNode, *p->memsetParams);
       break;
     }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecHostNodeSetParams: {
+      const auto* p = static_cast<const cuGraphExecHostNodeSetParams_params*>(d.functionParams);
+      exec = p->hGraphExec;
+      problem = replay.set_host(exec, p->hNode, *p->nodeParams);
+      break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventRecordNodeSetEvent: {
+      const auto* p = static_cast<const cuGraphExecEventRecordNodeSetEvent_params*>(d.functionParams);
+      exec = p->hGraphExec;
+      problem = replay.set_event(exec, p->hNode, p->event);
+      break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventWaitNodeSetEvent: {
+      const auto* p = static_cast<const cuGraphExecEventWaitNodeSetEvent_params*>(d.functionParams);
+      exec = p->hGraphExec;
+      problem = replay.set_event(exec, p->hNode, p->event);
+      break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams: {   // new nodes in the child
+      exec = static_cast<const cuGraphExecChildGraphNodeSetParams_params*>(d.functionParams)->hGraphExec;
+      if (replay.adopted(exec)) problem = "the program changed a child graph's nodes";
+      break;
+    }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams: {
       const auto* p = static_cast<const cuGraphExecNodeSetParams_params*>(d.functionParams);
       exec = p->hGraphExec;
@@ -96,6 +123,13 @@ GraphExecChange follow_graph_exec_call(GraphReplay& replay, CUpti_CallbackId cbi
         const CUDA_MEMSET_NODE_PARAMS set{n.memset.dst, n.memset.pitch, n.memset.value, n.memset.elementSize,
                                           n.memset.width, n.memset.height};
         problem = replay.set_memset(exec, p->hNode, set);
+      } else if (n.type == CU_GRAPH_NODE_TYPE_HOST) {
+        const CUDA_HOST_NODE_PARAMS host{n.host.fn, n.host.userData};
+        problem = replay.set_host(exec, p->hNode, host);
+      } else if (n.type == CU_GRAPH_NODE_TYPE_EVENT_RECORD) {
+        problem = replay.set_event(exec, p->hNode, n.eventRecord.event);
+      } else if (n.type == CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
+        problem = replay.set_event(exec, p->hNode, n.eventWait.event);
       } else if (replay.adopted(exec)) {
         problem = "the program changed a node of a kind labbook does not copy";
       }

@@ -31,26 +31,33 @@ std::vector<CUgraphNode> graph_nodes_in_order(CUgraph graph) {
   return ordered;
 }
 
+std::vector<CUgraphNode> graph_nodes_flattened(CUgraph graph) {
+  std::vector<CUgraphNode> flattened;
+  for (CUgraphNode node : graph_nodes_in_order(graph)) {
+    flattened.push_back(node);
+    CUgraphNodeType type;
+    CUgraph child = nullptr;
+    if (cuGraphNodeGetType(node, &type) == CUDA_SUCCESS && type == CU_GRAPH_NODE_TYPE_GRAPH &&
+        cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS) {
+      const std::vector<CUgraphNode> inner = graph_nodes_flattened(child);
+      flattened.insert(flattened.end(), inner.begin(), inner.end());
+    }
+  }
+  return flattened;
+}
+
 std::vector<std::string> graph_kernel_names(CUgraph graph) {
   std::vector<std::string> names;
-  for (CUgraphNode node : graph_nodes_in_order(graph)) {
+  for (CUgraphNode node : graph_nodes_flattened(graph)) {
     CUgraphNodeType type;
-    if (cuGraphNodeGetType(node, &type) != CUDA_SUCCESS) continue;
-    if (type == CU_GRAPH_NODE_TYPE_KERNEL) {
-      CUDA_KERNEL_NODE_PARAMS params{};
-      const char* name = nullptr;
-      if (cuGraphKernelNodeGetParams(node, &params) == CUDA_SUCCESS) {
-        if (params.func) cuFuncGetName(&name, params.func);
-        else if (params.kern) cuKernelGetName(&name, params.kern);
-      }
-      names.push_back(name ? name : "");
-    } else if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
-      CUgraph child = nullptr;
-      if (cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS) {
-        const auto inner = graph_kernel_names(child);
-        names.insert(names.end(), inner.begin(), inner.end());
-      }
+    if (cuGraphNodeGetType(node, &type) != CUDA_SUCCESS || type != CU_GRAPH_NODE_TYPE_KERNEL) continue;
+    CUDA_KERNEL_NODE_PARAMS params{};
+    const char* name = nullptr;
+    if (cuGraphKernelNodeGetParams(node, &params) == CUDA_SUCCESS) {
+      if (params.func) cuFuncGetName(&name, params.func);
+      else if (params.kern) cuKernelGetName(&name, params.kern);
     }
+    names.push_back(name ? name : "");
   }
   return names;
 }

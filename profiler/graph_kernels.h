@@ -14,8 +14,14 @@ namespace labbook::profiler {
 /// numbers them (graph_order.h). Empty if the graph cannot be read.
 std::vector<CUgraphNode> graph_nodes_in_order(CUgraph graph);
 
-/// Mangled names of `graph`'s kernel nodes, child graphs' in place of their node, in the
-/// order of graph_nodes_in_order(). Nodes whose function cannot be named are "".
+/// graph_nodes_in_order(), each child-graph node followed by its embedded graph's nodes, in
+/// the same order, recursively: an order the whole graph allows. An executable graph names a
+/// child's nodes by these handles (cuGraphChildGraphNodeGetGraph's graph, not the graph the
+/// program passed in, which CUDA copied).
+std::vector<CUgraphNode> graph_nodes_flattened(CUgraph graph);
+
+/// Mangled names of `graph`'s kernel nodes, in the order of graph_nodes_flattened(). Nodes
+/// whose function cannot be named are "".
 std::vector<std::string> graph_kernel_names(CUgraph graph);
 
 /// True when `stream` is being captured into a graph: a kernel launched into it then runs

@@ -21,9 +21,42 @@ struct InReplay {   // marks this thread's driver calls as labbook's own for a s
 };
 
 bool replayable(CUgraphNodeType type) {
-  return type == CU_GRAPH_NODE_TYPE_KERNEL || type == CU_GRAPH_NODE_TYPE_MEMCPY ||
-         type == CU_GRAPH_NODE_TYPE_MEMSET || type == CU_GRAPH_NODE_TYPE_EMPTY;
+  switch (type) {
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+    case CU_GRAPH_NODE_TYPE_EMPTY:
+    case CU_GRAPH_NODE_TYPE_HOST:
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+    case CU_GRAPH_NODE_TYPE_GRAPH: return true;
+    default: return false;
+  }
 }
+
+/// Nodes the exec can disable; host and event nodes get stand-ins instead.
+bool can_disable(CUgraphNodeType type) {
+  return type == CU_GRAPH_NODE_TYPE_KERNEL || type == CU_GRAPH_NODE_TYPE_MEMCPY || type == CU_GRAPH_NODE_TYPE_MEMSET;
+}
+
+/// Whether labbook does something to keep `type` from running in the exec.
+bool silenced(CUgraphNodeType type) {
+  return can_disable(type) || type == CU_GRAPH_NODE_TYPE_HOST || type == CU_GRAPH_NODE_TYPE_EVENT_RECORD ||
+         type == CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+}
+
+/// The call that keeps a node of `type` from running in an exec, for messages.
+const char* silencing_call(CUgraphNodeType type) {
+  switch (type) {
+    case CU_GRAPH_NODE_TYPE_HOST: return "cuGraphExecHostNodeSetParams";
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return "cuGraphExecEventRecordNodeSetEvent";
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return "cuGraphExecEventWaitNodeSetEvent";
+    default: return "cuGraphNodeSetEnabled";
+  }
+}
+
+/// The host function a host node runs in the exec while labbook runs the program's.
+void CUDA_CB do_nothing(void*) {}
 
 const char* node_type_name(CUgraphNodeType type) {
   switch (type) {
@@ -59,6 +92,9 @@ struct GraphReplay::Node {
   // memcpy, memset
   CUDA_MEMCPY3D copy{};
   CUDA_MEMSET_NODE_PARAMS set{};
+  // host function; event record or wait
+  CUDA_HOST_NODE_PARAMS host{};
+  CUevent event = nullptr;
 };
 
 namespace {
@@ -193,6 +229,15 @@ std::string GraphReplay::read_nodes(const std::vector<CUgraphNode>& handles, Nod
     } else if (n.type == CU_GRAPH_NODE_TYPE_MEMSET) {
       if (CUresult r = cuGraphMemsetNodeGetParams(n.handle, &n.set); r != CUDA_SUCCESS)
         return describe_driver_call("cuGraphMemsetNodeGetParams", r);
+    } else if (n.type == CU_GRAPH_NODE_TYPE_HOST) {
+      if (CUresult r = cuGraphHostNodeGetParams(n.handle, &n.host); r != CUDA_SUCCESS)
+        return describe_driver_call("cuGraphHostNodeGetParams", r);
+    } else if (n.type == CU_GRAPH_NODE_TYPE_EVENT_RECORD) {
+      if (CUresult r = cuGraphEventRecordNodeGetEvent(n.handle, &n.event); r != CUDA_SUCCESS)
+        return describe_driver_call("cuGraphEventRecordNodeGetEvent", r);
+    } else if (n.type == CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
+      if (CUresult r = cuGraphEventWaitNodeGetEvent(n.handle, &n.event); r != CUDA_SUCCESS)
+        return describe_driver_call("cuGraphEventWaitNodeGetEvent", r);
     }
   }
   return nodes.empty() ? "the graph could not be read" : "";
@@ -205,25 +250,67 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
   if (cuGraphExecGetFlags(exec, &flags) == CUDA_SUCCESS && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
     return "the graph was instantiated for launches from the device";
   Nodes nodes;
-  if (std::string why = read_nodes(graph_nodes_in_order(graph), nodes); !why.empty()) return why;
-  // Disable last, and undo on failure: a half-disabled graph would compute something else.
-  std::size_t disabled = 0;
-  for (; disabled < nodes.size(); ++disabled) {
-    if (nodes[disabled].type == CU_GRAPH_NODE_TYPE_EMPTY) continue;
-    if (CUresult r = cuGraphNodeSetEnabled(exec, nodes[disabled].handle, 0); r != CUDA_SUCCESS) {
-      for (std::size_t i = 0; i < disabled; ++i)
-        if (nodes[i].type != CU_GRAPH_NODE_TYPE_EMPTY) cuGraphNodeSetEnabled(exec, nodes[i].handle, 1);
-      return describe_driver_call("cuGraphNodeSetEnabled", r);
+  if (std::string why = read_nodes(graph_nodes_flattened(graph), nodes); !why.empty()) return why;
+  StandIns stand_ins;
+  if (std::string why = stand_ins.create(nodes); !why.empty()) return why;
+  // Silence last, and undo on failure: a half-silenced graph would compute something else.
+  for (std::size_t silent = 0; silent < nodes.size(); ++silent) {
+    if (CUresult r = silence(exec, nodes[silent].handle, nodes[silent], stand_ins); r != CUDA_SUCCESS) {
+      for (std::size_t i = 0; i < silent; ++i) restore(exec, nodes[i].handle, nodes[i]);
+      stand_ins.destroy();
+      return describe_driver_call(silencing_call(nodes[silent].type), r);
     }
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  execs_[exec] = Exec{std::move(nodes), {graph, true}, {}};
+  execs_[exec] = Exec{std::move(nodes), {graph, true}, {}, stand_ins};
   return "";
+}
+
+std::string GraphReplay::StandIns::create(const Nodes& nodes) {
+  for (const Node& n : nodes) {
+    if (n.type != CU_GRAPH_NODE_TYPE_EVENT_RECORD && n.type != CU_GRAPH_NODE_TYPE_WAIT_EVENT) continue;
+    for (CUevent* e : {&recorded, &never_recorded}) {
+      if (CUresult r = cuEventCreate(e, CU_EVENT_DISABLE_TIMING); r != CUDA_SUCCESS) {
+        destroy();
+        return describe_driver_call("cuEventCreate", r);
+      }
+    }
+    break;
+  }
+  return "";
+}
+
+void GraphReplay::StandIns::destroy() {
+  for (CUevent* e : {&recorded, &never_recorded})
+    if (*e) cuEventDestroy(*e), *e = nullptr;
+}
+
+CUresult GraphReplay::silence(CUgraphExec exec, CUgraphNode handle, const Node& n, const StandIns& stand_ins) {
+  if (can_disable(n.type)) return cuGraphNodeSetEnabled(exec, handle, 0);
+  switch (n.type) {
+    case CU_GRAPH_NODE_TYPE_HOST: {
+      const CUDA_HOST_NODE_PARAMS quiet{do_nothing, nullptr};
+      return cuGraphExecHostNodeSetParams(exec, handle, &quiet);
+    }
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return cuGraphExecEventRecordNodeSetEvent(exec, handle, stand_ins.recorded);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return cuGraphExecEventWaitNodeSetEvent(exec, handle, stand_ins.never_recorded);
+    default: return CUDA_SUCCESS;   // empty, child graph: nothing of their own runs
+  }
+}
+
+CUresult GraphReplay::restore(CUgraphExec exec, CUgraphNode handle, const Node& n) {
+  if (can_disable(n.type)) return cuGraphNodeSetEnabled(exec, handle, n.enabled ? 1 : 0);
+  switch (n.type) {
+    case CU_GRAPH_NODE_TYPE_HOST: return cuGraphExecHostNodeSetParams(exec, handle, &n.host);
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD: return cuGraphExecEventRecordNodeSetEvent(exec, handle, n.event);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT: return cuGraphExecEventWaitNodeSetEvent(exec, handle, n.event);
+    default: return CUDA_SUCCESS;
+  }
 }
 
 std::string GraphReplay::refresh(CUgraphExec exec, CUgraph graph) {
   InReplay own_calls;
-  const std::vector<CUgraphNode> handles = graph_nodes_in_order(graph);
+  const std::vector<CUgraphNode> handles = graph_nodes_flattened(graph);
   Nodes fresh;
   const std::string unreadable = read_nodes(handles, fresh);
   std::lock_guard<std::mutex> lock(mutex_);
@@ -250,7 +337,22 @@ std::string GraphReplay::refresh(CUgraphExec exec, CUgraph graph) {
     fresh[i].update_handle = handles[i];
   }
   e.nodes = std::move(fresh);
+  // The update gave host and event nodes the program's functions and events back.
+  for (const Node& n : e.nodes) {
+    if (can_disable(n.type) || !silenced(n.type)) continue;
+    if (CUresult r = through_live_handle(e, n, [&](CUgraphNode h) { return silence(exec, h, n, e.stand_ins); });
+        r != CUDA_SUCCESS)
+      return describe_driver_call(silencing_call(n.type), r);
+  }
   return "";
+}
+
+template <typename Call>
+CUresult GraphReplay::through_live_handle(const Exec& e, const Node& n, Call call) {
+  CUresult r = CUDA_ERROR_INVALID_VALUE;
+  if (e.instantiated.alive) r = call(n.handle);
+  if (r != CUDA_SUCCESS && e.update.alive && n.update_handle) r = call(n.update_handle);
+  return r;
 }
 
 bool GraphReplay::adopted(CUgraphExec exec) const {
@@ -311,7 +413,22 @@ std::string GraphReplay::launch_nodes(CUgraphExec exec, CUstream stream, std::si
         if (r != CUDA_SUCCESS) return describe_driver_call("setting memory as a graph's memset node", r);
         break;
       }
-      default: continue;   // empty
+      case CU_GRAPH_NODE_TYPE_HOST: {
+        r = cuLaunchHostFunc(stream, n.host.fn, n.host.userData);
+        if (r != CUDA_SUCCESS) return describe_driver_call("running a graph's host-function node", r);
+        break;
+      }
+      case CU_GRAPH_NODE_TYPE_EVENT_RECORD: {
+        r = cuEventRecord(n.event, stream);
+        if (r != CUDA_SUCCESS) return describe_driver_call("recording a graph's event node", r);
+        break;
+      }
+      case CU_GRAPH_NODE_TYPE_WAIT_EVENT: {
+        r = cuStreamWaitEvent(stream, n.event, 0);
+        if (r != CUDA_SUCCESS) return describe_driver_call("waiting as a graph's event-wait node", r);
+        break;
+      }
+      default: continue;   // empty, child graph (its nodes follow it)
     }
     ++launched;
   }
@@ -356,6 +473,22 @@ std::string GraphReplay::set_memset(CUgraphExec exec, CUgraphNode node, const CU
   });
 }
 
+std::string GraphReplay::set_host(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS& params) {
+  return change_node(exec, node, [&](Node& n) -> std::string {
+    n.host = params;
+    const CUresult r = silence(exec, node, n, execs_.at(exec).stand_ins);   // still labbook's to run
+    return r == CUDA_SUCCESS ? "" : describe_driver_call(silencing_call(n.type), r);
+  });
+}
+
+std::string GraphReplay::set_event(CUgraphExec exec, CUgraphNode node, CUevent event) {
+  return change_node(exec, node, [&](Node& n) -> std::string {
+    n.event = event;
+    const CUresult r = silence(exec, node, n, execs_.at(exec).stand_ins);
+    return r == CUDA_SUCCESS ? "" : describe_driver_call(silencing_call(n.type), r);
+  });
+}
+
 std::string GraphReplay::set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled) {
   return change_node(exec, node, [&](Node& n) -> std::string {
     n.enabled = enabled;
@@ -385,20 +518,26 @@ std::string GraphReplay::release(CUgraphExec exec) {
   // after an update, the update's handles are tried too, while their graph lives.
   std::string problem;
   for (const Node& n : e.nodes) {
-    if (!n.enabled || n.type == CU_GRAPH_NODE_TYPE_EMPTY) continue;
-    CUresult r = CUDA_ERROR_INVALID_VALUE;
-    if (e.instantiated.alive) r = cuGraphNodeSetEnabled(exec, n.handle, 1);
-    if (r != CUDA_SUCCESS && e.update.alive && n.update_handle) r = cuGraphNodeSetEnabled(exec, n.update_handle, 1);
+    if (!silenced(n.type) || (can_disable(n.type) && !n.enabled)) continue;
+    const CUresult r = through_live_handle(e, n, [&](CUgraphNode h) { return restore(exec, h, n); });
     if (r == CUDA_SUCCESS || !problem.empty()) continue;   // the first problem says it; the others are tried
-    problem = e.instantiated.alive || e.update.alive ? describe_driver_call("cuGraphNodeSetEnabled", r)
+    problem = e.instantiated.alive || e.update.alive ? describe_driver_call(silencing_call(n.type), r)
                                                      : "the graphs that name its nodes were destroyed";
   }
+  if (problem.empty()) e.stand_ins.destroy();   // else a node may still use them
   return problem;
 }
 
 void GraphReplay::forget(CUgraphExec exec) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  execs_.erase(exec);
+  StandIns stand_ins;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = execs_.find(exec);
+    if (it == execs_.end()) return;
+    stand_ins = it->second.stand_ins;
+    execs_.erase(it);
+  }
+  stand_ins.destroy();   // an event in use is released once its work completes (cuEventDestroy)
 }
 
 void GraphReplay::graph_destroyed(CUgraph graph) {

@@ -9,9 +9,15 @@
 /// after another is an order the graph allows, so the program computes what it computes
 /// without labbook. Only metrics runs do this; the trace run times the graph as it is.
 ///
-/// Graphs made of kernel, memcpy, memset and empty nodes are replayed. Any other node (host
-/// function, event, allocation, child graph, conditional...) leaves the graph to run whole,
-/// its kernels without metrics, and adopt() says why. Driver API only; no CUPTI.
+/// Kernel, memcpy and memset nodes are disabled in the exec. Host-function and event nodes
+/// cannot be disabled, so the exec gets stand-ins for them (a host function that does
+/// nothing, events of labbook's own: a recorded one, and one never recorded to wait on), and
+/// labbook runs the program's host function (cuLaunchHostFunc) and records or waits on the
+/// program's event in their place in the order. A child graph's nodes are launched in place
+/// of the child-graph node, recursively: an exec names them by the handles of the child's
+/// embedded graph (H100, driver 580: tools/probes/graph_node_standins.cu). Any other node
+/// (allocation, external semaphore, batch memory operation, conditional...) leaves the graph
+/// to run whole, its kernels without metrics, and adopt() says why. Driver API only; no CUPTI.
 #include <map>
 #include <mutex>
 #include <optional>
@@ -45,6 +51,9 @@ class GraphReplay {
   std::string set_kernel(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS& params);
   std::string set_memcpy(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D& params);
   std::string set_memset(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS& params);
+  std::string set_host(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS& params);
+  /// An event record or wait node's event.
+  std::string set_event(CUgraphExec exec, CUgraphNode node, CUevent event);
   std::string set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled);
   /// cuGraphExecUpdate from `graph` (at its exit, when it succeeded): the copies take the
   /// updated parameters, node by node in order (an update keeps the topology and the nodes'
@@ -71,6 +80,22 @@ class GraphReplay {
  private:
   struct Node;
   using Nodes = std::vector<Node>;
+  /// What an exec's host and event nodes do while labbook runs the program's in their place.
+  struct StandIns {
+    CUevent recorded = nullptr;   // event record nodes record this one
+    CUevent never_recorded = nullptr;   // event wait nodes wait on this one: no wait
+    std::string create(const Nodes& nodes);   // the events, where `nodes` need them
+    void destroy();
+  };
+  /// Keeps `n` from running in `exec` (disabled, or its stand-in), or lets it run as the
+  /// program left it again, naming it by `handle`.
+  static CUresult silence(CUgraphExec exec, CUgraphNode handle, const Node& n, const StandIns& stand_ins);
+  static CUresult restore(CUgraphExec exec, CUgraphNode handle, const Node& n);
+  struct Exec;
+  /// `call` on the handle that names `n` in the exec: the instantiated graph's while it
+  /// lives, else the last update's.
+  template <typename Call>
+  static CUresult through_live_handle(const Exec& e, const Node& n, Call call);
   /// An adopted exec: the copies, and the graphs whose node handles name them in the exec
   /// (the one it was instantiated from and the one of its last update; handles die with
   /// their graph).
@@ -81,6 +106,7 @@ class GraphReplay {
     };
     Nodes nodes;
     Source instantiated, update;
+    StandIns stand_ins;
   };
   /// Copies the nodes `handles` name (a graph's, in order); "" or why they cannot be replayed.
   /// Always reads every node's type and dependencies; then the parameters, up to a problem.

@@ -1,6 +1,6 @@
 // A captured graph with a host function between two kernels, as programs do to hand results
 // to the CPU without a synchronize: kernel, cudaLaunchHostFunc, kernel, launched four times.
-// labbook cannot launch a host node itself, so this graph runs whole under metrics too.
+// In a metrics run labbook runs the host function itself, in its place between the kernels.
 //   graph_host_node  prints how often the host function ran and the result; exit 0 when right
 #include <atomic>
 #include <cstdio>

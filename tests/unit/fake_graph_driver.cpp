@@ -12,9 +12,16 @@ struct CUfunc_st {
   std::vector<std::size_t> parameter_sizes;
 };
 
+/// An event: the program's (fake_driver::event(), named in work()) or labbook's (cuEventCreate).
+struct CUevent_st {
+  int program_id = -1;   // -1: not the program's
+  bool alive = true;
+};
+
 namespace {
 
-/// What a node does: a kernel with its own copy of the argument bytes, or a memset or memcpy.
+/// What a node does: a kernel with its own copy of the argument bytes, a memset or memcpy, a
+/// host function, an event recorded or waited on, or a child graph (its embedded copy).
 struct Work {
   CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
   CUfunc_st* function = nullptr;
@@ -22,6 +29,9 @@ struct Work {
   std::vector<std::vector<unsigned char>> arguments;
   CUDA_MEMSET_NODE_PARAMS set{};
   CUDA_MEMCPY3D copy{};
+  CUDA_HOST_NODE_PARAMS host{};
+  CUevent event = nullptr;
+  CUgraph child = nullptr;
 };
 
 Work of_type(CUgraphNodeType type) {
@@ -41,6 +51,7 @@ struct CUgraphNode_st {
 struct CUgraph_st {
   std::vector<CUgraphNode_st*> nodes;   // creation order
   bool alive = true;
+  CUgraph_st* parent = nullptr;   // a child graph node's embedded graph dies with its parent
 };
 
 struct CUgraphExec_st {
@@ -63,6 +74,7 @@ struct Driver {
   std::deque<CUgraph_st> graphs;
   std::deque<CUgraphNode_st> nodes;
   std::deque<CUgraphExec_st> execs;
+  std::deque<CUevent_st> events;
   std::vector<std::string> work;
   std::size_t work_by_graph_launches = 0;
   std::set<CUgraphNode> failing;
@@ -75,7 +87,9 @@ Driver& driver() {
   return d;
 }
 
-bool node_alive(CUgraphNode node) { return node && node->graph && node->graph->alive; }
+bool graph_alive(CUgraph graph) { return graph && graph->alive && (!graph->parent || graph_alive(graph->parent)); }
+
+bool node_alive(CUgraphNode node) { return node && graph_alive(node->graph); }
 
 std::string hex(const std::vector<unsigned char>& bytes) {
   std::string s = "0x";
@@ -100,6 +114,14 @@ void log(const Work& w, CUstream stream) {
   } else if (w.type == CU_GRAPH_NODE_TYPE_MEMCPY) {
     line = "memcpy " + std::to_string(w.copy.dstDevice) + " <- " + std::to_string(w.copy.srcDevice) + " " +
            std::to_string(w.copy.WidthInBytes) + " bytes";
+  } else if (w.type == CU_GRAPH_NODE_TYPE_HOST) {
+    w.host.fn(w.host.userData);   // the function says what it does through fake_driver::note()
+    return;
+  } else if (w.type == CU_GRAPH_NODE_TYPE_EVENT_RECORD || w.type == CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
+    const char* what = w.type == CU_GRAPH_NODE_TYPE_EVENT_RECORD ? "record" : "wait on";
+    if (!w.event->alive) line = std::string(what) + " a destroyed event";
+    else if (w.event->program_id < 0) return;   // labbook's own
+    else line = std::string(what) + " event " + std::to_string(w.event->program_id);
   } else {
     return;
   }
@@ -143,7 +165,7 @@ CUresult read_kernel(const CUDA_KERNEL_NODE_PARAMS& p, Work& w) {
 }
 
 CUresult add_node(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count, Work w) {
-  if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
+  if (!graph_alive(graph)) return CUDA_ERROR_INVALID_VALUE;
   CUgraphNode_st& n = driver().nodes.emplace_back();
   n.graph = graph;
   n.work = std::move(w);
@@ -159,6 +181,30 @@ CUgraphExec_st::Node* exec_node(CUgraphExec exec, CUgraphNode node) {
   for (auto& n : exec->nodes)
     if (n.instantiated_from == node || (driver().accept_update_handles && n.updated_from == node)) return &n;
   return nullptr;
+}
+
+/// A copy of `graph` embedded in a child graph node of `parent`, nested children copied too.
+CUgraph embed(CUgraph graph, CUgraph parent) {
+  CUgraph_st& copy = driver().graphs.emplace_back();
+  copy.parent = parent;
+  for (CUgraphNode_st* n : graph->nodes) {
+    std::vector<CUgraphNode> dependencies;
+    for (CUgraphNode_st* d : n->dependencies)
+      dependencies.push_back(copy.nodes[std::find(graph->nodes.begin(), graph->nodes.end(), d) - graph->nodes.begin()]);
+    Work w = n->work;
+    if (w.type == CU_GRAPH_NODE_TYPE_GRAPH) w.child = embed(w.child, &copy);
+    CUgraphNode added = nullptr;
+    add_node(&added, &copy, dependencies.data(), dependencies.size(), std::move(w));
+  }
+  return &copy;
+}
+
+/// `graph`'s nodes, each child graph node followed by its embedded graph's, as an exec holds them.
+void flatten(CUgraph graph, std::vector<CUgraphNode_st*>& nodes) {
+  for (CUgraphNode_st* n : graph->nodes) {
+    nodes.push_back(n);
+    if (n->work.type == CU_GRAPH_NODE_TYPE_GRAPH) flatten(n->work.child, nodes);
+  }
 }
 
 /// Where `nodes` stand in `graph`'s creation order.
@@ -209,6 +255,20 @@ void fail_set_enabled(CUgraphNode node) { driver().failing.insert(node); }
 void capture(CUstream stream) { driver().capturing.insert(stream); }
 
 void subscribe(Callback callback) { driver().callback = std::move(callback); }
+
+CUevent event() {
+  CUevent_st& e = driver().events.emplace_back();
+  e.program_id = static_cast<int>(driver().events.size());
+  return &e;
+}
+
+void note(const std::string& line) { driver().work.push_back(line); }
+
+CUgraphNode add_node_of_type(CUgraph graph, const std::vector<CUgraphNode>& after, CUgraphNodeType type) {
+  CUgraphNode node = nullptr;
+  add_node(&node, graph, after.data(), after.size(), of_type(type));
+  return node;
+}
 
 }  // namespace fake_driver
 
@@ -293,19 +353,73 @@ CUresult cuGraphAddEmptyNode(CUgraphNode* out, CUgraph graph, const CUgraphNode*
 }
 
 CUresult cuGraphAddHostNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
-                            const CUDA_HOST_NODE_PARAMS*) {
-  return add_node(out, graph, dependencies, count, of_type(CU_GRAPH_NODE_TYPE_HOST));
+                            const CUDA_HOST_NODE_PARAMS* params) {
+  Work w = of_type(CU_GRAPH_NODE_TYPE_HOST);
+  w.host = *params;
+  return add_node(out, graph, dependencies, count, std::move(w));
+}
+
+CUresult cuGraphAddEventRecordNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
+                                   CUevent event) {
+  Work w = of_type(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+  w.event = event;
+  return add_node(out, graph, dependencies, count, std::move(w));
+}
+
+CUresult cuGraphAddEventWaitNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
+                                 CUevent event) {
+  Work w = of_type(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+  w.event = event;
+  return add_node(out, graph, dependencies, count, std::move(w));
+}
+
+// As the driver does, the child graph is copied: later changes to it do not reach the node.
+CUresult cuGraphAddChildGraphNode(CUgraphNode* out, CUgraph graph, const CUgraphNode* dependencies, std::size_t count,
+                                  CUgraph child) {
+  if (!graph_alive(child)) return CUDA_ERROR_INVALID_VALUE;
+  Work w = of_type(CU_GRAPH_NODE_TYPE_GRAPH);
+  w.child = embed(child, graph);
+  return add_node(out, graph, dependencies, count, std::move(w));
+}
+
+CUresult cuGraphHostNodeGetParams(CUgraphNode node, CUDA_HOST_NODE_PARAMS* params) {
+  if (!node_alive(node) || node->work.type != CU_GRAPH_NODE_TYPE_HOST) return CUDA_ERROR_INVALID_VALUE;
+  *params = node->work.host;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode node, CUevent* event) {
+  if (!node_alive(node) || node->work.type != CU_GRAPH_NODE_TYPE_EVENT_RECORD) return CUDA_ERROR_INVALID_VALUE;
+  *event = node->work.event;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode node, CUevent* event) {
+  if (!node_alive(node) || node->work.type != CU_GRAPH_NODE_TYPE_WAIT_EVENT) return CUDA_ERROR_INVALID_VALUE;
+  *event = node->work.event;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventCreate(CUevent* event, unsigned int) {
+  *event = &driver().events.emplace_back();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy(CUevent event) {
+  if (!event || !event->alive) return CUDA_ERROR_INVALID_HANDLE;
+  event->alive = false;
+  return CUDA_SUCCESS;
 }
 
 CUresult cuGraphGetNodes(CUgraph graph, CUgraphNode* nodes, std::size_t* count) {
-  if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
+  if (!graph_alive(graph)) return CUDA_ERROR_INVALID_VALUE;
   if (nodes) std::copy_n(graph->nodes.begin(), std::min(*count, graph->nodes.size()), nodes);
   *count = graph->nodes.size();
   return CUDA_SUCCESS;
 }
 
 CUresult cuGraphGetEdges(CUgraph graph, CUgraphNode* from, CUgraphNode* to, CUgraphEdgeData*, std::size_t* count) {
-  if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
+  if (!graph_alive(graph)) return CUDA_ERROR_INVALID_VALUE;
   std::size_t edges = 0;
   for (CUgraphNode_st* n : graph->nodes)
     for (CUgraphNode_st* d : n->dependencies) {
@@ -322,7 +436,11 @@ CUresult cuGraphNodeGetType(CUgraphNode node, CUgraphNodeType* type) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode, CUgraph*) { return CUDA_ERROR_INVALID_VALUE; }
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode node, CUgraph* graph) {
+  if (!node_alive(node) || node->work.type != CU_GRAPH_NODE_TYPE_GRAPH) return CUDA_ERROR_INVALID_VALUE;
+  *graph = node->work.child;
+  return CUDA_SUCCESS;
+}
 
 CUresult cuGraphKernelNodeGetParams(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS* params) {
   if (!node_alive(node) || node->work.type != CU_GRAPH_NODE_TYPE_KERNEL) return CUDA_ERROR_INVALID_VALUE;
@@ -361,7 +479,14 @@ CUresult cuGraphInstantiate(CUgraphExec* out, CUgraph graph, unsigned long long 
     if (!graph || !graph->alive) return CUDA_ERROR_INVALID_VALUE;
     CUgraphExec_st& e = driver().execs.emplace_back();
     e.flags = flags;
-    for (CUgraphNode_st* n : graph->nodes) e.nodes.push_back({n, nullptr, n->work, true, positions(graph, n->dependencies)});
+    std::vector<CUgraphNode_st*> flattened;
+    flatten(graph, flattened);
+    for (CUgraphNode_st* n : flattened) {
+      std::vector<std::size_t> dependencies;
+      for (CUgraphNode_st* d : n->dependencies)
+        dependencies.push_back(static_cast<std::size_t>(std::find(flattened.begin(), flattened.end(), d) - flattened.begin()));
+      e.nodes.push_back({n, nullptr, n->work, true, std::move(dependencies)});
+    }
     *out = &e;
     return CUDA_SUCCESS;
   });
@@ -406,6 +531,37 @@ CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec exec, CUgraphNode node, cons
   });
 }
 
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS* params) {
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecHostNodeSetParams,
+                cuGraphExecHostNodeSetParams_params{exec, node, params}, [&]() -> CUresult {
+    CUgraphExec_st::Node* n = exec_node(exec, node);
+    if (!n || n->work.type != CU_GRAPH_NODE_TYPE_HOST) return CUDA_ERROR_INVALID_VALUE;
+    n->work.host = *params;
+    return CUDA_SUCCESS;
+  });
+}
+
+namespace {
+CUresult set_event(CUgraphExec exec, CUgraphNode node, CUevent event, CUgraphNodeType type) {
+  CUgraphExec_st::Node* n = exec_node(exec, node);
+  if (!n || n->work.type != type || !event || !event->alive) return CUDA_ERROR_INVALID_VALUE;
+  n->work.event = event;
+  return CUDA_SUCCESS;
+}
+}  // namespace
+
+CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec exec, CUgraphNode node, CUevent event) {
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventRecordNodeSetEvent,
+                cuGraphExecEventRecordNodeSetEvent_params{exec, node, event},
+                [&] { return set_event(exec, node, event, CU_GRAPH_NODE_TYPE_EVENT_RECORD); });
+}
+
+CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec exec, CUgraphNode node, CUevent event) {
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventWaitNodeSetEvent,
+                cuGraphExecEventWaitNodeSetEvent_params{exec, node, event},
+                [&] { return set_event(exec, node, event, CU_GRAPH_NODE_TYPE_WAIT_EVENT); });
+}
+
 // The generic setter, read field by field (labbook copies the kernel parameters whole).
 CUresult cuGraphExecNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams* params) {
   return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams, cuGraphExecNodeSetParams_params{exec, node, params},
@@ -430,6 +586,12 @@ CUresult cuGraphExecNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraphNod
       n->work.set = CUDA_MEMSET_NODE_PARAMS{m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
       return CUDA_SUCCESS;
     }
+    if (params->type == CU_GRAPH_NODE_TYPE_HOST) {
+      n->work.host = CUDA_HOST_NODE_PARAMS{params->host.fn, params->host.userData};
+      return CUDA_SUCCESS;
+    }
+    if (params->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD) return set_event(exec, node, params->eventRecord.event, params->type);
+    if (params->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT) return set_event(exec, node, params->eventWait.event, params->type);
     return CUDA_ERROR_INVALID_VALUE;
   });
 }
@@ -461,8 +623,10 @@ CUresult cuGraphExecUpdate(CUgraphExec exec, CUgraph graph, CUgraphExecUpdateRes
   return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2, cuGraphExecUpdate_v2_params{exec, graph, info},
                 [&]() -> CUresult {
     if (info) *info = CUgraphExecUpdateResultInfo{};
-    if (!exec || !exec->alive || !graph || !graph->alive || graph->nodes.size() != exec->nodes.size())
+    if (!exec || !exec->alive || !graph_alive(graph) || graph->nodes.size() != exec->nodes.size())
       return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    for (const auto& n : exec->nodes)   // this model does not update child graphs
+      if (n.work.type == CU_GRAPH_NODE_TYPE_GRAPH) return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
     std::vector<std::vector<std::size_t>> deps;
     for (CUgraphNode_st* n : graph->nodes) deps.push_back(positions(graph, n->dependencies));
     std::vector<std::size_t> exec_sinks, graph_sinks;
@@ -507,9 +671,10 @@ CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
     if (!exec || !exec->alive) return CUDA_ERROR_INVALID_VALUE;
     if (driver().capturing.count(stream)) return CUDA_SUCCESS;   // captured: runs later, as a child graph
     for (const auto& n : exec->nodes) {
-      if (!n.enabled || n.work.type == CU_GRAPH_NODE_TYPE_EMPTY || n.work.type == CU_GRAPH_NODE_TYPE_HOST) continue;
+      if (!n.enabled || n.work.type == CU_GRAPH_NODE_TYPE_EMPTY || n.work.type == CU_GRAPH_NODE_TYPE_GRAPH) continue;
+      const std::size_t before = driver().work.size();
       log(n.work, stream);
-      ++driver().work_by_graph_launches;
+      if (n.work.type != CU_GRAPH_NODE_TYPE_HOST) driver().work_by_graph_launches += driver().work.size() - before;
     }
     return CUDA_SUCCESS;
   });
@@ -546,6 +711,25 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** arg
   Work w;
   if (CUresult r = read_kernel(p, w); r != CUDA_SUCCESS) return r;
   log(w, config->hStream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchHostFunc(CUstream, CUhostFn fn, void* data) {
+  fn(data);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+  Work w = of_type(CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+  w.event = event;
+  log(w, stream);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned int) {
+  Work w = of_type(CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+  w.event = event;
+  log(w, stream);
   return CUDA_SUCCESS;
 }
 

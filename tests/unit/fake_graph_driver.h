@@ -11,7 +11,10 @@
 /// a graph it was updated from, unless accept_update_handles()), handles die with their
 /// graph, cuGraphExecUpdate pairs nodes through their edges (sinks in creation order, then
 /// dependencies in edge order) and keeps their enabled states, only kernel, memcpy and memset
-/// nodes can be disabled, and a memset node keeps its shape. The calls the collector follows
+/// nodes can be disabled, and a memset node keeps its shape. A child graph node holds a copy
+/// of its graph, whose node handles name the child's nodes in an exec (as on the H100:
+/// tools/probes/graph_node_standins.cu); this model does not update graphs with children.
+/// Host functions run where the work is logged. The calls the collector follows
 /// reach a subscriber at their entry and exit, as CUPTI's driver-API callbacks would, labbook's
 /// own calls from inside a callback included.
 #include <cstddef>
@@ -42,6 +45,16 @@ std::size_t work_by_graph_launches();
 /// graph an exec was last updated from (the documentation names only the original graph's).
 void accept_update_handles(bool accept);
 
+/// An event of the program's: its records and waits appear in work() ("record event 1 on
+/// stream 0", "wait on event 1 on stream 0"); labbook's own (cuEventCreate) do not.
+CUevent event();
+
+/// Adds `line` to work(): what a host function does, so a test sees where it ran.
+void note(const std::string& line);
+
+/// A node that only says what it is, of a type the fake driver has no call to add.
+CUgraphNode add_node_of_type(CUgraph graph, const std::vector<CUgraphNode>& after, CUgraphNodeType type);
+
 /// Makes cuGraphNodeSetEnabled fail (CUDA_ERROR_INVALID_VALUE) for `node`.
 void fail_set_enabled(CUgraphNode node);
 
@@ -49,8 +62,8 @@ void fail_set_enabled(CUgraphNode node);
 /// runs nothing now.
 void capture(CUstream stream);
 
-/// Receives the graph calls (instantiate, launch, the exec setters (kernel, memcpy, memset and
-/// the generic cuGraphExecNodeSetParams), cuGraphNodeSet/GetEnabled,
+/// Receives the graph calls (instantiate, launch, the exec setters (kernel, memcpy, memset,
+/// host, event record and wait, and the generic cuGraphExecNodeSetParams), cuGraphNodeSet/GetEnabled,
 /// cuGraphExecUpdate, cuGraphDestroy, cuGraphExecDestroy) at their entry and exit.
 using Callback = std::function<void(CUpti_CallbackId, const CUpti_CallbackData&)>;
 void subscribe(Callback callback);

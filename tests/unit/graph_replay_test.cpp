@@ -331,26 +331,119 @@ TEST(GraphReplay, TheTraceRunNamesKernelNodesInTheOrderTheMetricsRunLaunchesThem
   EXPECT_EQ(launched, names);
 }
 
-// A host-function node: the graph runs whole, as it would without labbook.
-void with_a_host_node(Program& p) {
+/// A host function that notes `*static_cast<std::string*>(name)` where it runs.
+void CUDA_CB note_host_call(void* name) { fake_driver::note("host " + *static_cast<const std::string*>(name)); }
+
+// Kernel, host function, event record and wait, and a child graph holding a kernel, a host
+// function and a child of its own, then a last kernel; changed between launches through the
+// host and event setters (their own and the generic one).
+void with_host_event_and_child_nodes(Program& p) {
+  CUfunction k = fake_driver::kernel("k", {4});
+  int first = 1, inner = 2, innermost = 3, last = 4;
+  std::vector<void*> first_args{&first}, inner_args{&inner}, innermost_args{&innermost}, last_args{&last};
+  static std::string outer_name = "outer", inner_name = "inner", changed_name = "changed";
+  CUevent done = fake_driver::event(), other = fake_driver::event();
+
+  CUgraph grandchild = nullptr, child = nullptr, graph = nullptr;
+  cuGraphCreate(&grandchild, 0);
+  add_kernel(grandchild, {}, kernel_params(k, innermost_args));
+  cuGraphCreate(&child, 0);
+  CUgraphNode child_kernel = add_kernel(child, {}, kernel_params(k, inner_args)), child_host = nullptr, nested = nullptr;
+  const CUDA_HOST_NODE_PARAMS inner_call{note_host_call, &inner_name};
+  cuGraphAddHostNode(&child_host, child, &child_kernel, 1, &inner_call);
+  cuGraphAddChildGraphNode(&nested, child, &child_host, 1, grandchild);
+
+  cuGraphCreate(&graph, 0);
+  CUgraphNode kernel = add_kernel(graph, {}, kernel_params(k, first_args));
+  CUgraphNode host = nullptr, record = nullptr, wait = nullptr, child_node = nullptr;
+  const CUDA_HOST_NODE_PARAMS outer_call{note_host_call, &outer_name};
+  cuGraphAddHostNode(&host, graph, &kernel, 1, &outer_call);
+  cuGraphAddEventRecordNode(&record, graph, &host, 1, done);
+  cuGraphAddEventWaitNode(&wait, graph, &record, 1, done);
+  cuGraphAddChildGraphNode(&child_node, graph, &wait, 1, child);
+  add_kernel(graph, {child_node}, kernel_params(k, last_args));
+  CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(1));
+  p.launch(exec, stream(2));
+
+  const CUDA_HOST_NODE_PARAMS changed_call{note_host_call, &changed_name};
+  EXPECT_EQ(cuGraphExecHostNodeSetParams(exec, host, &changed_call), CUDA_SUCCESS);
+  EXPECT_EQ(cuGraphExecEventRecordNodeSetEvent(exec, record, other), CUDA_SUCCESS);
+  CUgraphNodeParams node{};
+  node.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+  node.eventWait.event = other;
+  EXPECT_EQ(cuGraphExecNodeSetParams(exec, wait, &node), CUDA_SUCCESS);
+  p.launch(exec, stream(1));
+  cuGraphDestroy(graph);   // labbook's copies and stand-ins outlive the graph
+  p.launch(exec, stream(1));
+  EXPECT_EQ(cuGraphExecDestroy(exec), CUDA_SUCCESS);
+}
+
+TEST(GraphReplay, HostEventAndChildGraphNodesRunInOrderAndOnceEach) {
+  const auto alone = run(false, with_host_event_and_child_nodes);
+  ASSERT_EQ(alone->work.size(), 4u * 8u);
+  EXPECT_EQ(alone->work[1], "host outer");
+  EXPECT_EQ(alone->work[2], "record event 1 on stream 1");
+  EXPECT_EQ(alone->work[5], "host inner");
+  EXPECT_EQ(alone->work[17], "host changed");
+  EXPECT_EQ(alone->work[18], "record event 2 on stream 1");
+  const auto profiled = run(true, with_host_event_and_child_nodes);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->by_graph_launches, 0u);
+  EXPECT_TRUE(profiled->program.issue_codes().empty()) << profiled->program.issue_messages();
+}
+
+// A node labbook cannot run itself (an allocation): the graph runs whole, as without labbook.
+void with_an_allocation_node(Program& p) {
   CUfunction k = fake_driver::kernel("k", {});
   std::vector<void*> none;
   CUgraph graph = nullptr;
   cuGraphCreate(&graph, 0);
-  CUgraphNode kernel = add_kernel(graph, {}, kernel_params(k, none)), host = nullptr;
-  CUDA_HOST_NODE_PARAMS h{};
-  cuGraphAddHostNode(&host, graph, &kernel, 1, &h);
+  CUgraphNode kernel = add_kernel(graph, {}, kernel_params(k, none));
+  fake_driver::add_node_of_type(graph, {kernel}, CU_GRAPH_NODE_TYPE_MEM_ALLOC);
   p.launch(p.instantiate(graph), stream(0));
 }
 
-TEST(GraphReplay, AGraphWithAHostNodeRunsWholeAndSaysWhy) {
-  const auto alone = run(false, with_a_host_node);
-  const auto profiled = run(true, with_a_host_node);
+TEST(GraphReplay, AGraphWithANodeLabbookCannotRunRunsWholeAndSaysWhy) {
+  const auto alone = run(false, with_an_allocation_node);
+  const auto profiled = run(true, with_an_allocation_node);
   EXPECT_EQ(profiled->work, alone->work);
   EXPECT_EQ(profiled->by_graph_launches, 1u);
   EXPECT_EQ(profiled->program.issue_codes(), std::vector<std::string>{"graph_kernels_no_metrics"});
-  EXPECT_NE(profiled->program.issue_messages().find("(the graph has a host-function node)"), std::string::npos)
+  EXPECT_NE(profiled->program.issue_messages().find("(the graph has a memory-allocation node)"), std::string::npos)
       << profiled->program.issue_messages();
+}
+
+// An update gives host nodes the program's function again: labbook puts its stand-in back.
+void updated_with_a_host_node(Program& p) {
+  CUfunction k = fake_driver::kernel("k", {4});
+  int a = 1;
+  std::vector<void*> args{&a};
+  static std::string before = "before", after = "after";
+  CUgraph graph = nullptr, next = nullptr;
+  CUgraphNode host = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode kernel = add_kernel(graph, {}, kernel_params(k, args));
+  const CUDA_HOST_NODE_PARAMS first{note_host_call, &before}, second{note_host_call, &after};
+  cuGraphAddHostNode(&host, graph, &kernel, 1, &first);
+  CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(0));
+  cuGraphCreate(&next, 0);
+  kernel = add_kernel(next, {}, kernel_params(k, args));
+  cuGraphAddHostNode(&host, next, &kernel, 1, &second);
+  EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
+  p.launch(exec, stream(0));
+  p.launch(exec, stream(0));
+}
+
+TEST(GraphReplay, AnUpdatedHostNodeRunsOnceWithItsNewFunction) {
+  const auto alone = run(false, updated_with_a_host_node);
+  ASSERT_EQ(alone->work.size(), 6u);
+  EXPECT_EQ(alone->work[5], "host after");
+  const auto profiled = run(true, updated_with_a_host_node);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->by_graph_launches, 0u);
+  EXPECT_TRUE(profiled->program.issue_codes().empty()) << profiled->program.issue_messages();
 }
 
 TEST(GraphReplay, ANodeThatCannotBeDisabledLeavesTheGraphAsItWas) {
