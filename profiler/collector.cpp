@@ -560,13 +560,14 @@ class Collector {
                  "included), %d passes, %.3f s setting up the profiler (%.3f s of it the host config and "
                  "pass plan), %.3f s setting up passes (SetConfig, Start, replayed passes' Stop), %.3f s evaluating "
                  "counters, %.3f s saving and restoring memory for kernel replay, "
+                 "%zu ranges a counter-data image (%.1f MB in all), "
                  "%d L2 flushes in %.3f s after %.3f s preparing them (%.3f s of it waited for), "
                  "%.3f s finishing (%.3f s of it the profiler's last batch and teardown), "
                  "%.3f s since the collector started, %.0f MB peak resident memory\n",
                  launches_.size(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
                  profiler_->host_setup_seconds(), profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
-                 profiler_->checkpoint_seconds(),
-                 flushes.flushes,
+                 profiler_->checkpoint_seconds(), profiler_->ranges_per_image(),
+                 static_cast<double>(profiler_->counter_data_bytes()) / 1e6, flushes.flushes,
                  flushes.flush_seconds, flushes.prepare_seconds, flushes.waited_seconds, seconds(finish_ns),
                  seconds(profiler_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
   }

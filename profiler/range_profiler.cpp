@@ -29,6 +29,10 @@ constexpr std::size_t kKernelReplayRanges = 1;
 // Without replay an image costs nothing per pass: one per many kernels saves the stop,
 // decode and restart after each.
 constexpr std::size_t kSinglePassRanges = 512;
+// But an image holds counters for every range it can take (on the H100 about 1.6 MB a range
+// for lab 4's ten metrics: 512 ranges made a metrics run's peak memory 1.1 GB, ncu's 0.4 GB),
+// so fewer ranges fit this many bytes: a stop and decode every few ranges costs little.
+constexpr std::size_t kCounterDataBytes = std::size_t{16} << 20;
 
 
 const char* kDeniedHow =
@@ -262,8 +266,22 @@ bool RangeProfiler::start(CUcontext ctx) {
   }
   c->object = enable.pRangeProfilerObject;
 
+  std::size_t bytes = 0;
+  if (!counter_data_size(*c, bytes)) return false;
+  // The first context sizes the images of all: every run must cut its batches alike.
+  if (contexts_.empty() && bytes > kCounterDataBytes && capacity_ > 1) {
+    capacity_ = std::max<std::size_t>(1, kCounterDataBytes / (bytes / capacity_));
+    if (!counter_data_size(*c, bytes)) return false;
+  }
+  c->counter_data.resize(bytes);
+  counter_data_bytes_ += bytes;
+  contexts_[ctx] = std::move(c);
+  return true;
+}
+
+bool RangeProfiler::counter_data_size(const Context& c, std::size_t& bytes) {
   auto size = LABBOOK_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-  size.pRangeProfilerObject = c->object;
+  size.pRangeProfilerObject = c.object;
   size.pMetricNames = metric_ptrs_.data();
   size.numMetrics = metric_ptrs_.size();
   size.maxNumOfRanges = capacity_;
@@ -272,9 +290,18 @@ bool RangeProfiler::start(CUcontext ctx) {
     disable("metrics_unsupported", describe_call("cuptiRangeProfilerGetCounterDataSize", s));
     return false;
   }
-  c->counter_data.resize(size.counterDataSize);
-  contexts_[ctx] = std::move(c);
+  bytes = size.counterDataSize;
   return true;
+}
+
+std::size_t RangeProfiler::ranges_per_image() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return capacity_;
+}
+
+std::size_t RangeProfiler::counter_data_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return counter_data_bytes_;
 }
 
 bool RangeProfiler::set_config(Context& c) {

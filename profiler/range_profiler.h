@@ -90,12 +90,16 @@ class RangeProfiler {
   /// The part of setup_seconds() spent on the host config and the pass plan (CUPTI's Profiler
   /// Host API and the counter availability), the rest being CUPTI's set-up on the GPU.
   double host_setup_seconds() const;
+  /// Ranges (launches) a counter-data image holds, and the bytes of the images made so far.
+  std::size_t ranges_per_image() const;
+  std::size_t counter_data_bytes() const;
 
  private:
   struct Context;
   struct HostConfig;
 
   bool start(CUcontext ctx);                // false: metrics disabled (issue recorded)
+  bool counter_data_size(const Context& c, std::size_t& bytes);   // for capacity_ ranges
   bool set_config(Context& c);              // counter data image (new or carried) + SetConfig
   bool start_pass(Context& c);              // Start
   bool replay_earlier_passes(Context& c, const std::string& kernel, const std::function<void()>& just_before,
@@ -115,6 +119,7 @@ class RangeProfiler {
   ReplayOptions replay_;
   IssueLog& issues_;
   std::size_t capacity_ = 1;     // ranges per counter-data image
+  std::size_t counter_data_bytes_ = 0;
   bool user_replay_ = false;     // CUPTI_UserReplay with auto ranges: one pass, or labbook's kernel replay
   bool carried_ = false;         // one pass of several, a run each: CUPTI_ApplicationReplay
   RunPass run_;                  // with application replay: the pass this run collects
