@@ -1,5 +1,6 @@
 #include "collector.h"
 
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -13,10 +14,11 @@
 #include <ctime>
 #include <fstream>
 #include <map>
-#include <unordered_map>
 #include <mutex>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <cupti.h>
 #include <nvtx3/nvToolsExt.h>
@@ -62,7 +64,23 @@ void write_all(int fd, const std::string& text) {
   }
 }
 
-std::uint32_t this_thread() { return static_cast<std::uint32_t>(::syscall(SYS_gettid)); }
+// Forks so far: a forked child's one thread must read its own id again.
+std::atomic<unsigned> g_forks{0};
+
+/// The calling thread's id, read once per thread (a system call) and again after a fork.
+std::uint32_t this_thread() {
+  thread_local std::uint32_t id = 0;
+  thread_local unsigned read_after_forks = 0;
+  static const bool counting_forks = [] {
+    return pthread_atfork(nullptr, nullptr, [] { g_forks.fetch_add(1, std::memory_order_relaxed); }) == 0;
+  }();
+  const unsigned forks = g_forks.load(std::memory_order_relaxed);
+  if (id == 0 || !counting_forks || read_after_forks != forks) {
+    id = static_cast<std::uint32_t>(::syscall(SYS_gettid));
+    read_after_forks = forks;
+  }
+  return id;
+}
 
 std::uint64_t now_ns() {
   std::uint64_t t = 0;
@@ -109,10 +127,11 @@ std::optional<double> nvtx_payload(const nvtxEventAttributes_t* attr) {
 
 /// One kernel launch as seen by the driver API callback; a graph launch is one Launch per
 /// kernel node, all with the graph launch's correlation ids.
+// Kept for every launch of the run, so small: the kernel's name is shared, the NVTX range an id.
 struct Launch {
   std::uint64_t index;
-  std::string mangled;
-  std::string range;
+  const std::string* mangled;          // interned (Collector::intern)
+  std::size_t range;                   // NvtxTracker's Range id; 0: none
   std::uint32_t thread;
   int device;
   std::uint32_t runtime_correlation;   // 0 when launched through the driver API directly
@@ -374,10 +393,9 @@ class Collector {
     if (d->callbackSite == CUPTI_API_ENTER) {
       t_runtime_correlation = d->correlationId;
       if (tracer_) {
-        std::string path = nvtx_.current_path(this_thread());
-        if (!path.empty()) {
+        if (const std::size_t range = nvtx_.current_range(this_thread())) {
           std::lock_guard<std::mutex> lock(mutex_);
-          range_by_correlation_[d->correlationId] = std::move(path);
+          range_by_correlation_[d->correlationId] = range;
         }
       }
     } else {
@@ -432,7 +450,8 @@ class Collector {
     }
     const bool graph = is_graph_launch(cbid);
     const CUstream stream = launch_stream(cbid, d->functionParams);
-    if (!graph && stream_is_capturing(stream)) return;
+    // (Asking the driver costs a call per launch: only while some capture is open.)
+    if (!graph && captures_.any() && stream_is_capturing(stream)) return;
     // A graph labbook took over launches its nodes itself, even beside a capture: the
     // program's own graph has them disabled. They come back here one by one.
     if (graph && replay_graph_nodes(d, stream)) return;
@@ -451,19 +470,24 @@ class Collector {
     std::vector<std::uint64_t> indices;
     bool any_selected = false;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      std::vector<std::string> kernels;
-      if (!graph) kernels.push_back(d->symbolName ? d->symbolName : "");
-      else kernels = graphs_.kernels(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph);
       const std::uint32_t thread = this_thread();
-      const std::string range = nvtx_.current_path(thread);
-      for (const auto& mangled : kernels) {
+      const std::size_t range = nvtx_.current_range(thread);
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::vector<const std::string*> kernels;
+      if (!graph) {
+        kernels.push_back(intern(d->symbolName ? d->symbolName : ""));
+      } else {
+        for (const std::string& k : graphs_.kernels(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph))
+          kernels.push_back(intern(k));
+      }
+      for (const std::string* mangled : kernels) {
         Launch l{launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
                  d->correlationId, graph ? DefaultStream::None : default_stream_of(stream), false, false};
         // A graph that runs whole gets no metrics (below), so its kernels take no place in
         // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
         // launches node by node come here one by one and do. A trace run chooses nothing.
-        const bool wanted = !graph && (profiler_ || source_) && filter_.select(l.range, demangled_name(l.mangled));
+        const bool wanted =
+            !graph && (profiler_ || source_) && filter_.select(nvtx_.path_of(range), demangled_name(*mangled));
         l.selected = wanted && !beside_capture;
         l.beside_capture = beside_capture && (wanted || graph);
         any_selected = any_selected || l.selected;
@@ -478,7 +502,7 @@ class Collector {
         std::lock_guard<std::mutex> lock(mutex_);
         for (std::uint64_t i : indices) counted.push_back(launches_[i]);
       }
-      for (const auto& l : counted) source_->on_launch(d->context, l.index, l.mangled, l.selected);
+      for (const auto& l : counted) source_->on_launch(d->context, l.index, *l.mangled, l.selected);
       return;
     }
     if (!profiler_ || beside_capture) return;
@@ -522,6 +546,9 @@ class Collector {
     profiler_->skip_launch(d->context);
     return true;
   }
+
+  // The one copy of a kernel name that launches point to; mutex_ held.
+  const std::string* intern(const std::string& mangled) { return &*kernel_names_.insert(mangled).first; }
 
   // A kernel's demangled name, demangled once (the launch filter matches every launch's);
   // mutex_ held.
@@ -578,7 +605,7 @@ class Collector {
     for (const auto& l : launches)
       if (l.beside_capture) {
         ++count;
-        kernels.insert(demangled(l.mangled));
+        kernels.insert(demangled(*l.mangled));
       }
     if (count == 0) return;
     issues_.add("launch_during_capture",
@@ -606,9 +633,12 @@ class Collector {
       m.cache_control = config_.flush_l2 ? "all" : "none";
     }
     m.ranges = nvtx_.ranges();
+    const auto path_of = [&m](std::size_t range_id) {   // ids count from 1
+      return range_id == 0 || range_id > m.ranges.size() ? std::string() : m.ranges[range_id - 1].path;
+    };
 
     std::vector<Launch> launches;
-    std::map<std::uint32_t, std::string> range_by_correlation;
+    std::unordered_map<std::uint32_t, std::size_t> range_by_correlation;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       launches = launches_;
@@ -643,7 +673,7 @@ class Collector {
         const Launch* fallback = nullptr;
         for (const Launch* l : it->second) {
           if (taken.count(l)) continue;
-          if (l->mangled == k.mangled) return *taken.insert(l).first;
+          if (*l->mangled == k.mangled) return *taken.insert(l).first;
           if (!fallback) fallback = l;
         }
         if (fallback) taken.insert(fallback);
@@ -657,7 +687,7 @@ class Collector {
           k.launch = launches.size() + m.kernels.size();
         } else {
           k.launch = launch->index;
-          k.range = launch->range;
+          k.range = path_of(launch->range);
           k.thread = launch->thread;
           k.default_stream = launch->default_stream;
           if (auto mt = metrics.find(k.launch); mt != metrics.end() && launch->selected) k.metrics = mt->second;
@@ -668,7 +698,7 @@ class Collector {
                 [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; });
       for (auto& c : batch.copies) {
         if (auto it = range_by_correlation.find(c.correlation); it != range_by_correlation.end())
-          c.range = it->second;
+          c.range = path_of(it->second);
         m.copies.push_back(c);
       }
       m.api_calls = std::move(batch.api_calls);
@@ -677,9 +707,9 @@ class Collector {
       for (const auto& l : launches) {
         Kernel k;
         k.launch = l.index;
-        k.mangled = l.mangled;
-        k.name = demangled(l.mangled);
-        k.range = l.range;
+        k.mangled = *l.mangled;
+        k.name = demangled(*l.mangled);
+        k.range = path_of(l.range);
         k.thread = l.thread;
         k.device = l.device;
         k.default_stream = l.default_stream;
@@ -713,7 +743,8 @@ class Collector {
   std::vector<Launch> launches_;
   OpenCaptures captures_;
   GraphFollower graphs_{issues_, !config_.metrics.empty()};
-  std::map<std::uint32_t, std::string> range_by_correlation_;
+  std::unordered_map<std::uint32_t, std::size_t> range_by_correlation_;   // NVTX range ids of runtime calls
+  std::unordered_set<std::string> kernel_names_;   // interned: node-based, so pointers stay valid
   std::unordered_map<std::string, std::string> demangled_names_;
   std::atomic<bool> finished_{false};
 };

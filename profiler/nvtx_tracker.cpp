@@ -57,6 +57,18 @@ std::string NvtxTracker::current_path(std::uint32_t thread) const {
   return ranges_[it->second.back()].path;
 }
 
+std::size_t NvtxTracker::current_range(std::uint32_t thread) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = open_by_thread_.find(thread);
+  if (it == open_by_thread_.end() || it->second.empty()) return 0;
+  return it->second.back() + 1;
+}
+
+std::string NvtxTracker::path_of(std::size_t range_id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return range_id == 0 || range_id > ranges_.size() ? std::string() : ranges_[range_id - 1].path;
+}
+
 std::vector<Range> NvtxTracker::ranges() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return ranges_;

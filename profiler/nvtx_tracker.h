@@ -27,6 +27,10 @@ class NvtxTracker {
 
   /// "outer/inner" for the push/pop ranges open on `thread`; "" when none.
   std::string current_path(std::uint32_t thread) const;
+  /// The innermost push/pop range open on `thread` as its Range id, 0 when none: cheaper to
+  /// keep per launch than its path, which path_of() gives later ("" for 0).
+  std::size_t current_range(std::uint32_t thread) const;
+  std::string path_of(std::size_t range_id) const;
 
   /// Every range seen so far; ranges still open have no end_ns.
   std::vector<Range> ranges() const;

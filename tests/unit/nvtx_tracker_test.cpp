@@ -44,3 +44,22 @@ TEST(NvtxTracker, StartEndRangesMayEndElsewhereAndDoNotNest) {
   EXPECT_FALSE(t.end(77, 10));
   EXPECT_EQ(*t.ranges().at(0).end_ns, 9u);
 }
+
+TEST(NvtxTracker, TheCurrentRangeIdNamesTheSamePathAsTheRangeItself) {
+  NvtxTracker t;
+  EXPECT_EQ(t.current_range(1), 0u);
+  EXPECT_EQ(t.path_of(0), "");
+  t.push(1, "outer", 1);
+  t.start(9, 1, "process-wide", 2);   // not a push: never the current range
+  t.push(2, "other thread", 3);
+  t.push(1, "inner", 4);
+  const std::size_t inner = t.current_range(1);
+  EXPECT_EQ(t.path_of(inner), "outer/inner");
+  EXPECT_EQ(t.path_of(inner), t.current_path(1));
+  EXPECT_EQ(t.ranges().at(inner - 1).id, inner);
+  EXPECT_EQ(t.path_of(t.current_range(2)), "other thread");
+  t.pop(1, 5);
+  EXPECT_EQ(t.path_of(t.current_range(1)), "outer");
+  EXPECT_EQ(t.path_of(inner), "outer/inner") << "a closed range keeps its path";
+  EXPECT_EQ(t.path_of(99), "");
+}
