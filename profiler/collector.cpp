@@ -34,6 +34,7 @@
 #include "l2_flusher.h"
 #include "issue_log.h"
 #include "kernel_relaunch.h"
+#include "launch_matcher.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/text.h"
@@ -283,10 +284,8 @@ class Collector {
     if (!config_.metrics.empty()) {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan, config_.expected_launches}, issues_);
-      if (config_.flush_l2) {
-        flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
-        cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
-      }
+      if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
+      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
     }
     return true;
   }
@@ -337,8 +336,8 @@ class Collector {
         else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && c->source_)
           c->source_->on_module_loaded(*static_cast<const CUpti_ModuleResourceData*>(
               static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor));
-        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && c->flusher_)
-          c->prepare_flusher(static_cast<const CUpti_ResourceData*>(data)->context);
+        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+          c->on_context_created(static_cast<const CUpti_ResourceData*>(data)->context);
         break;
       default: break;
     }
@@ -403,11 +402,14 @@ class Collector {
     }
   }
 
-  // The flusher's context, kernel and buffer (about 0.13 s on the H100) are made while the
-  // program sets itself up, rather than at its first profiled kernel.
-  void prepare_flusher(CUcontext context) {
+  // What a metrics run needs before its first profiled kernel is made while the program sets
+  // itself up: the flusher's context, kernel and buffer (about 0.13 s on the H100) and CUPTI's
+  // metric tables (about 0.34 s), each on a thread of its own.
+  void on_context_created(CUcontext context) {
     std::uint32_t device = 0;
-    if (cuptiGetDeviceId(context, &device) == CUPTI_SUCCESS) flusher_->prepare_soon(static_cast<int>(device));
+    if (cuptiGetDeviceId(context, &device) != CUPTI_SUCCESS) return;
+    if (flusher_) flusher_->prepare_soon(static_cast<int>(device));
+    if (profiler_) profiler_->warm_up(device);
   }
 
   // Profiling stops (the batch so far is evaluated; the next launch starts a new one) before
@@ -659,28 +661,17 @@ class Collector {
       // A correlation id names one launch call: one kernel, or a graph's kernel nodes. Each
       // record takes the first launch of that call not yet taken with its name, in the
       // order the GPU started them.
-      std::map<std::uint32_t, std::vector<const Launch*>> by_correlation;
+      LaunchMatcher matcher;
       for (const auto& l : launches) {
-        if (l.runtime_correlation) by_correlation[l.runtime_correlation].push_back(&l);
-        by_correlation[l.driver_correlation].push_back(&l);
+        if (l.runtime_correlation) matcher.add(l.runtime_correlation, l.index, l.mangled);
+        matcher.add(l.driver_correlation, l.index, l.mangled);
       }
+      matcher.seal();
       std::stable_sort(batch.kernels.begin(), batch.kernels.end(),
                        [](const Kernel& a, const Kernel& b) { return a.start_ns < b.start_ns; });
-      std::set<const Launch*> taken;
-      const auto claim = [&](const Kernel& k) -> const Launch* {
-        auto it = by_correlation.find(k.correlation);
-        if (it == by_correlation.end()) return nullptr;
-        const Launch* fallback = nullptr;
-        for (const Launch* l : it->second) {
-          if (taken.count(l)) continue;
-          if (*l->mangled == k.mangled) return *taken.insert(l).first;
-          if (!fallback) fallback = l;
-        }
-        if (fallback) taken.insert(fallback);
-        return fallback;
-      };
       for (auto& k : batch.kernels) {
-        const Launch* launch = claim(k);
+        const std::optional<std::uint64_t> claimed = matcher.claim(k.correlation, k.mangled);
+        const Launch* launch = claimed ? &launches[*claimed] : nullptr;
         if (!launch) {
           issues_.add("unmatched_kernel", "kernel " + k.name + " has no launch record (correlation " +
                                               std::to_string(k.correlation) + ")");
