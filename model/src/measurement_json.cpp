@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <limits>
+#include <optional>
+#include <set>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -281,6 +284,137 @@ std::string record_tables(const Measurement& m) {
   return t.finish();
 }
 
+/// What reading a record needs besides its own fields.
+struct RecordContext {
+  int version = kMeasurementSchemaVersion;
+  std::uint64_t time_origin = 0;   // a table's times count from it
+};
+
+/// A record's time: in a table, counted from time_origin_ns.
+std::uint64_t time_at(const JsonReader& r, const char* key, const RecordContext& c) {
+  const auto t = r.integer<std::uint64_t>(key);
+  if (!r.in_table()) return t;
+  if (t > std::numeric_limits<std::uint64_t>::max() - c.time_origin) r.fail(key, "out of range after time_origin_ns");
+  return c.time_origin + t;
+}
+
+std::optional<std::uint64_t> optional_time_at(const JsonReader& r, const char* key, const RecordContext& c) {
+  return r.has(key) ? std::optional<std::uint64_t>(time_at(r, key, c)) : std::nullopt;
+}
+
+Range range_from(const JsonReader& r, const RecordContext& c) {
+  Range x;
+  x.id = r.integer<std::uint64_t>("id");
+  x.name = r.string("name");
+  x.path = r.string("path");
+  x.thread = r.integer<std::uint32_t>("thread");
+  x.depth = r.integer<int>("depth");
+  if (c.version >= 2) x.process_wide = r.boolean("process_wide");
+  x.start_ns = time_at(r, "start_ns", c);
+  x.end_ns = optional_time_at(r, "end_ns", c);
+  if (x.end_ns && *x.end_ns < x.start_ns) r.fail("end_ns", "ends before it starts");
+  x.payload = r.optional_number("payload");
+  return x;
+}
+
+Kernel kernel_from(const JsonReader& k, const RecordContext& c) {
+  Kernel x;
+  x.launch = k.integer<std::uint64_t>("launch");
+  x.name = k.string("name");
+  x.mangled = k.string("mangled");
+  x.range = k.string("range");
+  x.thread = k.integer<std::uint32_t>("thread");
+  x.device = k.integer<int>("device");
+  x.stream = k.integer<std::uint32_t>("stream");
+  x.correlation = k.integer<std::uint32_t>("correlation");
+  const auto grid = k.integers<int>("grid", 3), block = k.integers<int>("block", 3);
+  for (int i = 0; i < 3; ++i) {
+    x.grid[i] = grid[static_cast<std::size_t>(i)];
+    x.block[i] = block[static_cast<std::size_t>(i)];
+  }
+  x.registers_per_thread = k.integer<int>("registers_per_thread");
+  x.static_shared_bytes = k.integer<int>("static_shared_bytes");
+  x.dynamic_shared_bytes = k.integer<int>("dynamic_shared_bytes");
+  x.local_bytes_per_thread = k.integer<int>("local_bytes_per_thread");
+  x.start_ns = optional_time_at(k, "start_ns", c);
+  x.end_ns = optional_time_at(k, "end_ns", c);
+  if (x.start_ns.has_value() != x.end_ns.has_value())
+    k.fail("end_ns", "start_ns and end_ns come together");
+  x.metrics = k.number_map("metrics");
+  if (k.has("default_stream")) {   // written only for a launch on a default stream
+    const std::string which = k.string("default_stream");
+    if (which == "legacy") x.default_stream = DefaultStream::Legacy;
+    else if (which == "per_thread") x.default_stream = DefaultStream::PerThread;
+    else k.fail("default_stream", "expected \"legacy\" or \"per_thread\", not \"" + which + "\"");
+  }
+  if (c.version >= 4 && k.has("sass"))   // written only for a kernel the source pass saw
+    k.each("sass", [&](const JsonReader& i) {
+      SassInstruction s;
+      s.function = i.string("function");
+      s.pc_offset = i.integer<std::uint32_t>("pc_offset");
+      s.file = i.string("file");
+      s.line = i.integer<int>("line");
+      if (s.line < 0) i.fail("line", "expected 0 (unknown) or a line number");
+      s.metrics = i.number_map("metrics");
+      x.sass.push_back(std::move(s));
+    });
+  if (k.has("sass_launches")) {   // counts summed over several launches; 1 when absent
+    x.sass_launches = k.integer<std::uint64_t>("sass_launches");
+    if (x.sass_launches == 0) k.fail("sass_launches", "expected 1 or more launches");
+  }
+  return x;
+}
+
+Copy copy_from(const JsonReader& r, const RecordContext& c) {
+  Copy x;
+  x.kind = copy_kind_from_string(r.string("kind"));
+  x.is_memset = r.boolean("memset");
+  x.src = host_memory_kind_from_string(r.string("src"));
+  x.dst = host_memory_kind_from_string(r.string("dst"));
+  x.bytes = r.integer<std::uint64_t>("bytes");
+  x.start_ns = time_at(r, "start_ns", c);
+  x.end_ns = time_at(r, "end_ns", c);
+  x.device = r.integer<int>("device");
+  x.stream = r.integer<std::uint32_t>("stream");
+  x.correlation = r.integer<std::uint32_t>("correlation");
+  x.range = r.string("range");
+  return x;
+}
+
+ApiCall api_call_from(const JsonReader& a, const RecordContext& c) {
+  ApiCall x;
+  x.name = a.string("name");
+  x.thread = a.integer<std::uint32_t>("thread");
+  x.correlation = a.integer<std::uint32_t>("correlation");
+  x.start_ns = time_at(a, "start_ns", c);
+  x.end_ns = time_at(a, "end_ns", c);
+  return x;
+}
+
+UnifiedMemoryEvent memory_event_from(const JsonReader& e, const RecordContext& c) {
+  UnifiedMemoryEvent x;
+  x.kind = e.string("kind");
+  x.value = e.integer<std::uint64_t>("value");
+  x.address = e.integer<std::uint64_t>("address");
+  x.start_ns = time_at(e, "start_ns", c);
+  x.end_ns = time_at(e, "end_ns", c);
+  if (x.end_ns < x.start_ns) e.fail("end_ns", "ends before it starts");
+  x.device = e.integer<int>("device");
+  return x;
+}
+
+/// The record lists, by their key in the file.
+constexpr const char* kRecordLists[] = {"ranges", "kernels", "copies", "api_calls", "memory_events"};
+
+/// Adds the record `r` reads to list `key` (one of kRecordLists) of `m`.
+void add_record(const std::string& key, const JsonReader& r, const RecordContext& c, Measurement& m) {
+  if (key == "ranges") m.ranges.push_back(range_from(r, c));
+  else if (key == "kernels") m.kernels.push_back(kernel_from(r, c));
+  else if (key == "copies") m.copies.push_back(copy_from(r, c));
+  else if (key == "api_calls") m.api_calls.push_back(api_call_from(r, c));
+  else m.memory_events.push_back(memory_event_from(r, c));
+}
+
 }  // namespace
 
 std::string measurement_text(const Measurement& m) {
@@ -351,8 +485,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   std::vector<std::string> strings;
   std::uint64_t time_origin = 0;
   bool tables = false;
-  for (const char* key : {"ranges", "kernels", "copies", "api_calls", "memory_events"})
-    tables = tables || (j.contains(key) && j[key].is_object());
+  for (const char* key : kRecordLists) tables = tables || (j.contains(key) && j[key].is_object());
   if (tables && version < 5) root.fail("schema_version", "records as tables need version 5, not " + std::to_string(version));
   if (tables) {
     strings = root.strings("strings");
@@ -369,118 +502,12 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   m.copies.reserve(count("copies"));
   m.api_calls.reserve(count("api_calls"));
   m.memory_events.reserve(count("memory_events"));
-  // A record's time: in a table, counted from time_origin_ns.
-  const auto time_at = [time_origin](const JsonReader& r, const char* key) {
-    const auto t = r.integer<std::uint64_t>(key);
-    if (!r.in_table()) return t;
-    if (t > std::numeric_limits<std::uint64_t>::max() - time_origin) r.fail(key, "out of range after time_origin_ns");
-    return time_origin + t;
-  };
-  const auto optional_time_at = [&](const JsonReader& r, const char* key) {
-    return r.has(key) ? std::optional<std::uint64_t>(time_at(r, key)) : std::nullopt;
-  };
-
-  root.each_record("ranges", strings, [&](const JsonReader& r) {
-    Range x;
-    x.id = r.integer<std::uint64_t>("id");
-    x.name = r.string("name");
-    x.path = r.string("path");
-    x.thread = r.integer<std::uint32_t>("thread");
-    x.depth = r.integer<int>("depth");
-    if (v2) x.process_wide = r.boolean("process_wide");
-    x.start_ns = time_at(r, "start_ns");
-    x.end_ns = optional_time_at(r, "end_ns");
-    if (x.end_ns && *x.end_ns < x.start_ns) r.fail("end_ns", "ends before it starts");
-    x.payload = r.optional_number("payload");
-    m.ranges.push_back(x);
-  });
-
-  root.each_record("kernels", strings, [&](const JsonReader& k) {
-    Kernel x;
-    x.launch = k.integer<std::uint64_t>("launch");
-    x.name = k.string("name");
-    x.mangled = k.string("mangled");
-    x.range = k.string("range");
-    x.thread = k.integer<std::uint32_t>("thread");
-    x.device = k.integer<int>("device");
-    x.stream = k.integer<std::uint32_t>("stream");
-    x.correlation = k.integer<std::uint32_t>("correlation");
-    const auto grid = k.integers<int>("grid", 3), block = k.integers<int>("block", 3);
-    for (int i = 0; i < 3; ++i) {
-      x.grid[i] = grid[static_cast<std::size_t>(i)];
-      x.block[i] = block[static_cast<std::size_t>(i)];
-    }
-    x.registers_per_thread = k.integer<int>("registers_per_thread");
-    x.static_shared_bytes = k.integer<int>("static_shared_bytes");
-    x.dynamic_shared_bytes = k.integer<int>("dynamic_shared_bytes");
-    x.local_bytes_per_thread = k.integer<int>("local_bytes_per_thread");
-    x.start_ns = optional_time_at(k, "start_ns");
-    x.end_ns = optional_time_at(k, "end_ns");
-    if (x.start_ns.has_value() != x.end_ns.has_value())
-      k.fail("end_ns", "start_ns and end_ns come together");
-    x.metrics = k.number_map("metrics");
-    if (k.has("default_stream")) {   // written only for a launch on a default stream
-      const std::string which = k.string("default_stream");
-      if (which == "legacy") x.default_stream = DefaultStream::Legacy;
-      else if (which == "per_thread") x.default_stream = DefaultStream::PerThread;
-      else k.fail("default_stream", "expected \"legacy\" or \"per_thread\", not \"" + which + "\"");
-    }
-    if (version >= 4 && k.has("sass"))   // written only for a kernel the source pass saw
-      k.each("sass", [&](const JsonReader& i) {
-        SassInstruction s;
-        s.function = i.string("function");
-        s.pc_offset = i.integer<std::uint32_t>("pc_offset");
-        s.file = i.string("file");
-        s.line = i.integer<int>("line");
-        if (s.line < 0) i.fail("line", "expected 0 (unknown) or a line number");
-        s.metrics = i.number_map("metrics");
-        x.sass.push_back(std::move(s));
-      });
-    if (k.has("sass_launches")) {   // counts summed over several launches; 1 when absent
-      x.sass_launches = k.integer<std::uint64_t>("sass_launches");
-      if (x.sass_launches == 0) k.fail("sass_launches", "expected 1 or more launches");
-    }
-    m.kernels.push_back(std::move(x));
-  });
-
-  root.each_record("copies", strings, [&](const JsonReader& c) {
-    Copy x;
-    x.kind = copy_kind_from_string(c.string("kind"));
-    x.is_memset = c.boolean("memset");
-    x.src = host_memory_kind_from_string(c.string("src"));
-    x.dst = host_memory_kind_from_string(c.string("dst"));
-    x.bytes = c.integer<std::uint64_t>("bytes");
-    x.start_ns = time_at(c, "start_ns");
-    x.end_ns = time_at(c, "end_ns");
-    x.device = c.integer<int>("device");
-    x.stream = c.integer<std::uint32_t>("stream");
-    x.correlation = c.integer<std::uint32_t>("correlation");
-    x.range = c.string("range");
-    m.copies.push_back(x);
-  });
-
-  root.each_record("api_calls", strings, [&](const JsonReader& a) {
-    ApiCall x;
-    x.name = a.string("name");
-    x.thread = a.integer<std::uint32_t>("thread");
-    x.correlation = a.integer<std::uint32_t>("correlation");
-    x.start_ns = time_at(a, "start_ns");
-    x.end_ns = time_at(a, "end_ns");
-    m.api_calls.push_back(x);
-  });
-
+  const RecordContext context{version, time_origin};
+  for (const char* key : kRecordLists) {
+    if (std::string(key) == "memory_events" && !v2) continue;   // added in version 2
+    root.each_record(key, strings, [&](const JsonReader& r) { add_record(key, r, context, m); });
+  }
   if (v2) {
-    root.each_record("memory_events", strings, [&](const JsonReader& e) {
-      UnifiedMemoryEvent x;
-      x.kind = e.string("kind");
-      x.value = e.integer<std::uint64_t>("value");
-      x.address = e.integer<std::uint64_t>("address");
-      x.start_ns = time_at(e, "start_ns");
-      x.end_ns = time_at(e, "end_ns");
-      if (x.end_ns < x.start_ns) e.fail("end_ns", "ends before it starts");
-      x.device = e.integer<int>("device");
-      m.memory_events.push_back(x);
-    });
     m.metric_scope = root.string("metric_scope");
     m.metric_passes = root.integer<int>("metric_passes");
   }
@@ -495,8 +522,115 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   return m;
 }
 
+namespace {
+
+/// Reads the rows of a file's record tables as the parser ends each one, and drops them from
+/// the document, which then holds the rest only: the whole document of 10^5 launches took
+/// more memory than the records it held. A table is read this way where the file gives what
+/// its rows need before them (schema_version 5 or later, time_origin_ns, the strings, the
+/// table's columns), as labbook writes it; otherwise its rows stay in the document.
+class RowStream {
+ public:
+  explicit RowStream(std::string origin) : origin_(std::move(origin)) {}
+
+  /// nlohmann::json's parser callback: false drops the element just parsed.
+  bool on_event(int depth, json::parse_event_t event, json& parsed) {
+    using E = json::parse_event_t;
+    if (depth == 1) {
+      if (event == E::key) {
+        top_ = parsed.get<std::string>();
+        in_table_ = ready_ = in_rows_ = false;
+      } else if (event == E::value && top_ == "schema_version" && parsed.is_number_integer()) {
+        version_ = parsed.get<int>();
+      } else if (event == E::value && top_ == "time_origin_ns" && parsed.is_number_unsigned()) {
+        time_origin_ = parsed.get<std::uint64_t>();
+      } else if (event == E::array_end && top_ == "strings") {
+        strings_ = all_strings(parsed);
+      } else if (event == E::object_start && is_record_list(top_)) {
+        in_table_ = true;
+        table_.columns.clear();
+        rows_ = 0;
+      }
+      return true;
+    }
+    if (!in_table_) return true;
+    if (depth == 2) {
+      if (event == E::key) {
+        member_ = parsed.get<std::string>();
+        in_rows_ = false;
+      } else if (event == E::array_end && member_ == "columns") {
+        ready_ = read_columns(parsed) && version_ && *version_ >= 5 && time_origin_ && strings_;
+        table_.strings = strings_ ? &*strings_ : nullptr;
+      } else if (event == E::array_start && member_ == "rows") {
+        in_rows_ = true;
+      }
+      return true;
+    }
+    if (depth != 3 || event != E::array_end || !in_rows_ || !ready_) return true;
+    const JsonReader row(parsed, table_, origin_, "/" + top_ + "/rows/" + std::to_string(rows_++));
+    add_record(top_, row, RecordContext{*version_, *time_origin_}, records_);
+    read_.insert(top_);
+    return false;
+  }
+
+  /// Hands `m`, read from what the document kept, the records read here.
+  void move_into(Measurement& m) {
+    if (read_.count("ranges")) m.ranges = std::move(records_.ranges);
+    if (read_.count("kernels")) m.kernels = std::move(records_.kernels);
+    if (read_.count("copies")) m.copies = std::move(records_.copies);
+    if (read_.count("api_calls")) m.api_calls = std::move(records_.api_calls);
+    if (read_.count("memory_events")) m.memory_events = std::move(records_.memory_events);
+  }
+
+ private:
+  static bool is_record_list(const std::string& key) {
+    return std::any_of(std::begin(kRecordLists), std::end(kRecordLists), [&](const char* k) { return key == k; });
+  }
+  static std::optional<std::vector<std::string>> all_strings(const json& list) {
+    std::vector<std::string> out;
+    for (const json& v : list) {
+      if (!v.is_string()) return std::nullopt;
+      out.push_back(v.get<std::string>());
+    }
+    return out;
+  }
+  bool read_columns(const json& names) {
+    const auto columns = all_strings(names);
+    if (!columns) return false;
+    for (std::size_t i = 0; i < columns->size(); ++i)
+      if (!table_.columns.emplace((*columns)[i], i).second) return false;
+    return true;
+  }
+
+  std::string origin_;
+  std::optional<int> version_;
+  std::optional<std::uint64_t> time_origin_;
+  std::optional<std::vector<std::string>> strings_;
+  std::string top_, member_;   // the root's member being parsed; in a table, the table's
+  bool in_table_ = false, in_rows_ = false, ready_ = false;
+  JsonTable table_;
+  std::size_t rows_ = 0;
+  Measurement records_;
+  std::set<std::string> read_;   // the tables whose rows were read here
+};
+
+}  // namespace
+
 Measurement read_measurement(const std::string& path) {
   const std::string text = read_file(path);
+  try {
+    RowStream rows(path);
+    const json rest = json::parse(text, [&rows](int depth, json::parse_event_t event, json& parsed) {
+      return rows.on_event(depth, event, parsed);
+    });
+    Measurement m = measurement_from_json(rest, path);
+    rows.move_into(m);
+    return m;
+  } catch (const Error&) {
+  } catch (const json::exception&) {
+    // A problem anywhere: the whole document is read as before, so that the error names the
+    // same field, found in the same order.
+  }
   json j;
   try {
     j = json::parse(text);

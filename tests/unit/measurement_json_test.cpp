@@ -67,14 +67,26 @@ Measurement sample() {
   return m;
 }
 
+/// `j` is rejected naming `needle`, from memory and as a file (read_measurement reads a
+/// file's table rows as it parses them, and must fail as the whole document does).
 void expect_rejected(nlohmann::json j, const std::string& needle) {
   try {
     measurement_from_json(j, "bad.json");
-    FAIL() << "accepted a file that should fail with " << needle;
+    ADD_FAILURE() << "accepted a document that should fail with " << needle;
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).rfind("bad.json: ", 0), 0u) << e.what();
   }
+  const auto path = (std::filesystem::temp_directory_path() / "labbook-rejected.json").string();
+  std::ofstream(path) << j.dump(1);
+  try {
+    read_measurement(path);
+    ADD_FAILURE() << "accepted a file that should fail with " << needle;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+  }
+  std::remove(path.c_str());
 }
 }  // namespace
 
@@ -178,6 +190,24 @@ TEST(MeasurementJson, TablesReadByColumnNameAndRejectBadRowsNamingTheCell) {
   j = good;
   j.erase("time_origin_ns");
   expect_rejected(j, "/time_origin_ns: missing");
+}
+
+// However a file orders its members, read_measurement reads what the whole document holds:
+// rows are read as they are parsed only where the file gives what they need before them.
+TEST(MeasurementJson, AFileReadsAsItsWholeDocumentDoes) {
+  Measurement m = sample();
+  for (int i = 0; i < 3; ++i) m.kernels.push_back(m.kernels.at(0)), m.kernels.back().launch = 10 + i;
+  const auto path = (std::filesystem::temp_directory_path() / "labbook-streamed.json").string();
+  const auto reads_back = [&](const std::string& text, const char* how) {
+    std::ofstream(path) << text;
+    EXPECT_EQ(to_json(read_measurement(path)), to_json(measurement_from_json(nlohmann::json::parse(text), "mem"))) << how;
+    EXPECT_EQ(to_json(read_measurement(path)).dump(), to_json(m).dump()) << how;
+  };
+  reads_back(measurement_text(m), "as labbook writes it");
+  nlohmann::json reordered = nlohmann::json::parse(measurement_text(m));   // keys sorted: rows before columns
+  reads_back(reordered.dump(), "members in alphabetical order");
+  reads_back(to_json(m).dump(), "records as lists of objects");
+  std::remove(path.c_str());
 }
 
 TEST(MeasurementJson, NamesThatAreNotUtf8AreWrittenWithReplacementCharacters) {
