@@ -20,7 +20,7 @@ namespace labbook {
 
 /// A table's columns (name -> position in a row) and the strings its string cells index.
 struct JsonTable {
-  std::map<std::string, std::size_t> columns;
+  std::map<std::string, std::size_t, std::less<>> columns;   // found by const char* without a copy
   const std::vector<std::string>* strings = nullptr;
 };
 
