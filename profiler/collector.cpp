@@ -314,30 +314,39 @@ class Collector {
                                    const void* data) {
     auto* c = static_cast<Collector*>(self);
     if (c->finished_) return;
+    if (!c->config_.verbose) return c->dispatch(domain, cbid, data);
+    const auto entered = std::chrono::steady_clock::now();   // the trace run's cost per call
+    c->dispatch(domain, cbid, data);
+    c->callback_ns_ += static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - entered).count());
+    ++c->callbacks_;
+  }
+
+  void dispatch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     switch (domain) {
-      case CUPTI_CB_DOMAIN_NVTX: c->on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
-      case CUPTI_CB_DOMAIN_RUNTIME_API: c->on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
+      case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
+      case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API:
         if (creates_managed_memory(cbid)) {
-          if (c->tracer_ && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
-            c->tracer_->enable_unified_memory();
-        } else if (is_graph_instantiate(cbid)) c->graphs_.on_instantiate(*static_cast<const CUpti_CallbackData*>(data));
-        else if (is_graph_exec_call(cbid)) c->graphs_.on_exec_call(cbid, *static_cast<const CUpti_CallbackData*>(data));
+          if (tracer_ && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
+            tracer_->enable_unified_memory();
+        } else if (is_graph_instantiate(cbid)) graphs_.on_instantiate(*static_cast<const CUpti_CallbackData*>(data));
+        else if (is_graph_exec_call(cbid)) graphs_.on_exec_call(cbid, *static_cast<const CUpti_CallbackData*>(data));
         else if (is_begin_capture(cbid) || is_end_capture(cbid))
-          c->on_capture(cbid, static_cast<const CUpti_CallbackData*>(data));
-        else if (runs_driver_gpu_work(cbid)) c->stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
-        else c->on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
+          on_capture(cbid, static_cast<const CUpti_CallbackData*>(data));
+        else if (runs_driver_gpu_work(cbid)) stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
+        else on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
-        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && c->profiler_)
-          c->profiler_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
-        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && c->source_)
-          c->source_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
-        else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && c->source_)
-          c->source_->on_module_loaded(*static_cast<const CUpti_ModuleResourceData*>(
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && profiler_)
+          profiler_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
+        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && source_)
+          source_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
+        else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && source_)
+          source_->on_module_loaded(*static_cast<const CUpti_ModuleResourceData*>(
               static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor));
         else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
-          c->on_context_created(static_cast<const CUpti_ResourceData*>(data)->context);
+          on_context_created(static_cast<const CUpti_ResourceData*>(data)->context);
         break;
       default: break;
     }
@@ -578,9 +587,10 @@ class Collector {
   void report_overhead(std::uint64_t finish_ns, std::uint64_t profiler_ns) const {
     if (!profiler_) {
       std::fprintf(stderr,
-                   "labbook collector: %zu launches, %.3f s finishing, %.3f s since the collector started, %.0f MB "
-                   "peak resident memory\n",
-                   launches_.size(), seconds(finish_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
+                   "labbook collector: %zu launches, %.3f s in %llu of labbook's callbacks, %.3f s finishing, %.3f s "
+                   "since the collector started, %.0f MB peak resident memory\n",
+                   launches_.size(), seconds(callback_ns_.load()), static_cast<unsigned long long>(callbacks_.load()),
+                   seconds(finish_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
       return;
     }
     const L2Flusher::Stats flushes = flusher_ ? flusher_->stats() : L2Flusher::Stats{};
@@ -738,6 +748,7 @@ class Collector {
   std::unordered_set<std::string> kernel_names_;   // interned: node-based, so pointers stay valid
   std::unordered_map<std::string, std::string> demangled_names_;
   std::atomic<bool> finished_{false};
+  std::atomic<std::uint64_t> callback_ns_{0}, callbacks_{0};   // with LABBOOK_VERBOSE
 };
 
 Collector* g_collector = nullptr;
