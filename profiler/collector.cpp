@@ -284,8 +284,10 @@ class Collector {
     if (!config_.metrics.empty()) {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan, config_.expected_launches}, issues_);
-      if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
-      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+      if (config_.flush_l2) {
+        flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
+        cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+      }
     }
     return true;
   }
@@ -345,8 +347,8 @@ class Collector {
         else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && source_)
           source_->on_module_loaded(*static_cast<const CUpti_ModuleResourceData*>(
               static_cast<const CUpti_ResourceData*>(data)->resourceDescriptor));
-        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
-          on_context_created(static_cast<const CUpti_ResourceData*>(data)->context);
+        else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && flusher_)
+          prepare_flusher(static_cast<const CUpti_ResourceData*>(data)->context);
         break;
       default: break;
     }
@@ -411,14 +413,11 @@ class Collector {
     }
   }
 
-  // What a metrics run needs before its first profiled kernel is made while the program sets
-  // itself up: the flusher's context, kernel and buffer (about 0.13 s on the H100) and CUPTI's
-  // metric tables (about 0.34 s), each on a thread of its own.
-  void on_context_created(CUcontext context) {
+  // The flusher's context, kernel and buffer (about 0.13 s on the H100) are made while the
+  // program sets itself up, rather than at its first profiled kernel.
+  void prepare_flusher(CUcontext context) {
     std::uint32_t device = 0;
-    if (cuptiGetDeviceId(context, &device) != CUPTI_SUCCESS) return;
-    if (flusher_) flusher_->prepare_soon(static_cast<int>(device));
-    if (profiler_) profiler_->warm_up(device);
+    if (cuptiGetDeviceId(context, &device) == CUPTI_SUCCESS) flusher_->prepare_soon(static_cast<int>(device));
   }
 
   // Profiling stops (the batch so far is evaluated; the next launch starts a new one) before

@@ -71,27 +71,7 @@ RangeProfiler::RangeProfiler(std::vector<std::string> metrics, ReplayOptions rep
   if (metrics_.empty()) disabled_ = true;
 }
 
-RangeProfiler::~RangeProfiler() {
-  if (warm_up_.joinable()) warm_up_.join();
-}
-
-void RangeProfiler::warm_up(std::uint32_t device) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (warmed_up_ || disabled_) return;
-  warmed_up_ = true;
-  warm_up_ = std::thread([device] {
-    auto chip = LABBOOK_PARAMS(CUpti_Device_GetChipName_Params);
-    chip.deviceIndex = device;
-    if (cuptiDeviceGetChipName(&chip) != CUPTI_SUCCESS) return;
-    auto init = LABBOOK_PARAMS(CUpti_Profiler_Host_Initialize_Params);
-    init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    init.pChipName = chip.pChipName;
-    if (cuptiProfilerHostInitialize(&init) != CUPTI_SUCCESS) return;   // then prepare_host() pays, as before
-    auto deinit = LABBOOK_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-    deinit.pHostObject = init.pHostObject;
-    cuptiProfilerHostDeinitialize(&deinit);
-  });
-}
+RangeProfiler::~RangeProfiler() = default;
 
 void RangeProfiler::use_metrics(std::vector<std::string> metrics) {
   metrics_ = std::move(metrics);
@@ -252,7 +232,6 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
 }
 
 bool RangeProfiler::start(CUcontext ctx) {
-  if (warm_up_.joinable()) warm_up_.join();   // CUPTI's profiler is used from one thread at a time
   if (!profiler_initialized_) {
     auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
     if (CUptiResult s = cuptiProfilerInitialize(&init); s != CUPTI_SUCCESS) {
@@ -613,7 +592,6 @@ void RangeProfiler::finish_all() {
   }
   for (CUcontext ctx : open) finish(ctx);
   std::lock_guard<std::mutex> lock(mutex_);
-  if (warm_up_.joinable()) warm_up_.join();
   if (host_) {
     auto deinit = LABBOOK_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
     deinit.pHostObject = host_->host;

@@ -19,7 +19,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,12 +67,6 @@ class RangeProfiler {
   /// Call instead of before_launch() for a launch that gets no metrics: stops profiling
   /// `ctx` (evaluating what it holds) so that the launch is not counted as a range.
   void skip_launch(CUcontext ctx);
-
-  /// Loads CUPTI's metric tables for `device`'s chip on a thread of its own, while the program
-  /// sets itself up: a process's first Profiler Host object costs about 0.34 s for the H100's
-  /// chip, later ones 3 ms. The first profiled launch waits for it. Call when a context is
-  /// created; only the first call does anything.
-  void warm_up(std::uint32_t device);
 
   /// Evaluates what `ctx` collected and stops profiling it (context about to be destroyed).
   void finish(CUcontext ctx);
@@ -132,8 +125,6 @@ class RangeProfiler {
   RunPass run_;                  // with application replay: the pass this run collects
   int planned_runs_ = 0;
   mutable std::mutex mutex_;
-  std::thread warm_up_;   // warm_up()'s; joined (mutex_ held) before CUPTI's profiler is used
-  bool warmed_up_ = false;
   bool profiler_initialized_ = false;
   bool disabled_ = false;
   std::unique_ptr<HostConfig> host_;
