@@ -127,8 +127,8 @@ std::optional<double> nvtx_payload(const nvtxEventAttributes_t* attr) {
 }
 
 /// One kernel launch as seen by the driver API callback; a graph launch is one Launch per
-/// kernel node, all with the graph launch's correlation ids.
-// Kept for every launch of the run, so small: the kernel's name is shared, the NVTX range an id.
+/// kernel node, all with the graph launch's correlation ids. Kept for every launch of the run,
+/// so small: the kernel's name is shared, the NVTX range an id.
 struct Launch {
   std::uint64_t index;
   const std::string* mangled;          // interned (Collector::intern)

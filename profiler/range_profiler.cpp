@@ -29,9 +29,10 @@ constexpr std::size_t kKernelReplayRanges = 1;
 // Without replay an image costs nothing per pass: one per many kernels saves the stop,
 // decode and restart after each.
 constexpr std::size_t kSinglePassRanges = 512;
-// But an image holds counters for every range it can take (on the H100 about 1.6 MB a range
-// for lab 4's ten metrics: 512 ranges made a metrics run's peak memory 1.1 GB, ncu's 0.4 GB),
-// so fewer ranges fit this many bytes: a stop and decode every few ranges costs little.
+// But an image holds counters for every range it can take (lab 4's metric set: 88 ranges in
+// 0.6 to 11.4 MB, depending on the pass, on an H200), and CUPTI's own buffers grow with the
+// ranges a pass may hold (a metrics run of 512 held 1.1 GB, ncu 0.4 GB): an image holds as
+// many ranges as fit this many bytes. A stop and decode every hundred ranges costs little.
 constexpr std::size_t kCounterDataBytes = std::size_t{16} << 20;
 
 
