@@ -30,9 +30,9 @@ constexpr std::size_t kKernelReplayRanges = 1;
 // decode and restart after each.
 constexpr std::size_t kSinglePassRanges = 512;
 // But an image holds counters for every range it can take (lab 4's metric set: 88 ranges in
-// 0.6 to 11.4 MB, depending on the pass, on an H200), and CUPTI's own buffers grow with the
-// ranges a pass may hold (a metrics run of 512 held 1.1 GB, ncu 0.4 GB): an image holds as
-// many ranges as fit this many bytes. A stop and decode every hundred ranges costs little.
+// 0.6 to 11.4 MB, depending on the pass, on an H200), and a metrics run with room for 512
+// ranges held 1.1 GB of host memory (88: 0.7 GB; ncu 0.4 GB): an image holds as many ranges as
+// fit this many bytes. A stop and decode every hundred ranges costs little.
 constexpr std::size_t kCounterDataBytes = std::size_t{16} << 20;
 
 
