@@ -539,6 +539,8 @@ class RowStream {
     if (depth == 1) {
       if (event == E::key) {
         top_ = parsed.get<std::string>();
+        // A member given twice: the document keeps the last, which rows read before would not.
+        if (!members_.insert(top_).second) throw Error(origin_ + ": /" + top_ + " twice");
         in_table_ = ready_ = in_rows_ = false;
       } else if (event == E::value && top_ == "schema_version" && parsed.is_number_integer()) {
         version_ = parsed.get<int>();
@@ -570,8 +572,11 @@ class RowStream {
     const JsonReader row(parsed, table_, origin_, "/" + top_ + "/rows/" + std::to_string(rows_++));
     add_record(top_, row, RecordContext{*version_, *time_origin_}, records_);
     read_.insert(top_);
+    ++rows_read_;
     return false;
   }
+
+  std::size_t rows_read() const { return rows_read_; }
 
   /// Hands `m`, read from what the document kept, the records read here.
   void move_into(Measurement& m) {
@@ -612,12 +617,15 @@ class RowStream {
   std::size_t rows_ = 0;
   Measurement records_;
   std::set<std::string> read_;   // the tables whose rows were read here
+  std::set<std::string> members_;   // the root's members seen so far
+  std::size_t rows_read_ = 0;
 };
 
 }  // namespace
 
-Measurement read_measurement(const std::string& path) {
+Measurement read_measurement(const std::string& path, std::size_t* rows_read_while_parsing) {
   const std::string text = read_file(path);
+  if (rows_read_while_parsing) *rows_read_while_parsing = 0;
   try {
     RowStream rows(path);
     const json rest = json::parse(text, [&rows](int depth, json::parse_event_t event, json& parsed) {
@@ -625,6 +633,7 @@ Measurement read_measurement(const std::string& path) {
     });
     Measurement m = measurement_from_json(rest, path);
     rows.move_into(m);
+    if (rows_read_while_parsing) *rows_read_while_parsing = rows.rows_read();
     return m;
   } catch (const Error&) {
   } catch (const json::exception&) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -67,8 +68,40 @@ Measurement sample() {
   return m;
 }
 
-/// `j` is rejected naming `needle`, from memory and as a file (read_measurement reads a
-/// file's table rows as it parses them, and must fail as the whole document does).
+/// A table's text with its columns, strings and times before its rows, as labbook writes it.
+std::string table_in_file_order(const nlohmann::json& table) {
+  std::string out = "{";
+  for (const char* key : {"columns", "strings", "times"})
+    if (table.contains(key)) out += nlohmann::json(key).dump() + ":" + table[key].dump() + ",";
+  for (const auto& [key, value] : table.items())
+    if (key != "columns" && key != "strings" && key != "times" && key != "rows")
+      out += nlohmann::json(key).dump() + ":" + value.dump() + ",";
+  if (table.contains("rows")) out += "\"rows\":" + table["rows"].dump() + ",";
+  out.back() = '}';
+  return out;
+}
+
+/// `j`'s text with its members in the order labbook writes them (the head, then
+/// time_origin_ns and the strings, then the tables), not nlohmann's alphabetical one: the
+/// order in which read_measurement reads rows as it parses them.
+std::string in_file_order(const nlohmann::json& j) {
+  const std::vector<std::string> last = {"time_origin_ns", "strings", "ranges", "kernels", "copies", "api_calls", "memory_events"};
+  std::string out = "{";
+  const auto put = [&](const std::string& key, const nlohmann::json& value) {
+    out += nlohmann::json(key).dump() + ":";
+    out += value.is_object() && value.contains("rows") ? table_in_file_order(value) : value.dump();
+    out += ",";
+  };
+  for (const auto& [key, value] : j.items())
+    if (std::find(last.begin(), last.end(), key) == last.end()) put(key, value);
+  for (const std::string& key : last)
+    if (j.contains(key)) put(key, j[key]);
+  out.back() = '}';
+  return out;
+}
+
+/// `j` is rejected naming `needle`, from memory and as a file, its members in labbook's order
+/// (read_measurement reads table rows as it parses them, and must fail as the whole document does).
 void expect_rejected(nlohmann::json j, const std::string& needle) {
   try {
     measurement_from_json(j, "bad.json");
@@ -78,7 +111,7 @@ void expect_rejected(nlohmann::json j, const std::string& needle) {
     EXPECT_EQ(std::string(e.what()).rfind("bad.json: ", 0), 0u) << e.what();
   }
   const auto path = (std::filesystem::temp_directory_path() / "labbook-rejected.json").string();
-  std::ofstream(path) << j.dump(1);
+  std::ofstream(path) << in_file_order(j);
   try {
     read_measurement(path);
     ADD_FAILURE() << "accepted a file that should fail with " << needle;
@@ -198,15 +231,36 @@ TEST(MeasurementJson, AFileReadsAsItsWholeDocumentDoes) {
   Measurement m = sample();
   for (int i = 0; i < 3; ++i) m.kernels.push_back(m.kernels.at(0)), m.kernels.back().launch = 10 + i;
   const auto path = (std::filesystem::temp_directory_path() / "labbook-streamed.json").string();
-  const auto reads_back = [&](const std::string& text, const char* how) {
+  const std::size_t rows =
+      m.ranges.size() + m.kernels.size() + m.copies.size() + m.api_calls.size() + m.memory_events.size();
+  const auto reads_back = [&](const std::string& text, std::size_t rows_while_parsing, const char* how) {
     std::ofstream(path) << text;
+    std::size_t streamed = 99;
+    EXPECT_EQ(to_json(read_measurement(path, &streamed)).dump(), to_json(m).dump()) << how;
     EXPECT_EQ(to_json(read_measurement(path)), to_json(measurement_from_json(nlohmann::json::parse(text), "mem"))) << how;
-    EXPECT_EQ(to_json(read_measurement(path)).dump(), to_json(m).dump()) << how;
+    EXPECT_EQ(streamed, rows_while_parsing) << how;
   };
-  reads_back(measurement_text(m), "as labbook writes it");
-  nlohmann::json reordered = nlohmann::json::parse(measurement_text(m));   // keys sorted: rows before columns
-  reads_back(reordered.dump(), "members in alphabetical order");
-  reads_back(to_json(m).dump(), "records as lists of objects");
+  reads_back(measurement_text(m), rows, "as labbook writes it: every row read as it is parsed");
+  const nlohmann::json tables = nlohmann::json::parse(measurement_text(m));
+  reads_back(in_file_order(tables), rows, "the same order, written by the test");
+  // nlohmann's dump sorts members: the tables come before schema_version, the strings and
+  // time_origin_ns, so no row can be read before the document is whole.
+  reads_back(tables.dump(), 0, "members in alphabetical order");
+  std::string text = in_file_order(tables);
+  const auto columns = text.find("\"columns\"", text.find("\"kernels\""));
+  const auto rows_at = text.find(",\"rows\"", columns);
+  const auto rows_end = text.find("]]", rows_at) + 2;
+  const std::string kernel_rows = text.substr(rows_at + 1, rows_end - rows_at - 1);
+  text.erase(rows_at, rows_end - rows_at);
+  text.insert(columns, kernel_rows + ",");
+  reads_back(text, rows - m.kernels.size(), "the kernels' rows before their columns: read from the document");
+  reads_back(to_json(m).dump(), 0, "records as lists of objects");
+  text = measurement_text(m);
+  text.insert(text.find("\"ranges\""), "\"kernels\": 5,\n ");
+  std::ofstream(path) << text;
+  std::size_t streamed = 99;
+  EXPECT_EQ(to_json(read_measurement(path, &streamed)).dump(), to_json(m).dump()) << "a member given twice: the last";
+  EXPECT_EQ(streamed, 0u) << "a member given twice: read from the document";
   std::remove(path.c_str());
 }
 

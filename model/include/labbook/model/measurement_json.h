@@ -2,6 +2,7 @@
 /// @file
 /// Measurement <-> JSON. Reading validates every field and names the file and the JSON
 /// path of the first bad one ("m.json: /kernels/rows/3/8 (grid): expected an array of 3 integers").
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -19,8 +20,10 @@ nlohmann::json to_json(const Measurement&);
 /// including a schema_version this build does not read.
 Measurement measurement_from_json(const nlohmann::json&, const std::string& origin);
 
-/// Reads and validates a measurement file. Throws labbook::Error.
-Measurement read_measurement(const std::string& path);
+/// Reads and validates a measurement file. Throws labbook::Error. Where the file gives what
+/// its table rows need before them (as labbook writes it), rows are read as they are parsed:
+/// `rows_read_while_parsing`, if given, counts them (tests check the path taken).
+Measurement read_measurement(const std::string& path, std::size_t* rows_read_while_parsing = nullptr);
 
 /// The measurement as the text of its file.
 std::string measurement_text(const Measurement&);
