@@ -104,9 +104,10 @@ GraphExecChange follow_graph_exec_call(GraphReplay& replay, CUpti_CallbackId cbi
       problem = replay.set_event(exec, p->hNode, p->event);
       break;
     }
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams: {   // new nodes in the child
-      exec = static_cast<const cuGraphExecChildGraphNodeSetParams_params*>(d.functionParams)->hGraphExec;
-      if (replay.adopted(exec)) problem = "the program changed a child graph's nodes";
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams: {
+      const auto* p = static_cast<const cuGraphExecChildGraphNodeSetParams_params*>(d.functionParams);
+      exec = p->hGraphExec;
+      problem = replay.child_graph_changed(exec, p->hNode);
       break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams: {
@@ -130,6 +131,8 @@ GraphExecChange follow_graph_exec_call(GraphReplay& replay, CUpti_CallbackId cbi
         problem = replay.set_event(exec, p->hNode, n.eventRecord.event);
       } else if (n.type == CU_GRAPH_NODE_TYPE_WAIT_EVENT) {
         problem = replay.set_event(exec, p->hNode, n.eventWait.event);
+      } else if (n.type == CU_GRAPH_NODE_TYPE_GRAPH) {
+        problem = replay.child_graph_changed(exec, p->hNode);
       } else if (replay.adopted(exec)) {
         problem = "the program changed a node of a kind labbook does not copy";
       }

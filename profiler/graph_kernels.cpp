@@ -31,18 +31,28 @@ std::vector<CUgraphNode> graph_nodes_in_order(CUgraph graph) {
   return ordered;
 }
 
-std::vector<CUgraphNode> graph_nodes_flattened(CUgraph graph) {
-  std::vector<CUgraphNode> flattened;
+namespace {
+
+void flatten(CUgraph graph, std::size_t parent, std::vector<CUgraphNode>& flattened, std::vector<std::size_t>& enclosing) {
   for (CUgraphNode node : graph_nodes_in_order(graph)) {
+    const std::size_t at = flattened.size();
     flattened.push_back(node);
+    enclosing.push_back(parent);
     CUgraphNodeType type;
     CUgraph child = nullptr;
     if (cuGraphNodeGetType(node, &type) == CUDA_SUCCESS && type == CU_GRAPH_NODE_TYPE_GRAPH &&
-        cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS) {
-      const std::vector<CUgraphNode> inner = graph_nodes_flattened(child);
-      flattened.insert(flattened.end(), inner.begin(), inner.end());
-    }
+        cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS)
+      flatten(child, at, flattened, enclosing);
   }
+}
+
+}  // namespace
+
+std::vector<CUgraphNode> graph_nodes_flattened(CUgraph graph, std::vector<std::size_t>* enclosing) {
+  std::vector<CUgraphNode> flattened;
+  std::vector<std::size_t> parents;
+  flatten(graph, kOwnNode, flattened, parents);
+  if (enclosing) *enclosing = std::move(parents);
   return flattened;
 }
 

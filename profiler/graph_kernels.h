@@ -17,8 +17,10 @@ std::vector<CUgraphNode> graph_nodes_in_order(CUgraph graph);
 /// graph_nodes_in_order(), each child-graph node followed by its embedded graph's nodes, in
 /// the same order, recursively: an order the whole graph allows. An executable graph names a
 /// child's nodes by these handles (cuGraphChildGraphNodeGetGraph's graph, not the graph the
-/// program passed in, which CUDA copied).
-std::vector<CUgraphNode> graph_nodes_flattened(CUgraph graph);
+/// program passed in, which CUDA copied). `enclosing`, if given, receives for each node the
+/// position of the innermost child-graph node holding it, kOwnNode for the graph's own.
+constexpr std::size_t kOwnNode = static_cast<std::size_t>(-1);
+std::vector<CUgraphNode> graph_nodes_flattened(CUgraph graph, std::vector<std::size_t>* enclosing = nullptr);
 
 /// Mangled names of `graph`'s kernel nodes, in the order of graph_nodes_flattened(). Nodes
 /// whose function cannot be named are "".

@@ -95,6 +95,10 @@ struct GraphReplay::Node {
   // host function; event record or wait
   CUDA_HOST_NODE_PARAMS host{};
   CUevent event = nullptr;
+  // Whether the exec runs labbook's stand-in for this host or event node, not the program's:
+  // an update or a child graph's change puts the program's back, which a give-back keeps.
+  bool stand_in = false;
+  std::size_t enclosing = kOwnNode;   // position of the child-graph node holding it
 };
 
 namespace {
@@ -206,10 +210,12 @@ GraphReplay::~GraphReplay() = default;
 
 bool GraphReplay::in_replay() { return t_in_replay; }
 
-std::string GraphReplay::read_nodes(const std::vector<CUgraphNode>& handles, Nodes& nodes) {
+std::string GraphReplay::read_nodes(const std::vector<CUgraphNode>& handles, const std::vector<std::size_t>& enclosing,
+                                    Nodes& nodes) {
   nodes.assign(handles.size(), Node{});
   for (std::size_t i = 0; i < handles.size(); ++i) {   // the shape first: refresh() pairs by it
     nodes[i].handle = handles[i];
+    nodes[i].enclosing = enclosing[i];
     if (CUresult r = cuGraphNodeGetType(handles[i], &nodes[i].type); r != CUDA_SUCCESS)
       return describe_driver_call("cuGraphNodeGetType", r);
     if (!read_dependencies(handles, nodes[i])) return "the graph's edges could not be read";
@@ -250,7 +256,9 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
   if (cuGraphExecGetFlags(exec, &flags) == CUDA_SUCCESS && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH))
     return "the graph was instantiated for launches from the device";
   Nodes nodes;
-  if (std::string why = read_nodes(graph_nodes_flattened(graph), nodes); !why.empty()) return why;
+  std::vector<std::size_t> enclosing;
+  const std::vector<CUgraphNode> handles = graph_nodes_flattened(graph, &enclosing);
+  if (std::string why = read_nodes(handles, enclosing, nodes); !why.empty()) return why;
   StandIns stand_ins;
   if (std::string why = stand_ins.create(nodes); !why.empty()) return why;
   // Silence last, and undo on failure: a half-silenced graph would compute something else.
@@ -260,6 +268,7 @@ std::string GraphReplay::adopt(CUgraphExec exec, CUgraph graph) {
       stand_ins.destroy();
       return describe_driver_call(silencing_call(nodes[silent].type), r);
     }
+    nodes[silent].stand_in = !can_disable(nodes[silent].type) && silenced(nodes[silent].type);
   }
   std::lock_guard<std::mutex> lock(mutex_);
   execs_[exec] = Exec{std::move(nodes), {graph, true}, {}, stand_ins};
@@ -310,13 +319,17 @@ CUresult GraphReplay::restore(CUgraphExec exec, CUgraphNode handle, const Node& 
 
 std::string GraphReplay::refresh(CUgraphExec exec, CUgraph graph) {
   InReplay own_calls;
-  const std::vector<CUgraphNode> handles = graph_nodes_flattened(graph);
+  std::vector<std::size_t> enclosing;
+  const std::vector<CUgraphNode> handles = graph_nodes_flattened(graph, &enclosing);
   Nodes fresh;
-  const std::string unreadable = read_nodes(handles, fresh);
+  const std::string unreadable = read_nodes(handles, enclosing, fresh);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = execs_.find(exec);
   if (it == execs_.end()) return "";
   Exec& e = it->second;
+  // The update gave host and event nodes the program's new functions and events: should the
+  // copies not follow (below), a give-back leaves those in place.
+  for (Node& n : e.nodes) n.stand_in = false;
   if (fresh.size() != e.nodes.size()) return unreadable.empty() ? "the updated graph has other nodes" : unreadable;
   // The driver pairs an update's nodes through their edges, in edge order; labbook pairs them
   // by position in its order, which must then give every node its type and dependencies.
@@ -337,12 +350,13 @@ std::string GraphReplay::refresh(CUgraphExec exec, CUgraph graph) {
     fresh[i].update_handle = handles[i];
   }
   e.nodes = std::move(fresh);
-  // The update gave host and event nodes the program's functions and events back.
-  for (const Node& n : e.nodes) {
+  // Now the copies hold them: the stand-ins go back in their place.
+  for (Node& n : e.nodes) {
     if (can_disable(n.type) || !silenced(n.type)) continue;
     if (CUresult r = through_live_handle(e, n, [&](CUgraphNode h) { return silence(exec, h, n, e.stand_ins); });
         r != CUDA_SUCCESS)
       return describe_driver_call(silencing_call(n.type), r);
+    n.stand_in = true;
   }
   return "";
 }
@@ -477,6 +491,7 @@ std::string GraphReplay::set_host(CUgraphExec exec, CUgraphNode node, const CUDA
   return change_node(exec, node, [&](Node& n) -> std::string {
     n.host = params;
     const CUresult r = silence(exec, node, n, execs_.at(exec).stand_ins);   // still labbook's to run
+    n.stand_in = r == CUDA_SUCCESS;
     return r == CUDA_SUCCESS ? "" : describe_driver_call(silencing_call(n.type), r);
   });
 }
@@ -485,8 +500,23 @@ std::string GraphReplay::set_event(CUgraphExec exec, CUgraphNode node, CUevent e
   return change_node(exec, node, [&](Node& n) -> std::string {
     n.event = event;
     const CUresult r = silence(exec, node, n, execs_.at(exec).stand_ins);
+    n.stand_in = r == CUDA_SUCCESS;
     return r == CUDA_SUCCESS ? "" : describe_driver_call(silencing_call(n.type), r);
   });
+}
+
+std::string GraphReplay::child_graph_changed(CUgraphExec exec, CUgraphNode node) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = execs_.find(exec);
+  if (it == execs_.end()) return "";   // not labbook's: nothing to follow
+  Nodes& nodes = it->second.nodes;
+  const Node* child = find(exec, node);
+  if (!child) return kUnknownNode;
+  const std::size_t at = static_cast<std::size_t>(child - nodes.data());
+  for (Node& n : nodes)   // the child's nodes, at any depth, now hold the program's new ones
+    for (std::size_t p = n.enclosing; p != kOwnNode; p = nodes[p].enclosing)
+      if (p == at) n.stand_in = false;
+  return "the program changed a child graph's nodes";
 }
 
 std::string GraphReplay::set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled) {
@@ -518,7 +548,7 @@ std::string GraphReplay::release(CUgraphExec exec) {
   // after an update, the update's handles are tried too, while their graph lives.
   std::string problem;
   for (const Node& n : e.nodes) {
-    if (!silenced(n.type) || (can_disable(n.type) && !n.enabled)) continue;
+    if (!silenced(n.type) || (can_disable(n.type) ? !n.enabled : !n.stand_in)) continue;
     const CUresult r = through_live_handle(e, n, [&](CUgraphNode h) { return restore(exec, h, n); });
     if (r == CUDA_SUCCESS || !problem.empty()) continue;   // the first problem says it; the others are tried
     problem = e.instantiated.alive || e.update.alive ? describe_driver_call(silencing_call(n.type), r)

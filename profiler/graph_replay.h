@@ -54,6 +54,11 @@ class GraphReplay {
   std::string set_host(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS& params);
   /// An event record or wait node's event.
   std::string set_event(CUgraphExec exec, CUgraphNode node, CUevent event);
+  /// cuGraphExecChildGraphNodeSetParams on child-graph node `node`: the driver gave the
+  /// child's nodes the program's new parameters, which labbook does not copy. Returns why the
+  /// exec must be given back (release() then leaves the child's host and event nodes as the
+  /// program set them), or "" for an exec that is not labbook's.
+  std::string child_graph_changed(CUgraphExec exec, CUgraphNode node);
   std::string set_enabled(CUgraphExec exec, CUgraphNode node, bool enabled);
   /// cuGraphExecUpdate from `graph` (at its exit, when it succeeded): the copies take the
   /// updated parameters, node by node in order (an update keeps the topology and the nodes'
@@ -110,7 +115,9 @@ class GraphReplay {
   };
   /// Copies the nodes `handles` name (a graph's, in order); "" or why they cannot be replayed.
   /// Always reads every node's type and dependencies; then the parameters, up to a problem.
-  static std::string read_nodes(const std::vector<CUgraphNode>& handles, Nodes& nodes);
+  /// `enclosing`: for each node, the position of the child-graph node holding it (graph_kernels.h).
+  static std::string read_nodes(const std::vector<CUgraphNode>& handles, const std::vector<std::size_t>& enclosing,
+                                Nodes& nodes);
   static bool read_dependencies(const std::vector<CUgraphNode>& handles, Node& n);
   Node* find(CUgraphExec exec, CUgraphNode node);
   /// Applies `change` (returning "" or a problem) to `node` of `exec`, if labbook adopted it.

@@ -207,6 +207,13 @@ void flatten(CUgraph graph, std::vector<CUgraphNode_st*>& nodes) {
   }
 }
 
+/// How many nodes `graph` holds, its children's included.
+std::size_t flattened_size(CUgraph graph) {
+  std::vector<CUgraphNode_st*> nodes;
+  flatten(graph, nodes);
+  return nodes.size();
+}
+
 /// Where `nodes` stand in `graph`'s creation order.
 std::vector<std::size_t> positions(CUgraph graph, const std::vector<CUgraphNode_st*>& nodes) {
   std::vector<std::size_t> at;
@@ -560,6 +567,27 @@ CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec exec, CUgraphNode node, CU
   return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecEventWaitNodeSetEvent,
                 cuGraphExecEventWaitNodeSetEvent_params{exec, node, event},
                 [&] { return set_event(exec, node, event, CU_GRAPH_NODE_TYPE_WAIT_EVENT); });
+}
+
+// A child graph node's new graph: the same shape, each node's work taken over, enabled states kept.
+CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec exec, CUgraphNode node, CUgraph child) {
+  return traced(CUPTI_DRIVER_TRACE_CBID_cuGraphExecChildGraphNodeSetParams,
+                cuGraphExecChildGraphNodeSetParams_params{exec, node, child}, [&]() -> CUresult {
+    CUgraphExec_st::Node* n = exec_node(exec, node);
+    if (!n || n->work.type != CU_GRAPH_NODE_TYPE_GRAPH || !graph_alive(child)) return CUDA_ERROR_INVALID_VALUE;
+    std::vector<CUgraphNode_st*> fresh;
+    flatten(child, fresh);
+    const std::size_t at = static_cast<std::size_t>(n - exec->nodes.data());
+    if (fresh.size() != flattened_size(n->work.child)) return CUDA_ERROR_INVALID_VALUE;
+    for (std::size_t i = 0; i < fresh.size(); ++i)
+      if (exec->nodes[at + 1 + i].work.type != fresh[i]->work.type) return CUDA_ERROR_INVALID_VALUE;
+    for (std::size_t i = 0; i < fresh.size(); ++i) {
+      CUgraph embedded = exec->nodes[at + 1 + i].work.child;   // the exec's own copy stays
+      exec->nodes[at + 1 + i].work = fresh[i]->work;
+      exec->nodes[at + 1 + i].work.child = embedded;
+    }
+    return CUDA_SUCCESS;
+  });
 }
 
 // The generic setter, read field by field (labbook copies the kernel parameters whole).

@@ -63,7 +63,7 @@ void fail_set_enabled(CUgraphNode node);
 void capture(CUstream stream);
 
 /// Receives the graph calls (instantiate, launch, the exec setters (kernel, memcpy, memset,
-/// host, event record and wait, and the generic cuGraphExecNodeSetParams), cuGraphNodeSet/GetEnabled,
+/// host, event record and wait, child graph, and the generic cuGraphExecNodeSetParams), cuGraphNodeSet/GetEnabled,
 /// cuGraphExecUpdate, cuGraphDestroy, cuGraphExecDestroy) at their entry and exit.
 using Callback = std::function<void(CUpti_CallbackId, const CUpti_CallbackData&)>;
 void subscribe(Callback callback);

@@ -592,6 +592,79 @@ TEST(GraphReplay, AnUpdatePairedOtherwiseThanLabbooksOrderGivesTheGraphBack) {
       << profiled->program.issue_messages();
 }
 
+// An update labbook cannot pair gives the graph back after the driver gave its host node the
+// program's new function: the give-back must leave that one, not put the old one back.
+void update_in_another_order_with_a_host_node(Program& p) {
+  CUfunction left = fake_driver::kernel("left", {4}), right = fake_driver::kernel("right", {4});
+  int a = 1;
+  std::vector<void*> args{&a};
+  static std::string before = "before", after = "after";
+  const CUDA_HOST_NODE_PARAMS first{note_host_call, &before}, second{note_host_call, &after};
+  CUgraph graph = nullptr, next = nullptr;
+  CUgraphNode join = nullptr, host = nullptr;
+  cuGraphCreate(&graph, 0);
+  CUgraphNode both[] = {add_kernel(graph, {}, kernel_params(left, args)), add_kernel(graph, {}, kernel_params(right, args))};
+  cuGraphAddEmptyNode(&join, graph, both, 2);
+  cuGraphAddHostNode(&host, graph, &join, 1, &first);
+  CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(0));
+  cuGraphCreate(&next, 0);
+  CUgraphNode r2 = add_kernel(next, {}, kernel_params(right, args));
+  CUgraphNode both2[] = {add_kernel(next, {}, kernel_params(left, args, 8)), r2};
+  cuGraphAddEmptyNode(&join, next, both2, 2);
+  cuGraphAddHostNode(&host, next, &join, 1, &second);
+  EXPECT_EQ(p.update(exec, next), CUDA_SUCCESS);
+  p.launch(exec, stream(0));
+}
+
+TEST(GraphReplay, AGiveBackAfterAnUpdateKeepsTheUpdatedHostFunction) {
+  const auto alone = run(false, update_in_another_order_with_a_host_node);
+  ASSERT_EQ(alone->work.size(), 6u);
+  EXPECT_EQ(alone->work.back(), "host after");
+  const auto profiled = run(true, update_in_another_order_with_a_host_node);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_NE(profiled->program.issue_messages().find("in another order than labbook's"), std::string::npos)
+      << profiled->program.issue_messages();
+}
+
+// cudaGraphExecChildGraphNodeSetParams: labbook does not copy the child's new nodes, so the
+// graph is given back, its child's host function the program's new one.
+void child_graph_replaced(Program& p) {
+  CUfunction k = fake_driver::kernel("k", {4});
+  int outer = 1, inner = 2;
+  std::vector<void*> outer_args{&outer}, inner_args{&inner};
+  static std::string before = "inner before", after = "inner after";
+  const CUDA_HOST_NODE_PARAMS first{note_host_call, &before}, second{note_host_call, &after};
+  CUgraph child = nullptr, next_child = nullptr, graph = nullptr;
+  CUgraphNode host = nullptr, child_node = nullptr;
+  cuGraphCreate(&child, 0);
+  CUgraphNode inner_kernel = add_kernel(child, {}, kernel_params(k, inner_args));
+  cuGraphAddHostNode(&host, child, &inner_kernel, 1, &first);
+  cuGraphCreate(&graph, 0);
+  CUgraphNode top = add_kernel(graph, {}, kernel_params(k, outer_args));
+  cuGraphAddChildGraphNode(&child_node, graph, &top, 1, child);
+  CUgraphExec exec = p.instantiate(graph);
+  p.launch(exec, stream(0));
+  inner = 3;
+  cuGraphCreate(&next_child, 0);
+  inner_kernel = add_kernel(next_child, {}, kernel_params(k, inner_args));
+  cuGraphAddHostNode(&host, next_child, &inner_kernel, 1, &second);
+  EXPECT_EQ(cuGraphExecChildGraphNodeSetParams(exec, child_node, next_child), CUDA_SUCCESS);
+  p.launch(exec, stream(0));
+}
+
+TEST(GraphReplay, AChangedChildGraphIsGivenBackWithTheProgramsNewNodes) {
+  const auto alone = run(false, child_graph_replaced);
+  ASSERT_EQ(alone->work.size(), 6u);
+  EXPECT_EQ(alone->work.back(), "host inner after");
+  EXPECT_NE(alone->work[1], alone->work[4]) << "the inner kernel's argument changed";
+  const auto profiled = run(true, child_graph_replaced);
+  EXPECT_EQ(profiled->work, alone->work);
+  EXPECT_EQ(profiled->program.issue_codes(), std::vector<std::string>{"graph_kernels_no_metrics"});
+  EXPECT_NE(profiled->program.issue_messages().find("child graph's nodes"), std::string::npos)
+      << profiled->program.issue_messages();
+}
+
 TEST(GraphReplay, AnExecsKernelNamesFollowUpdatesAndGoWithTheExec) {
   fake_driver::reset();
   Program p(true);
