@@ -4,8 +4,9 @@
 # measurements.json), timed through `labbook summary`, two builds side by side. No GPU needed.
 #   bench/report_speed.sh LABBOOK_BEFORE LABBOOK_AFTER [MEASUREMENT...]
 # Default measurements: the recordings of lab 4 (320 kernels, 2410 API calls) and lab 8
-# (2831 kernels, 8665 API calls). Prints the median of 7 runs of each, alternating the two
-# builds, and after / before.
+# (2831 kernels, 8665 API calls); bench/synthetic_measurement.py makes one of any number of
+# launches (10^5: what a trace run of tests/programs/many_launches 100000 records). Prints the
+# median of 7 runs of each, alternating the two builds, and after / before.
 set -euo pipefail
 before=$1 after=$2; shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
