@@ -678,13 +678,16 @@ class Collector {
       matcher.seal();
       std::stable_sort(batch.kernels.begin(), batch.kernels.end(),
                        [](const Kernel& a, const Kernel& b) { return a.start_ns < b.start_ns; });
-      for (auto& k : batch.kernels) {
+      // The records become the measurement's kernels where they lie: a second list of 10^5
+      // kernels, grown by doubling, was the largest thing a trace run held.
+      for (std::size_t i = 0; i < batch.kernels.size(); ++i) {
+        Kernel& k = batch.kernels[i];
         const std::optional<std::uint64_t> claimed = matcher.claim(k.correlation, k.mangled);
         const Launch* launch = claimed ? &launches[*claimed] : nullptr;
         if (!launch) {
           issues_.add("unmatched_kernel", "kernel " + k.name + " has no launch record (correlation " +
                                               std::to_string(k.correlation) + ")");
-          k.launch = launches.size() + m.kernels.size();
+          k.launch = launches.size() + i;
         } else {
           k.launch = launch->index;
           k.range = path_of(launch->range);
@@ -692,8 +695,8 @@ class Collector {
           k.default_stream = launch->default_stream;
           if (auto mt = metrics.find(k.launch); mt != metrics.end() && launch->selected) k.metrics = mt->second;
         }
-        m.kernels.push_back(std::move(k));
       }
+      m.kernels = std::move(batch.kernels);
       std::sort(m.kernels.begin(), m.kernels.end(),
                 [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; });
       for (auto& c : batch.copies) {

@@ -192,15 +192,18 @@ class Tables {
     out_ += ',';
   }
 
-  /// `"time_origin_ns": N, "strings": [...]` and the tables after them.
-  std::string finish() const {
+  /// Appends `"time_origin_ns": N, "strings": [...]` and the tables after them to `text`,
+  /// which grows once: the tables of 10^5 launches are 14 MB.
+  void finish(std::string& text) const {
     std::string head = ",\n \"time_origin_ns\": " + std::to_string(origin_) + ",\n \"strings\": [";
     for (std::size_t i = 0; i < strings_.size(); ++i) {
       head += i ? ",\n  " : "\n  ";
       head += text_of(json(strings_[i]));
     }
     head += strings_.empty() ? "]" : "\n ]";
-    return head + out_;
+    text.reserve(text.size() + head.size() + out_.size() + 4);
+    text += head;
+    text += out_;
   }
 
  private:
@@ -225,7 +228,8 @@ class Tables {
   std::vector<std::string> strings_;
 };
 
-std::string record_tables(const Measurement& m) {
+/// Appends the measurement's tables to `text`.
+void append_record_tables(const Measurement& m, std::string& text) {
   Tables t(earliest_time_ns(m));
   t.begin("ranges", {"id", "name", "path", "thread", "depth", "process_wide", "start_ns", "end_ns", "payload"}, {"name", "path"});
   for (const auto& r : m.ranges) {
@@ -281,7 +285,7 @@ std::string record_tables(const Measurement& m) {
     t.end_row();
   }
   t.end();
-  return t.finish();
+  t.finish(text);
 }
 
 /// What reading a record needs besides its own fields.
@@ -423,7 +427,9 @@ std::string measurement_text(const Measurement& m) {
   std::string head = text_of(head_fields, 1);   // "{\n ... \n}": the tables go before its "}"
   std::string out = head.substr(0, head.rfind('}'));
   while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out + record_tables(m) + "\n}\n";
+  append_record_tables(m, out);
+  out += "\n}\n";
+  return out;
 }
 
 json to_json(const Measurement& m) {
@@ -480,7 +486,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     m.devices.push_back(f);
   });
 
-  // Version 5 writes the records as tables (record_tables above): strings by their index,
+  // Version 5 writes the records as tables (append_record_tables above): strings by their index,
   // times from time_origin_ns. Lists of objects (earlier versions, to_json) read as before.
   std::vector<std::string> strings;
   std::uint64_t time_origin = 0;
