@@ -678,8 +678,8 @@ class Collector {
       matcher.seal();
       std::stable_sort(batch.kernels.begin(), batch.kernels.end(),
                        [](const Kernel& a, const Kernel& b) { return a.start_ns < b.start_ns; });
-      // The records become the measurement's kernels where they lie: a second list of 10^5
-      // kernels, grown by doubling, was the largest thing a trace run held.
+      // The records become the measurement's kernels where they lie, rather than a second
+      // list of them (at 10^5 launches 28 MB, grown by doubling) beside the first.
       for (std::size_t i = 0; i < batch.kernels.size(); ++i) {
         Kernel& k = batch.kernels[i];
         const std::optional<std::uint64_t> claimed = matcher.claim(k.correlation, k.mangled);
