@@ -644,9 +644,6 @@ class Collector {
       m.cache_control = config_.flush_l2 ? "all" : "none";
     }
     m.ranges = nvtx_.ranges();
-    const auto path_of = [&m](std::size_t range_id) {   // ids count from 1
-      return range_id == 0 || range_id > m.ranges.size() ? std::string() : m.ranges[range_id - 1].path;
-    };
 
     std::vector<Launch> launches;
     std::unordered_map<std::uint32_t, std::size_t> range_by_correlation;
@@ -690,7 +687,7 @@ class Collector {
           k.launch = launches.size() + i;
         } else {
           k.launch = launch->index;
-          k.range = path_of(launch->range);
+          k.range = nvtx_.path_of(launch->range);
           k.thread = launch->thread;
           k.default_stream = launch->default_stream;
           if (auto mt = metrics.find(k.launch); mt != metrics.end() && launch->selected) k.metrics = mt->second;
@@ -701,7 +698,7 @@ class Collector {
                 [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; });
       for (auto& c : batch.copies) {
         if (auto it = range_by_correlation.find(c.correlation); it != range_by_correlation.end())
-          c.range = path_of(it->second);
+          c.range = nvtx_.path_of(it->second);
         m.copies.push_back(c);
       }
       m.api_calls = std::move(batch.api_calls);
@@ -712,7 +709,7 @@ class Collector {
         k.launch = l.index;
         k.mangled = *l.mangled;
         k.name = demangled(*l.mangled);
-        k.range = path_of(l.range);
+        k.range = nvtx_.path_of(l.range);
         k.thread = l.thread;
         k.device = l.device;
         k.default_stream = l.default_stream;

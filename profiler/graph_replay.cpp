@@ -487,21 +487,23 @@ std::string GraphReplay::set_memset(CUgraphExec exec, CUgraphNode node, const CU
   });
 }
 
+std::string GraphReplay::stand_in_again(CUgraphExec exec, CUgraphNode node, Node& n) {
+  const CUresult r = silence(exec, node, n, execs_.at(exec).stand_ins);   // still labbook's to run
+  n.stand_in = r == CUDA_SUCCESS;
+  return r == CUDA_SUCCESS ? "" : describe_driver_call(silencing_call(n.type), r);
+}
+
 std::string GraphReplay::set_host(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS& params) {
-  return change_node(exec, node, [&](Node& n) -> std::string {
+  return change_node(exec, node, [&](Node& n) {
     n.host = params;
-    const CUresult r = silence(exec, node, n, execs_.at(exec).stand_ins);   // still labbook's to run
-    n.stand_in = r == CUDA_SUCCESS;
-    return r == CUDA_SUCCESS ? "" : describe_driver_call(silencing_call(n.type), r);
+    return stand_in_again(exec, node, n);
   });
 }
 
 std::string GraphReplay::set_event(CUgraphExec exec, CUgraphNode node, CUevent event) {
-  return change_node(exec, node, [&](Node& n) -> std::string {
+  return change_node(exec, node, [&](Node& n) {
     n.event = event;
-    const CUresult r = silence(exec, node, n, execs_.at(exec).stand_ins);
-    n.stand_in = r == CUDA_SUCCESS;
-    return r == CUDA_SUCCESS ? "" : describe_driver_call(silencing_call(n.type), r);
+    return stand_in_again(exec, node, n);
   });
 }
 

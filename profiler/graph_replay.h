@@ -96,6 +96,9 @@ class GraphReplay {
   /// program left it again, naming it by `handle`.
   static CUresult silence(CUgraphExec exec, CUgraphNode handle, const Node& n, const StandIns& stand_ins);
   static CUresult restore(CUgraphExec exec, CUgraphNode handle, const Node& n);
+  /// After the program set host or event node `n` (named `node`) of `exec`: its stand-in
+  /// back in place; "" or what failed. mutex_ held.
+  std::string stand_in_again(CUgraphExec exec, CUgraphNode node, Node& n);
   struct Exec;
   /// `call` on the handle that names `n` in the exec: the instantiated graph's while it
   /// lives, else the last update's.

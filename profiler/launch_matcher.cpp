@@ -18,18 +18,18 @@ void LaunchMatcher::seal() {
 std::optional<std::uint64_t> LaunchMatcher::claim(std::uint32_t correlation, const std::string& mangled) {
   const auto first = std::lower_bound(entries_.begin(), entries_.end(), correlation,
                                       [](const Entry& e, std::uint32_t c) { return e.correlation < c; });
-  const Entry* fallback = nullptr;
+  const Entry* chosen = nullptr;   // the first unclaimed one, unless one has the record's name
   for (auto it = first; it != entries_.end() && it->correlation == correlation; ++it) {
     if (claimed_[it->index]) continue;
     if (*it->mangled == mangled) {
-      fallback = &*it;
+      chosen = &*it;
       break;
     }
-    if (!fallback) fallback = &*it;
+    if (!chosen) chosen = &*it;
   }
-  if (!fallback) return std::nullopt;
-  claimed_[fallback->index] = true;
-  return fallback->index;
+  if (!chosen) return std::nullopt;
+  claimed_[chosen->index] = true;
+  return chosen->index;
 }
 
 }  // namespace labbook::profiler

@@ -50,13 +50,6 @@ bool NvtxTracker::end(std::uint64_t nvtx_id, std::uint64_t now_ns) {
   return true;
 }
 
-std::string NvtxTracker::current_path(std::uint32_t thread) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = open_by_thread_.find(thread);
-  if (it == open_by_thread_.end() || it->second.empty()) return {};
-  return ranges_[it->second.back()].path;
-}
-
 std::size_t NvtxTracker::current_range(std::uint32_t thread) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = open_by_thread_.find(thread);

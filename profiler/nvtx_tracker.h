@@ -25,10 +25,8 @@ class NvtxTracker {
              std::optional<double> payload = std::nullopt);
   bool end(std::uint64_t nvtx_id, std::uint64_t now_ns);
 
-  /// "outer/inner" for the push/pop ranges open on `thread`; "" when none.
-  std::string current_path(std::uint32_t thread) const;
   /// The innermost push/pop range open on `thread` as its Range id, 0 when none: cheaper to
-  /// keep per launch than its path, which path_of() gives later ("" for 0).
+  /// keep per launch than its path, which path_of() gives later ("outer/inner"; "" for 0).
   std::size_t current_range(std::uint32_t thread) const;
   std::string path_of(std::size_t range_id) const;
 

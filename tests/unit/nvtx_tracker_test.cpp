@@ -9,12 +9,12 @@ TEST(NvtxTracker, NestedPushPopGivesPathsPerThread) {
   t.push(1, "readSegment", 10);
   t.push(1, "offset=11", 20);
   t.push(2, "other", 25);
-  EXPECT_EQ(t.current_path(1), "readSegment/offset=11");
-  EXPECT_EQ(t.current_path(2), "other");
+  EXPECT_EQ(t.path_of(t.current_range(1)), "readSegment/offset=11");
+  EXPECT_EQ(t.path_of(t.current_range(2)), "other");
   EXPECT_TRUE(t.pop(1, 30));
-  EXPECT_EQ(t.current_path(1), "readSegment");
+  EXPECT_EQ(t.path_of(t.current_range(1)), "readSegment");
   EXPECT_TRUE(t.pop(1, 40));
-  EXPECT_EQ(t.current_path(1), "");
+  EXPECT_EQ(t.path_of(t.current_range(1)), "");
   EXPECT_FALSE(t.pop(1, 50)) << "a pop with nothing open is ignored";
   const auto ranges = t.ranges();
   ASSERT_EQ(ranges.size(), 3u);
@@ -39,7 +39,7 @@ TEST(NvtxTracker, KeepsTheNumberARangeCarries) {
 TEST(NvtxTracker, StartEndRangesMayEndElsewhereAndDoNotNest) {
   NvtxTracker t;
   t.start(77, 1, "io", 5);
-  EXPECT_EQ(t.current_path(1), "");
+  EXPECT_EQ(t.path_of(t.current_range(1)), "");
   EXPECT_TRUE(t.end(77, 9));
   EXPECT_FALSE(t.end(77, 10));
   EXPECT_EQ(*t.ranges().at(0).end_ns, 9u);
@@ -55,7 +55,7 @@ TEST(NvtxTracker, TheCurrentRangeIdNamesTheSamePathAsTheRangeItself) {
   t.push(1, "inner", 4);
   const std::size_t inner = t.current_range(1);
   EXPECT_EQ(t.path_of(inner), "outer/inner");
-  EXPECT_EQ(t.path_of(inner), t.current_path(1));
+  EXPECT_EQ(t.path_of(inner), t.path_of(t.current_range(1)));
   EXPECT_EQ(t.ranges().at(inner - 1).id, inner);
   EXPECT_EQ(t.path_of(t.current_range(2)), "other thread");
   t.pop(1, 5);
