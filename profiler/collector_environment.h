@@ -33,6 +33,9 @@ inline constexpr const char* kLaunchSkip = "LABBOOK_LAUNCH_SKIP";
 inline constexpr const char* kLaunchCount = "LABBOOK_LAUNCH_COUNT";
 inline constexpr const char* kVerbose = "LABBOOK_VERBOSE";          ///< "1": where the collector's time went
 inline constexpr const char* kL2Flush = "LABBOOK_L2_FLUSH";         ///< the flush's passes (l2_flusher.h)
+/// For tests: at most this many launches a counter-data image, so that a short program's
+/// metrics run takes several batches (tests/gpu/application_batches.sh).
+inline constexpr const char* kRangesPerImage = "LABBOOK_RANGES_PER_IMAGE";
 }  // namespace env
 
 /// One run of the program under the collector, as the parent asks for it.

@@ -63,6 +63,12 @@ struct RangeProfiler::Context {
   std::vector<Launch> pending;          // this batch's launches, in launch order
   std::vector<std::string> carried_kernels;   // the batch's kernels in the run that collected the passes before
   bool running = false;                 // between Start and Stop; then pending is not empty
+  // Application replay of several passes: the pass CUPTI collects at the next Start, as its
+  // last Stop said. CUPTI counts passes itself from batch to batch and heeds SetConfig's
+  // passIndex only on a new object's first batch (docs/metrics.md, "Application replay in batches").
+  std::optional<std::size_t> cupti_next_pass;
+  std::vector<std::uint8_t> scratch;    // counter data of the passes that bring CUPTI back to this run's
+  bool batch_lost = false;              // this batch's counter data is not this run's pass: left out
   std::unique_ptr<DeviceCheckpoint> checkpoint;   // kernel replay of a set of several passes
 };
 
@@ -196,6 +202,8 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
               : replay_.expected_launches
                   ? std::clamp<std::size_t>(static_cast<std::size_t>(*replay_.expected_launches), 1, kSinglePassRanges)
                   : kSinglePassRanges;
+  if (replay_.ranges_per_image && *replay_.ranges_per_image > 0)
+    capacity_ = std::min<std::size_t>(capacity_, static_cast<std::size_t>(*replay_.ranges_per_image));
   if (replay_.application && passes_ != run_.passes) {
     disable("metrics_lost", join(metrics_, ", ") + " need " + std::to_string(passes_) + " passes, where the plan in " +
                                 replay_.plan_path + " gives them " + std::to_string(run_.passes) + " runs");
@@ -305,27 +313,49 @@ std::size_t RangeProfiler::counter_data_bytes() const {
   return counter_data_bytes_;
 }
 
-bool RangeProfiler::set_config(Context& c) {
-  const ScopeSeconds timed(pass_control_seconds_);
-  ++c.batch;
-  if (carried_ && run_.pass > 0) {
-    if (!load_carried_data(c)) return false;
-  } else {
-    auto init = LABBOOK_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-    init.pRangeProfilerObject = c.object;
-    init.counterDataSize = c.counter_data.size();
-    init.pCounterData = c.counter_data.data();
-    if (CUptiResult s = cuptiRangeProfilerCounterDataImageInitialize(&init); s != CUPTI_SUCCESS) {
-      disable("metrics_unsupported", describe_call("cuptiRangeProfilerCounterDataImageInitialize", s));
-      return false;
-    }
+bool RangeProfiler::initialize_image(Context& c, std::vector<std::uint8_t>& image) {
+  auto init = LABBOOK_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+  init.pRangeProfilerObject = c.object;
+  init.counterDataSize = image.size();
+  init.pCounterData = image.data();
+  if (CUptiResult s = cuptiRangeProfilerCounterDataImageInitialize(&init); s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiRangeProfilerCounterDataImageInitialize", s));
+    return false;
   }
+  return true;
+}
+
+// After a batch of this run's pass p, CUPTI's application replay starts the next batch at
+// pass p + 1 (probe: with 2 passes, batches alternated between them, whatever SetConfig said,
+// and the hit rates of every other batch were wrong against ncu). Passes into a scratch image
+// bring it back to p, each holding one L2 flush where labbook flushes, so that it counts a
+// kernel. Where they do not, evaluate_batch() finds out from Stop and leaves the batch out.
+void RangeProfiler::bring_back_to_run_pass(Context& c, const std::function<void()>& just_before) {
+  if (c.scratch.size() != c.counter_data.size()) c.scratch.assign(c.counter_data.size(), 0);
+  for (int tries = 0; tries < passes_ && c.cupti_next_pass != static_cast<std::size_t>(run_.pass); ++tries) {
+    if (!initialize_image(c, c.scratch)) return;
+    if (!configure(c, c.scratch, *c.cupti_next_pass)) return;
+    auto start = LABBOOK_PARAMS(CUpti_RangeProfiler_Start_Params);
+    start.pRangeProfilerObject = c.object;
+    if (cuptiRangeProfilerStart(&start) != CUPTI_SUCCESS) return;
+    if (just_before) just_before();
+    auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    stop.pRangeProfilerObject = c.object;
+    if (cuptiRangeProfilerStop(&stop) != CUPTI_SUCCESS) return;
+    c.cupti_next_pass = stop.passIndex;
+    auto decode = LABBOOK_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    decode.pRangeProfilerObject = c.object;
+    cuptiRangeProfilerDecodeData(&decode);
+  }
+}
+
+bool RangeProfiler::configure(Context& c, std::vector<std::uint8_t>& image, std::size_t pass) {
   auto config = LABBOOK_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
   config.pRangeProfilerObject = c.object;
   config.configSize = host_->config_image.size();
   config.pConfig = host_->config_image.data();
-  config.counterDataImageSize = c.counter_data.size();
-  config.pCounterDataImage = c.counter_data.data();
+  config.counterDataImageSize = image.size();
+  config.pCounterDataImage = image.data();
   config.range = CUPTI_AutoRange;   // one range per kernel launch
   // User replay: one pass, so nothing is replayed, or labbook's kernel replay, which launches
   // the kernel once per pass. Application replay: this run is one pass of several, each a run
@@ -334,13 +364,26 @@ bool RangeProfiler::set_config(Context& c) {
   config.maxRangesPerPass = capacity_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
-  config.passIndex = carried_ ? static_cast<std::size_t>(run_.pass) : 0;
+  config.passIndex = pass;
   config.targetNestingLevel = 1;
   if (CUptiResult s = cuptiRangeProfilerSetConfig(&config); s != CUPTI_SUCCESS) {
     disable("metrics_unsupported", describe_call("cuptiRangeProfilerSetConfig", s));
     return false;
   }
   return true;
+}
+
+bool RangeProfiler::set_config(Context& c, const std::function<void()>& just_before) {
+  const ScopeSeconds timed(pass_control_seconds_);
+  ++c.batch;
+  c.batch_lost = false;
+  if (carried_ && c.cupti_next_pass && *c.cupti_next_pass != static_cast<std::size_t>(run_.pass))
+    bring_back_to_run_pass(c, just_before);
+  // A batch whose passes before are missing is collected all the same, to keep CUPTI's count
+  // of passes, and left out.
+  if (carried_ && run_.pass > 0 && !load_carried_data(c)) c.batch_lost = true;
+  if (!(carried_ && run_.pass > 0 && !c.batch_lost) && !initialize_image(c, c.counter_data)) return false;
+  return configure(c, c.counter_data, carried_ ? static_cast<std::size_t>(run_.pass) : 0);
 }
 
 bool RangeProfiler::start_pass(Context& c) {
@@ -438,6 +481,23 @@ void RangeProfiler::evaluate_batch(Context& c) {
   if (CUptiResult s = cuptiRangeProfilerDecodeData(&decode); s != CUPTI_SUCCESS) {
     return lost("cuptiRangeProfilerDecodeData", s);
   }
+  if (carried_) {
+    // Stop says which pass comes next: after this run's pass p, p + 1, or all submitted after
+    // the last. Anything else means that CUPTI collected another pass into this batch.
+    c.cupti_next_pass = stop.passIndex;
+    const bool as_planned = run_.last() ? stop.isAllPassSubmitted != 0
+                                        : !stop.isAllPassSubmitted && stop.passIndex == static_cast<std::size_t>(run_.pass) + 1;
+    if (!as_planned || c.batch_lost) {   // a batch lost to its missing passes before is said where found
+      if (!as_planned)
+        issues_.add("metrics_lost", join(metrics_, ", ") + ": CUPTI did not collect pass " + std::to_string(run_.pass + 1) +
+                                      " of " + std::to_string(run_.passes) +
+                                      " for every batch of launches, so those launches have no value for them "
+                                      "(--replay kernel collects them)");
+      std::remove(carried_data_path(c).c_str());   // the next run must not read it
+      c.pending.clear();
+      return;
+    }
+  }
   if (carried_ && run_.pass > 0) {
     std::vector<std::string> kernels;
     for (const auto& l : c.pending) kernels.push_back(l.kernel);
@@ -454,9 +514,6 @@ void RangeProfiler::evaluate_batch(Context& c) {
     c.pending.clear();
     return;
   }
-  if (carried_ && !stop.isAllPassSubmitted)
-    issues_.add("metrics_lost", "CUPTI expected more than the " + std::to_string(run_.passes) + " passes of " +
-                                    join(metrics_, ", ") + "; their values may be partial");
   if (!replay_.application && !stop.isAllPassSubmitted)
     issues_.add("metrics_lost", "CUPTI expected more than the " + std::to_string(passes_) + " passes it had said for " +
                                     join(metrics_, ", ") + "; their values may be partial");
@@ -518,9 +575,9 @@ bool RangeProfiler::load_carried_data(Context& c) {
     c.carried_kernels.push_back(kernel);
   std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (magic != "labbook-counters" || c.carried_kernels.size() != count || data.size() != c.counter_data.size()) {
-    disable("metrics_lost", "pass " + std::to_string(run_.pass + 1) + " of " + join(metrics_, ", ") +
-                                " found no counter data of the run before at " + path +
-                                " (a program that launches differently from run to run?)");
+    issues_.add("metrics_lost", "pass " + std::to_string(run_.pass + 1) + " of " + join(metrics_, ", ") +
+                                    " found no counter data of the run before for some launches (a program that "
+                                    "launches differently from run to run?)");
     return false;
   }
   c.counter_data = std::move(data);
@@ -558,7 +615,7 @@ void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std
   if (c.running && c.pending.size() == capacity_) evaluate_batch(c);
   if (!c.running) {
     const bool replayed = !replay_.application && passes_ > 1;
-    if (!set_config(c)) return;
+    if (!set_config(c, just_before)) return;
     if (replayed && !replay_earlier_passes(c, kernel, just_before, relauncher)) return;
     if (!start_pass(c)) return;
   }
