@@ -527,6 +527,16 @@ void RangeProfiler::evaluate_batch(Context& c) {
   if (CUptiResult s = cuptiRangeProfilerGetCounterDataInfo(&info); s != CUPTI_SUCCESS) {
     return lost("cuptiRangeProfilerGetCounterDataInfo", s);
   }
+  // A batch that did not fill its image (a context's last, or one cut short where profiling
+  // stopped) came back from the last of several runs with its ranges twice, the last pass's
+  // added after the first's instead of to them (probe, docs/metrics.md): no values then.
+  if (carried_ && info.numTotalRanges != c.pending.size()) {
+    issues_.add("metrics_lost", join(metrics_, ", ") + ": some batches of launches came back from CUPTI's last pass " +
+                                    "with other ranges than the first pass gave them, so those launches have no value " +
+                                    "for them (--replay kernel collects them)");
+    c.pending.clear();
+    return;
+  }
   // Auto ranges are numbered in launch order; a mismatch means a launch labbook did not
   // see, and the mapping would be wrong, so say so.
   if (info.numTotalRanges != c.pending.size())
