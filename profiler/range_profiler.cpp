@@ -63,12 +63,9 @@ struct RangeProfiler::Context {
   std::vector<Launch> pending;          // this batch's launches, in launch order
   std::vector<std::string> carried_kernels;   // the batch's kernels in the run that collected the passes before
   bool running = false;                 // between Start and Stop; then pending is not empty
-  // Application replay of several passes: the pass CUPTI collects at the next Start, as its
-  // last Stop said. CUPTI counts passes itself from batch to batch and heeds SetConfig's
-  // passIndex only on a new object's first batch (docs/metrics.md, "Application replay in batches").
-  std::optional<std::size_t> cupti_next_pass;
-  std::vector<std::uint8_t> scratch;    // counter data of the passes that bring CUPTI back to this run's
-  bool batch_lost = false;              // this batch's counter data is not this run's pass: left out
+  bool batch_lost = false;              // its passes before are missing: collected, and left out
+  std::size_t first_batch = 0;          // its launches, in a run of several passes
+  std::size_t left_out = 0;             // the launches after it
   std::unique_ptr<DeviceCheckpoint> checkpoint;   // kernel replay of a set of several passes
 };
 
@@ -313,49 +310,27 @@ std::size_t RangeProfiler::counter_data_bytes() const {
   return counter_data_bytes_;
 }
 
-bool RangeProfiler::initialize_image(Context& c, std::vector<std::uint8_t>& image) {
-  auto init = LABBOOK_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-  init.pRangeProfilerObject = c.object;
-  init.counterDataSize = image.size();
-  init.pCounterData = image.data();
-  if (CUptiResult s = cuptiRangeProfilerCounterDataImageInitialize(&init); s != CUPTI_SUCCESS) {
-    disable("metrics_unsupported", describe_call("cuptiRangeProfilerCounterDataImageInitialize", s));
-    return false;
+bool RangeProfiler::set_config(Context& c) {
+  const ScopeSeconds timed(pass_control_seconds_);
+  ++c.batch;
+  // Passes before that are missing: the batch is collected all the same, and left out.
+  c.batch_lost = carried_ && run_.pass > 0 && !load_carried_data(c);
+  if (!carried_ || run_.pass == 0 || c.batch_lost) {
+    auto init = LABBOOK_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    init.pRangeProfilerObject = c.object;
+    init.counterDataSize = c.counter_data.size();
+    init.pCounterData = c.counter_data.data();
+    if (CUptiResult s = cuptiRangeProfilerCounterDataImageInitialize(&init); s != CUPTI_SUCCESS) {
+      disable("metrics_unsupported", describe_call("cuptiRangeProfilerCounterDataImageInitialize", s));
+      return false;
+    }
   }
-  return true;
-}
-
-// After a batch of this run's pass p, CUPTI's application replay starts the next batch at
-// pass p + 1 (probe: with 2 passes, batches alternated between them, whatever SetConfig said,
-// and the hit rates of every other batch were wrong against ncu). Passes into a scratch image
-// bring it back to p, each holding one L2 flush where labbook flushes, so that it counts a
-// kernel. Where they do not, evaluate_batch() finds out from Stop and leaves the batch out.
-void RangeProfiler::bring_back_to_run_pass(Context& c, const std::function<void()>& just_before) {
-  if (c.scratch.size() != c.counter_data.size()) c.scratch.assign(c.counter_data.size(), 0);
-  for (int tries = 0; tries < passes_ && c.cupti_next_pass != static_cast<std::size_t>(run_.pass); ++tries) {
-    if (!initialize_image(c, c.scratch)) return;
-    if (!configure(c, c.scratch, *c.cupti_next_pass)) return;
-    auto start = LABBOOK_PARAMS(CUpti_RangeProfiler_Start_Params);
-    start.pRangeProfilerObject = c.object;
-    if (cuptiRangeProfilerStart(&start) != CUPTI_SUCCESS) return;
-    if (just_before) just_before();
-    auto stop = LABBOOK_PARAMS(CUpti_RangeProfiler_Stop_Params);
-    stop.pRangeProfilerObject = c.object;
-    if (cuptiRangeProfilerStop(&stop) != CUPTI_SUCCESS) return;
-    c.cupti_next_pass = stop.passIndex;
-    auto decode = LABBOOK_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
-    decode.pRangeProfilerObject = c.object;
-    cuptiRangeProfilerDecodeData(&decode);
-  }
-}
-
-bool RangeProfiler::configure(Context& c, std::vector<std::uint8_t>& image, std::size_t pass) {
   auto config = LABBOOK_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
   config.pRangeProfilerObject = c.object;
   config.configSize = host_->config_image.size();
   config.pConfig = host_->config_image.data();
-  config.counterDataImageSize = image.size();
-  config.pCounterDataImage = image.data();
+  config.counterDataImageSize = c.counter_data.size();
+  config.pCounterDataImage = c.counter_data.data();
   config.range = CUPTI_AutoRange;   // one range per kernel launch
   // User replay: one pass, so nothing is replayed, or labbook's kernel replay, which launches
   // the kernel once per pass. Application replay: this run is one pass of several, each a run
@@ -364,26 +339,13 @@ bool RangeProfiler::configure(Context& c, std::vector<std::uint8_t>& image, std:
   config.maxRangesPerPass = capacity_;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
-  config.passIndex = pass;
+  config.passIndex = carried_ ? static_cast<std::size_t>(run_.pass) : 0;
   config.targetNestingLevel = 1;
   if (CUptiResult s = cuptiRangeProfilerSetConfig(&config); s != CUPTI_SUCCESS) {
     disable("metrics_unsupported", describe_call("cuptiRangeProfilerSetConfig", s));
     return false;
   }
   return true;
-}
-
-bool RangeProfiler::set_config(Context& c, const std::function<void()>& just_before) {
-  const ScopeSeconds timed(pass_control_seconds_);
-  ++c.batch;
-  c.batch_lost = false;
-  if (carried_ && c.cupti_next_pass && *c.cupti_next_pass != static_cast<std::size_t>(run_.pass))
-    bring_back_to_run_pass(c, just_before);
-  // A batch whose passes before are missing is collected all the same, to keep CUPTI's count
-  // of passes, and left out.
-  if (carried_ && run_.pass > 0 && !load_carried_data(c)) c.batch_lost = true;
-  if (!(carried_ && run_.pass > 0 && !c.batch_lost) && !initialize_image(c, c.counter_data)) return false;
-  return configure(c, c.counter_data, carried_ ? static_cast<std::size_t>(run_.pass) : 0);
 }
 
 bool RangeProfiler::start_pass(Context& c) {
@@ -483,16 +445,14 @@ void RangeProfiler::evaluate_batch(Context& c) {
   }
   if (carried_) {
     // Stop says which pass comes next: after this run's pass p, p + 1, or all submitted after
-    // the last. Anything else means that CUPTI collected another pass into this batch.
-    c.cupti_next_pass = stop.passIndex;
+    // the last. Anything else means that CUPTI collected another pass than this run's.
     const bool as_planned = run_.last() ? stop.isAllPassSubmitted != 0
                                         : !stop.isAllPassSubmitted && stop.passIndex == static_cast<std::size_t>(run_.pass) + 1;
-    if (!as_planned || c.batch_lost) {   // a batch lost to its missing passes before is said where found
-      if (!as_planned)
-        issues_.add("metrics_lost", join(metrics_, ", ") + ": CUPTI did not collect pass " + std::to_string(run_.pass + 1) +
-                                      " of " + std::to_string(run_.passes) +
-                                      " for every batch of launches, so those launches have no value for them "
-                                      "(--replay kernel collects them)");
+    if (!as_planned)
+      issues_.add("metrics_lost", join(metrics_, ", ") + ": CUPTI collected another pass than pass " +
+                                      std::to_string(run_.pass + 1) + " of " + std::to_string(run_.passes) +
+                                      " in this run, so its launches have no value for them");
+    if (!as_planned || c.batch_lost) {   // a batch lost to its missing passes before was said where found
       std::remove(carried_data_path(c).c_str());   // the next run must not read it
       c.pending.clear();
       return;
@@ -527,13 +487,13 @@ void RangeProfiler::evaluate_batch(Context& c) {
   if (CUptiResult s = cuptiRangeProfilerGetCounterDataInfo(&info); s != CUPTI_SUCCESS) {
     return lost("cuptiRangeProfilerGetCounterDataInfo", s);
   }
-  // A batch that did not fill its image (a context's last, or one cut short where profiling
-  // stopped) came back from the last of several runs with its ranges twice, the last pass's
-  // added after the first's instead of to them (probe, docs/metrics.md): no values then.
+  // Later batches that did not fill their image came back from the last run with their
+  // ranges twice, the last pass's added after the first's (probe, docs/metrics.md): should a
+  // first batch ever, its values would be another launch's.
   if (carried_ && info.numTotalRanges != c.pending.size()) {
-    issues_.add("metrics_lost", join(metrics_, ", ") + ": some batches of launches came back from CUPTI's last pass " +
-                                    "with other ranges than the first pass gave them, so those launches have no value " +
-                                    "for them (--replay kernel collects them)");
+    issues_.add("metrics_lost", join(metrics_, ", ") + ": CUPTI's last pass gave " + std::to_string(info.numTotalRanges) +
+                                    " ranges to " + std::to_string(c.pending.size()) +
+                                    " launches, so they have no value for them");
     c.pending.clear();
     return;
   }
@@ -623,13 +583,20 @@ void RangeProfiler::before_launch(CUcontext ctx, std::uint64_t launch, const std
   }
   Context& c = *it->second;
   if (c.running && c.pending.size() == capacity_) evaluate_batch(c);
+  // CUPTI 13.0 carries a context's counter data from run to run for its first batch only
+  // (docs/metrics.md, "Application replay in batches"): the launches after it go unprofiled.
+  if (carried_ && !c.running && c.batch >= 0) {
+    ++c.left_out;
+    return;
+  }
   if (!c.running) {
     const bool replayed = !replay_.application && passes_ > 1;
-    if (!set_config(c, just_before)) return;
+    if (!set_config(c)) return;
     if (replayed && !replay_earlier_passes(c, kernel, just_before, relauncher)) return;
     if (!start_pass(c)) return;
   }
   c.pending.push_back({launch, kernel});
+  if (c.batch == 0) ++c.first_batch;
   if (just_before) just_before();
 }
 
@@ -645,6 +612,12 @@ void RangeProfiler::finish(CUcontext ctx) {
   if (it == contexts_.end()) return;
   Context& c = *it->second;
   if (c.running) evaluate_batch(c);
+  if (c.left_out)
+    issues_.add("metrics_lost", join(metrics_, ", ") + ": " + std::to_string(c.left_out) + " launches after the first " +
+                                    std::to_string(c.first_batch) + " have no value: these metrics take " +
+                                    std::to_string(run_.passes) + " runs of the program, and CUPTI carries counters " +
+                                    "from run to run only for a context's first batch of launches (docs/metrics.md); " +
+                                    "--replay kernel collects them all");
   auto disable_params = LABBOOK_PARAMS(CUpti_RangeProfiler_Disable_Params);
   disable_params.pRangeProfilerObject = c.object;
   cuptiRangeProfilerDisable(&disable_params);

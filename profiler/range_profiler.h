@@ -101,10 +101,7 @@ class RangeProfiler {
 
   bool start(CUcontext ctx);                // false: metrics disabled (issue recorded)
   bool counter_data_size(const Context& c, std::size_t& bytes);   // for capacity_ ranges
-  bool set_config(Context& c, const std::function<void()>& just_before);   // counter data image (new or carried) + SetConfig
-  bool initialize_image(Context& c, std::vector<std::uint8_t>& image);
-  bool configure(Context& c, std::vector<std::uint8_t>& image, std::size_t pass);   // SetConfig
-  void bring_back_to_run_pass(Context& c, const std::function<void()>& just_before);   // application replay
+  bool set_config(Context& c);              // counter data image (new or carried) + SetConfig
   bool start_pass(Context& c);              // Start
   bool replay_earlier_passes(Context& c, const std::string& kernel, const std::function<void()>& just_before,
                              const KernelRelauncher& relauncher);   // kernel replay
