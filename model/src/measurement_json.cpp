@@ -556,7 +556,7 @@ class RowStream {
         strings_ = all_strings(parsed);
       } else if (event == E::object_start && is_record_list(top_)) {
         in_table_ = true;
-        table_.columns.clear();
+        table_.clear();
         rows_ = 0;
       }
       return true;
@@ -608,8 +608,8 @@ class RowStream {
   bool read_columns(const json& names) {
     const auto columns = all_strings(names);
     if (!columns) return false;
-    for (std::size_t i = 0; i < columns->size(); ++i)
-      if (!table_.columns.emplace((*columns)[i], i).second) return false;
+    for (const auto& name : *columns)
+      if (!table_.add_column(name)) return false;
     return true;
   }
 

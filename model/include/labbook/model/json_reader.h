@@ -19,9 +19,37 @@
 namespace labbook {
 
 /// A table's columns (name -> position in a row) and the strings its string cells index.
-struct JsonTable {
-  std::map<std::string, std::size_t, std::less<>> columns;   // found by const char* without a copy
+class JsonTable {
+ public:
+  /// Adds column `name` after the others; false where the table has it already.
+  bool add_column(const std::string& name) {
+    if (!by_name_.emplace(name, names_.size()).second) return false;
+    names_.push_back(name);
+    return true;
+  }
+  void clear() {
+    by_name_.clear();
+    names_.clear();
+    next_ = 0;
+  }
+  std::size_t size() const { return names_.size(); }
+  /// Where column `name` is in a row, if the table has it. Readers ask for a row's fields in
+  /// about the order of its columns, so the one after the last found is tried first: the
+  /// names compared on every field were a fifth of reading 10^5 rows.
+  std::optional<std::size_t> position(const char* name) const {
+    if (next_ < names_.size() && names_[next_] == name) return next_++;
+    const auto it = by_name_.find(name);
+    if (it == by_name_.end()) return std::nullopt;
+    next_ = it->second + 1;
+    return it->second;
+  }
+
   const std::vector<std::string>* strings = nullptr;
+
+ private:
+  std::map<std::string, std::size_t, std::less<>> by_name_;   // found by const char* without a copy
+  std::vector<std::string> names_;                            // by position
+  mutable std::size_t next_ = 0;
 };
 
 class JsonReader {
@@ -33,15 +61,15 @@ class JsonReader {
   /// One row of `table`, read by column name as an object is by key. `pointer` is the row's.
   JsonReader(const nlohmann::json& row, const JsonTable& table, std::string origin, std::string pointer)
       : j_(row), origin_(std::move(origin)), pointer_(std::move(pointer)), table_(&table) {
-    if (!j_.is_array() || j_.size() != table.columns.size())
-      fail_here("expected a row of " + std::to_string(table.columns.size()) + " cells");
+    if (!j_.is_array() || j_.size() != table.size())
+      fail_here("expected a row of " + std::to_string(table.size()) + " cells");
   }
 
   /// Throws naming `key`'s JSON pointer; in a table's row, the cell's, with its column's name
   /// ("/kernels/rows/3/8 (grid)").
   [[noreturn]] void fail(const std::string& key, const std::string& why) const {
     const std::string column = key.substr(0, key.find('/'));   // number_map names "metrics/x"
-    const bool cell = table_ && table_->columns.count(column);
+    const bool cell = table_ && table_->position(column.c_str());
     throw Error(origin_ + ": " + path_of(key) + (cell ? " (" + column + ")" : "") + ": " + why);
   }
 
@@ -135,8 +163,8 @@ class JsonReader {
     JsonTable table;
     table.strings = &strings;
     const std::vector<std::string> names = table_reader.strings("columns");
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (!table.columns.emplace(names[i], i).second) table_reader.fail("columns", "\"" + names[i] + "\" twice");
+    for (const auto& name : names)
+      if (!table.add_column(name)) table_reader.fail("columns", "\"" + name + "\" twice");
     const auto& rows = table_reader.field("rows");
     if (!rows.is_array()) table_reader.fail("rows", "expected an array of rows");
     const std::string pointer = path_of(key) + "/rows/";
@@ -147,10 +175,8 @@ class JsonReader {
   /// The JSON pointer of `key` ("metrics/x" too): in a table's row, its column's position.
   std::string path_of(const std::string& key) const {
     const std::string column = key.substr(0, key.find('/'));
-    if (table_) {
-      const auto it = table_->columns.find(column);
-      if (it != table_->columns.end()) return pointer_ + "/" + std::to_string(it->second) + key.substr(column.size());
-    }
+    if (table_)
+      if (const auto at = table_->position(column.c_str())) return pointer_ + "/" + std::to_string(*at) + key.substr(column.size());
     return pointer_ + "/" + key;
   }
   const nlohmann::json* find(const char* key) const {
@@ -158,8 +184,8 @@ class JsonReader {
       const auto it = j_.find(key);
       return it == j_.end() ? nullptr : &*it;
     }
-    const auto it = table_->columns.find(key);
-    return it == table_->columns.end() ? nullptr : &j_[it->second];
+    const auto at = table_->position(key);
+    return at ? &j_[*at] : nullptr;
   }
   const nlohmann::json& field(const char* key) const {
     const nlohmann::json* v = find(key);
