@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -51,7 +52,7 @@ namespace {
 constexpr const char* kCollectorVersion = "0.1.0";
 
 /// Writes all of `text` to `fd` (a pipe: the parent reads as it comes).
-void write_all(int fd, const std::string& text) {
+void write_all(int fd, std::string_view text) {
   const char* p = text.data();
   std::size_t left = text.size();
   while (left > 0) {
@@ -304,7 +305,8 @@ class Collector {
     try {
       Measurement m = build();
       m.program.stop_reason = stop_reason;
-      if (config_.output_fd >= 0) write_all(config_.output_fd, measurement_text(m));
+      if (config_.output_fd >= 0)
+        write_measurement_text(m, [this](std::string_view piece) { write_all(config_.output_fd, piece); });
       else write_measurement(m, config_.output);
     } catch (const Error& e) {
       std::fprintf(stderr, "labbook collector: %s\n", e.what());

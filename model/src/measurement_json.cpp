@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -142,14 +144,31 @@ std::string text_of(const json& v, int indent = -1) { return v.dump(indent, ' ',
 /// row per line; strings kept once in "strings" and named by their index; times counted from
 /// "time_origin_ns". A trace of 10^5 launches took 560 bytes a launch as objects, keys and
 /// names repeated in every one, and reading it back cost more than the program.
+/// The strings come before the tables, so the rows are gone through twice: first to number
+/// the strings as the rows name them, then to write them, a megabyte at a time to the sink:
+/// the tables of 10^5 launches are 14 MB, which a collector held twice over as one text.
 class Tables {
  public:
-  explicit Tables(std::uint64_t time_origin) : origin_(time_origin) {}
+  using Sink = std::function<void(std::string_view)>;
+  Tables(std::uint64_t time_origin, const Sink& sink) : origin_(time_origin), sink_(sink) {}
+
+  /// Writes `,\n "time_origin_ns": N,\n "strings": [...]`, the strings the rows named so
+  /// far; the rows gone through from then on are written.
+  void write_strings() {
+    interning_ = false;
+    out_ += ",\n \"time_origin_ns\": " + std::to_string(origin_) + ",\n \"strings\": [";
+    for (std::size_t i = 0; i < strings_.size(); ++i) {
+      out_ += i ? ",\n  " : "\n  ";
+      out_ += text_of(json(strings_[i]));
+    }
+    out_ += strings_.empty() ? "]" : "\n ]";
+  }
 
   /// Starts `"key": {"columns": [...], "strings": [...], "times": [...], "rows": [`: the
   /// columns, those of them whose cells index the file's strings, and those counted from
   /// time_origin_ns, so that a reader needs no list of its own.
   void begin(const char* key, std::initializer_list<const char*> columns, std::initializer_list<const char*> text) {
+    if (interning_) return;
     out_ += ",\n \"";
     out_ += key;
     out_ += "\": {";
@@ -162,51 +181,61 @@ class Tables {
     out_ += "\"rows\": [";
     rows_ = 0;
   }
-  void row() { out_ += rows_++ ? ",\n  [" : "\n  ["; }
-  void end_row() { out_.back() = ']'; }   // the last cell's comma
-  void end() { out_ += rows_ ? "\n ]}" : "]}"; }
+  void row() {
+    if (interning_) return;
+    if (out_.size() > kChunkBytes) flush();
+    out_ += rows_++ ? ",\n  [" : "\n  [";
+  }
+  void end_row() {
+    if (!interning_) out_.back() = ']';   // the last cell's comma
+  }
+  void end() {
+    if (!interning_) out_ += rows_ ? "\n ]}" : "]}";
+  }
 
   template <typename Integer>
   void integer(Integer v) {
+    if (interning_) return;
     char digits[24];
     out_.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
     out_ += ',';
   }
   void text(const std::string& s) {
-    const auto [it, added] = index_.emplace(s, strings_.size());
-    if (added) strings_.push_back(s);
-    integer(it->second);
+    if (interning_) {
+      if (index_.emplace(s, strings_.size()).second) strings_.push_back(s);
+      return;
+    }
+    integer(index_.at(s));
   }
   void time(std::uint64_t ns) { integer(ns - origin_); }
   void time(const std::optional<std::uint64_t>& ns) { ns ? time(*ns) : null(); }
-  void boolean(bool v) { out_ += v ? "true," : "false,"; }
-  void null() { out_ += "null,"; }
+  void boolean(bool v) {
+    if (!interning_) out_ += v ? "true," : "false,";
+  }
+  void null() {
+    if (!interning_) out_ += "null,";
+  }
   void dims(const int d[3]) {
+    if (interning_) return;
     out_ += '[';
     for (int i = 0; i < 3; ++i) integer(d[i]);
     out_.back() = ']';
     out_ += ',';
   }
   void value(const json& v) {
+    if (interning_) return;
     out_ += text_of(v);
     out_ += ',';
   }
-
-  /// Appends `"time_origin_ns": N, "strings": [...]` and the tables after them to `text`,
-  /// which grows once: the tables of 10^5 launches are 14 MB.
-  void finish(std::string& text) const {
-    std::string head = ",\n \"time_origin_ns\": " + std::to_string(origin_) + ",\n \"strings\": [";
-    for (std::size_t i = 0; i < strings_.size(); ++i) {
-      head += i ? ",\n  " : "\n  ";
-      head += text_of(json(strings_[i]));
-    }
-    head += strings_.empty() ? "]" : "\n ]";
-    text.reserve(text.size() + head.size() + out_.size() + 4);
-    text += head;
-    text += out_;
+  /// Hands what is held to the sink.
+  void flush() {
+    sink_(out_);
+    out_.clear();
   }
 
  private:
+  static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+
   template <typename Names>   // `"key": ["a","b"], `
   void names(const char* key, const Names& list) {
     out_ += '"';
@@ -222,15 +251,16 @@ class Tables {
   }
 
   std::uint64_t origin_;
+  const Sink& sink_;
+  bool interning_ = true;
   std::string out_;
   std::size_t rows_ = 0;
   std::unordered_map<std::string, std::size_t> index_;
   std::vector<std::string> strings_;
 };
 
-/// Appends the measurement's tables to `text`.
-void append_record_tables(const Measurement& m, std::string& text) {
-  Tables t(earliest_time_ns(m));
+/// Goes through the measurement's tables, row by row, with `t`.
+void record_tables(const Measurement& m, Tables& t) {
   t.begin("ranges", {"id", "name", "path", "thread", "depth", "process_wide", "start_ns", "end_ns", "payload"}, {"name", "path"});
   for (const auto& r : m.ranges) {
     t.row();
@@ -285,7 +315,6 @@ void append_record_tables(const Measurement& m, std::string& text) {
     t.end_row();
   }
   t.end();
-  t.finish(text);
 }
 
 /// What reading a record needs besides its own fields.
@@ -421,15 +450,25 @@ void add_record(const std::string& key, const JsonReader& r, const RecordContext
 
 }  // namespace
 
-std::string measurement_text(const Measurement& m) {
+void write_measurement_text(const Measurement& m, const std::function<void(std::string_view)>& sink) {
   json head_fields = head_json(m);
   head_fields["schema_version"] = kMeasurementSchemaVersion;   // the tables are this version's
   std::string head = text_of(head_fields, 1);   // "{\n ... \n}": the tables go before its "}"
-  std::string out = head.substr(0, head.rfind('}'));
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  append_record_tables(m, out);
-  out += "\n}\n";
-  return out;
+  head.erase(head.rfind('}'));
+  while (!head.empty() && head.back() == '\n') head.pop_back();
+  sink(head);
+  Tables t(earliest_time_ns(m), sink);
+  record_tables(m, t);   // numbers the strings
+  t.write_strings();
+  record_tables(m, t);
+  t.flush();
+  sink("\n}\n");
+}
+
+std::string measurement_text(const Measurement& m) {
+  std::string text;
+  write_measurement_text(m, [&text](std::string_view piece) { text += piece; });
+  return text;
 }
 
 json to_json(const Measurement& m) {
@@ -486,7 +525,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     m.devices.push_back(f);
   });
 
-  // Version 5 writes the records as tables (append_record_tables above): strings by their index,
+  // Version 5 writes the records as tables (record_tables above): strings by their index,
   // times from time_origin_ns. Lists of objects (earlier versions, to_json) read as before.
   std::vector<std::string> strings;
   std::uint64_t time_origin = 0;
@@ -656,7 +695,9 @@ Measurement read_measurement(const std::string& path, std::size_t* rows_read_whi
 }
 
 void write_measurement(const Measurement& m, const std::string& path) {
-  write_file_atomically(path, measurement_text(m));
+  AtomicFileWriter file(path);
+  write_measurement_text(m, [&file](std::string_view piece) { file.write(piece); });
+  file.commit();
 }
 
 }  // namespace labbook

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -292,6 +293,33 @@ TEST(MeasurementJson, ALaunchTakesUnder150BytesAsATableRow) {
   }
   const std::size_t bytes = measurement_text(m).size() - measurement_text(Measurement{}).size();
   EXPECT_LT(bytes / 1000, 150u) << "a launch and its API call";
+}
+
+TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
+  Measurement m = sample();
+  const Kernel model = m.kernels.front();
+  for (std::uint64_t i = 0; i < 20000; ++i) {   // about 3 MB of rows
+    Kernel k = model;
+    k.launch = 100 + i;
+    k.range = "round=" + std::to_string(i / 1000);   // strings first named deep in the table
+    m.kernels.push_back(k);
+  }
+  std::vector<std::size_t> pieces;
+  std::string text;
+  write_measurement_text(m, [&](std::string_view piece) {
+    pieces.push_back(piece.size());
+    text += piece;
+  });
+  EXPECT_GT(pieces.size(), 3u);
+  EXPECT_LT(*std::max_element(pieces.begin(), pieces.end()), std::size_t{1100000}) << "a megabyte and a row at most";
+  EXPECT_EQ(text, measurement_text(m));
+  const std::string path = testing::TempDir() + "/pieces.json";
+  write_measurement(m, path);
+  const Measurement back = read_measurement(path);
+  ASSERT_EQ(back.kernels.size(), m.kernels.size());
+  EXPECT_EQ(back.kernels.back().range, "round=19");
+  EXPECT_EQ(measurement_text(back), text);
+  std::remove(path.c_str());
 }
 
 TEST(MeasurementJson, ReadsVersion1FilesWithoutTheFieldsVersion2Added) {

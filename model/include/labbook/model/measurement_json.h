@@ -3,7 +3,9 @@
 /// Measurement <-> JSON. Reading validates every field and names the file and the JSON
 /// path of the first bad one ("m.json: /kernels/rows/3/8 (grid): expected an array of 3 integers").
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -27,6 +29,10 @@ Measurement read_measurement(const std::string& path, std::size_t* rows_read_whi
 
 /// The measurement as the text of its file.
 std::string measurement_text(const Measurement&);
+
+/// The same text, handed to `sink` a piece at a time (a megabyte or less): the text of 10^5
+/// launches is 14 MB, which need not be held at once.
+void write_measurement_text(const Measurement&, const std::function<void(std::string_view)>& sink);
 
 /// Writes atomically (temporary file + rename). Throws labbook::Error.
 void write_measurement(const Measurement&, const std::string& path);
