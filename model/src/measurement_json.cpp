@@ -202,7 +202,10 @@ class Tables {
   }
   void text(const std::string& s) {
     if (interning_) {
-      if (index_.emplace(s, strings_.size()).second) strings_.push_back(s);
+      if (index_.find(s) == index_.end()) {   // emplace would copy `s` first, on every cell
+        index_.emplace(s, strings_.size());
+        strings_.push_back(s);
+      }
       return;
     }
     integer(index_.at(s));
