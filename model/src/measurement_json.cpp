@@ -225,9 +225,10 @@ class Tables {
     out_.back() = ']';
     out_ += ',';
   }
-  void value(const json& v) {
+  template <typename Value>   // made JSON only when written
+  void value(const Value& v) {
     if (interning_) return;
-    out_ += text_of(v);
+    out_ += text_of(json(v));
     out_ += ',';
   }
   /// Hands what is held to the sink.
