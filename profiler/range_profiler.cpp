@@ -15,6 +15,7 @@
 #include "cupti_status.h"
 #include "device_checkpoint.h"
 #include "pass_planner.h"
+#include "replay_choice.h"
 #include "stopwatch.h"
 #include "labbook/model/text.h"
 
@@ -28,7 +29,7 @@ namespace {
 constexpr std::size_t kKernelReplayRanges = 1;
 // Without replay an image costs nothing per pass: one per many kernels saves the stop,
 // decode and restart after each.
-constexpr std::size_t kSinglePassRanges = 512;
+constexpr std::size_t kSinglePassRanges = kApplicationReplayImageLaunches;
 // But an image holds counters for every range it can take (lab 4's metric set: 88 ranges in
 // 0.6 to 11.4 MB, depending on the pass, on an H200), and a metrics run with room for 512
 // ranges held 1.1 GB of host memory (88: 0.7 GB; ncu 0.4 GB): an image holds as many ranges as
@@ -63,7 +64,6 @@ struct RangeProfiler::Context {
   std::vector<Launch> pending;          // this batch's launches, in launch order
   std::vector<std::string> carried_kernels;   // the batch's kernels in the run that collected the passes before
   bool running = false;                 // between Start and Stop; then pending is not empty
-  bool batch_lost = false;              // its passes before are missing: collected, and left out
   std::size_t first_batch = 0;          // its launches, in a run of several passes
   std::size_t left_out = 0;             // the launches after it
   std::unique_ptr<DeviceCheckpoint> checkpoint;   // kernel replay of a set of several passes
@@ -313,9 +313,9 @@ std::size_t RangeProfiler::counter_data_bytes() const {
 bool RangeProfiler::set_config(Context& c) {
   const ScopeSeconds timed(pass_control_seconds_);
   ++c.batch;
-  // Passes before that are missing: the batch is collected all the same, and left out.
-  c.batch_lost = carried_ && run_.pass > 0 && !load_carried_data(c);
-  if (!carried_ || run_.pass == 0 || c.batch_lost) {
+  if (carried_ && run_.pass > 0) {
+    if (!load_carried_data(c)) return false;   // the batch goes unprofiled, said there
+  } else {
     auto init = LABBOOK_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
     init.pRangeProfilerObject = c.object;
     init.counterDataSize = c.counter_data.size();
@@ -452,7 +452,7 @@ void RangeProfiler::evaluate_batch(Context& c) {
       issues_.add("metrics_lost", join(metrics_, ", ") + ": CUPTI collected another pass than pass " +
                                       std::to_string(run_.pass + 1) + " of " + std::to_string(run_.passes) +
                                       " in this run, so its launches have no value for them");
-    if (!as_planned || c.batch_lost) {   // a batch lost to its missing passes before was said where found
+    if (!as_planned) {
       std::remove(carried_data_path(c).c_str());   // the next run must not read it
       c.pending.clear();
       return;
@@ -461,7 +461,6 @@ void RangeProfiler::evaluate_batch(Context& c) {
   if (carried_ && run_.pass > 0) {
     std::vector<std::string> kernels;
     for (const auto& l : c.pending) kernels.push_back(l.kernel);
-    std::remove(carried_data_path(c).c_str());
     if (kernels != c.carried_kernels) {   // CUPTI would add one kernel's passes to another's
       issues_.add("launch_mismatch", join(metrics_, ", ") + ": batch " + std::to_string(c.batch + 1) +
                                          " launched other kernels than in the run before; its values are left out");
@@ -544,10 +543,12 @@ bool RangeProfiler::load_carried_data(Context& c) {
   for (std::string kernel; in && c.carried_kernels.size() < count && std::getline(in, kernel);)
     c.carried_kernels.push_back(kernel);
   std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  std::remove(path.c_str());   // read once: a later run must not take this pass for its own
   if (magic != "labbook-counters" || c.carried_kernels.size() != count || data.size() != c.counter_data.size()) {
     issues_.add("metrics_lost", "pass " + std::to_string(run_.pass + 1) + " of " + join(metrics_, ", ") +
-                                    " found no counter data of the run before for some launches (a program that "
-                                    "launches differently from run to run?)");
+                                    " found no counter data of the run before, so the launches have no value for them "
+                                    "(a program that launches differently from run to run?)");
     return false;
   }
   c.counter_data = std::move(data);
@@ -612,7 +613,7 @@ void RangeProfiler::finish(CUcontext ctx) {
   if (it == contexts_.end()) return;
   Context& c = *it->second;
   if (c.running) evaluate_batch(c);
-  if (c.left_out)
+  if (c.left_out && c.first_batch > 0)   // with no first batch, load_carried_data() said why
     issues_.add("metrics_lost", join(metrics_, ", ") + ": " + std::to_string(c.left_out) + " launches after the first " +
                                     std::to_string(c.first_batch) + " have no value: these metrics take " +
                                     std::to_string(run_.passes) + " runs of the program, and CUPTI carries counters " +

@@ -47,7 +47,11 @@ ReplayChoice choose_replay(const Measurement& trace, double trace_seconds, std::
   if (kernel_seconds < run_seconds)
     return {"kernel", count + " to profile: replaying each in one run costs less than running the program again for "
                               "each pass"};
-  return {"application", count + " to profile: running the program once for each pass costs less than replaying each"};
+  std::string why = count + " to profile: running the program once for each pass costs less than replaying each";
+  if (launches > kApplicationReplayImageLaunches)
+    why += "; a metric whose passes are runs of the program (the L2 hit rate) gets values for the first " +
+           std::to_string(kApplicationReplayImageLaunches) + " only (--replay kernel for all)";
+  return {"application", why};
 }
 
 }  // namespace labbook::profiler

@@ -34,8 +34,12 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
   if (!metrics.program.stop_reason.empty() && metrics.program.stop_reason != "exit")
     m.program.stop_reason = metrics.program.stop_reason;
   if (m.devices.empty()) m.devices = metrics.devices;
+  // Each run's issues once: several runs say the same, but one run's note must not hide
+  // another's of the same code (a metric's first run and its last say different things).
   for (const auto& issue : metrics.issues)
-    if (!m.has_issue(issue.code)) m.issues.push_back(issue);
+    if (std::none_of(m.issues.begin(), m.issues.end(),
+                     [&](const Issue& i) { return i.code == issue.code && i.message == issue.message; }))
+      m.issues.push_back(issue);
 
   std::map<KernelKey, const Kernel*> measured;
   const auto metric_keys = keys(metrics.kernels);

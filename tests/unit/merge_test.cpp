@@ -77,6 +77,16 @@ TEST(MergeRuns, KeepsIssuesOfTheMetricsRun) {
   EXPECT_TRUE(merge_runs(trace, metrics).has_issue("counters_denied"));
 }
 
+TEST(MergeRuns, KeepsEachRunsOwnWordsOnceWhateverTheirCode) {
+  Measurement first, second;
+  first.issues.push_back({"metrics_lost", "x: 9 launches after the first 512 have no value"});
+  second.issues = first.issues;
+  second.issues.push_back({"metrics_lost", "x: CUPTI's last pass gave 18 ranges to 9 launches"});
+  const Measurement out = merge_runs(merge_runs(Measurement{}, first), second);
+  ASSERT_EQ(out.issues.size(), 2u) << "the same words once, other words of the same code kept";
+  EXPECT_EQ(out.issues[1].message, second.issues[1].message);
+}
+
 TEST(MergeSass, GivesEachKernelItsOwnInstructionsAndKeepsEverythingElse) {
   Measurement into;
   into.kernels = {kernel(0, "a"), kernel(1, "b"), kernel(2, "a")};

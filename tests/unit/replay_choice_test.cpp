@@ -49,6 +49,14 @@ TEST(ReplayChoice, ManyLaunchesOfAShortProgramTakeApplicationReplay) {
   EXPECT_EQ(choose_replay(traced(8), 0.7, std::nullopt, std::nullopt).replay, "kernel");
 }
 
+TEST(ReplayChoice, ApplicationReplayOfMoreLaunchesThanAnImageSaysWhatGoesWithoutValues) {
+  const auto within = choose_replay(traced(512), 0.5, std::nullopt, std::nullopt);
+  EXPECT_EQ(within.why.find("only"), std::string::npos) << within.why;
+  const auto beyond = choose_replay(traced(521), 0.5, std::nullopt, std::nullopt);
+  EXPECT_NE(beyond.why.find("gets values for the first 512 only (--replay kernel for all)"), std::string::npos)
+      << beyond.why;
+}
+
 TEST(ReplayChoice, TheLaunchWindowCountsNotAllLaunches) {
   EXPECT_EQ(choose_replay(traced(100000), 1.5, std::nullopt, 10).replay, "kernel");
   EXPECT_EQ(choose_replay(traced(100000), 1.5, 99990, std::nullopt).replay, "kernel");

@@ -30,8 +30,8 @@ Measurement read_measurement(const std::string& path, std::size_t* rows_read_whi
 /// The measurement as the text of its file.
 std::string measurement_text(const Measurement&);
 
-/// The same text, handed to `sink` a piece at a time (a megabyte or less): the text of 10^5
-/// launches is 14 MB, which need not be held at once.
+/// The same text, handed to `sink` a piece at a time (about a megabyte of rows each): the
+/// text of 10^5 launches is 14 MB, which need not be held at once.
 void write_measurement_text(const Measurement&, const std::function<void(std::string_view)>& sink);
 
 /// Writes atomically (temporary file + rename). Throws labbook::Error.
