@@ -600,7 +600,7 @@ class RowStream {
       } else if (event == E::object_start && is_record_list(top_)) {
         in_table_ = true;
         table_.clear();
-        rows_ = 0;
+        table_read_ = false;
       }
       return true;
     }
@@ -618,9 +618,11 @@ class RowStream {
       return true;
     }
     if (depth != 3 || event != E::array_end || !in_rows_ || !ready_) return true;
-    const JsonReader row(parsed, table_, origin_, "/" + top_ + "/rows/" + std::to_string(rows_++));
+    // A problem makes read_measurement read the whole document again, whose reader names the
+    // file and the cell: a row read here needs neither, and making them cost every row.
+    const JsonReader row(parsed, table_, std::string(), std::string());
     add_record(top_, row, RecordContext{*version_, *time_origin_}, records_);
-    read_.insert(top_);
+    if (!table_read_) read_.insert(top_), table_read_ = true;
     ++rows_read_;
     return false;
   }
@@ -663,7 +665,7 @@ class RowStream {
   std::string top_, member_;   // the root's member being parsed; in a table, the table's
   bool in_table_ = false, in_rows_ = false, ready_ = false;
   JsonTable table_;
-  std::size_t rows_ = 0;
+  bool table_read_ = false;   // a row of this table was read here
   Measurement records_;
   std::set<std::string> read_;   // the tables whose rows were read here
   std::set<std::string> members_;   // the root's members seen so far

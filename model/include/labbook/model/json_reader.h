@@ -4,6 +4,7 @@
 // records may also be a table ({"columns": [...], "rows": [[...], ...]}, each_record): a row
 // reads as the object its columns name, its string cells index a list of strings.
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -37,7 +38,7 @@ class JsonTable {
   /// about the order of its columns, so the one after the last found is tried first: the
   /// names compared on every field were a fifth of reading 10^5 rows.
   std::optional<std::size_t> position(const char* name) const {
-    if (next_ < names_.size() && names_[next_] == name) return next_++;
+    if (next_ < names_.size() && std::strcmp(names_[next_].c_str(), name) == 0) return next_++;
     const auto it = by_name_.find(name);
     if (it == by_name_.end()) return std::nullopt;
     next_ = it->second + 1;
