@@ -448,11 +448,10 @@ void RangeProfiler::evaluate_batch(Context& c) {
     // the last. Anything else means that CUPTI collected another pass than this run's.
     const bool as_planned = run_.last() ? stop.isAllPassSubmitted != 0
                                         : !stop.isAllPassSubmitted && stop.passIndex == static_cast<std::size_t>(run_.pass) + 1;
-    if (!as_planned)
+    if (!as_planned) {
       issues_.add("metrics_lost", join(metrics_, ", ") + ": CUPTI collected another pass than pass " +
                                       std::to_string(run_.pass + 1) + " of " + std::to_string(run_.passes) +
                                       " in this run, so its launches have no value for them");
-    if (!as_planned) {
       std::remove(carried_data_path(c).c_str());   // the next run must not read it
       c.pending.clear();
       return;
