@@ -231,6 +231,10 @@ class Tables {
     out_ += text_of(json(v));
     out_ += ',';
   }
+  template <typename Make>   // value(make()), made only when written
+  void value_of(const Make& make) {
+    if (!interning_) value(make());
+  }
   /// Hands what is held to the sink.
   void flush() {
     sink_(out_);
@@ -288,7 +292,7 @@ void record_tables(const Measurement& m, Tables& t) {
     if (k.default_stream == DefaultStream::None) t.null();
     else t.text(k.default_stream == DefaultStream::Legacy ? "legacy" : "per_thread");
     t.value(k.metrics);
-    k.sass.empty() ? t.null() : t.value(sass_json(k));
+    k.sass.empty() ? t.null() : t.value_of([&k] { return sass_json(k); });
     !k.sass.empty() && k.sass_launches != 1 ? t.integer(k.sass_launches) : t.null();
     t.end_row();
   }
