@@ -20,6 +20,16 @@ std::vector<KernelKey> keys(const std::vector<Kernel>& kernels) {
   return out;
 }
 
+/// Adds each issue of `from` that `into` does not hold word for word: runs often say the same
+/// (a GPU without some metric), but one run's note must not hide another's of the same code
+/// (a metric's first run and its last say different things).
+void add_issues_once(std::vector<Issue>& into, const std::vector<Issue>& from) {
+  for (const auto& issue : from)
+    if (std::none_of(into.begin(), into.end(),
+                     [&](const Issue& i) { return i.code == issue.code && i.message == issue.message; }))
+      into.push_back(issue);
+}
+
 }  // namespace
 
 Measurement merge_runs(Measurement trace, const Measurement& metrics) {
@@ -34,12 +44,7 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
   if (!metrics.program.stop_reason.empty() && metrics.program.stop_reason != "exit")
     m.program.stop_reason = metrics.program.stop_reason;
   if (m.devices.empty()) m.devices = metrics.devices;
-  // Each run's issues once: several runs say the same, but one run's note must not hide
-  // another's of the same code (a metric's first run and its last say different things).
-  for (const auto& issue : metrics.issues)
-    if (std::none_of(m.issues.begin(), m.issues.end(),
-                     [&](const Issue& i) { return i.code == issue.code && i.message == issue.message; }))
-      m.issues.push_back(issue);
+  add_issues_once(m.issues, metrics.issues);
 
   std::map<KernelKey, const Kernel*> measured;
   const auto metric_keys = keys(metrics.kernels);
@@ -79,11 +84,7 @@ void merge_sass(Measurement& into, const Measurement& source) {
     into.issues.push_back({"launch_mismatch", std::to_string(measured.size()) +
                                                   " kernels of the source run found no partner (same range, name and "
                                                   "launch count) in the other runs; their lines are not shown"});
-  // Each source run says the same of what they share (a GPU without some metric): once.
-  for (const auto& issue : source.issues)
-    if (std::none_of(into.issues.begin(), into.issues.end(),
-                     [&](const Issue& i) { return i.code == issue.code && i.message == issue.message; }))
-      into.issues.push_back(issue);
+  add_issues_once(into.issues, source.issues);
 }
 
 }  // namespace labbook
