@@ -69,7 +69,7 @@ int profile(const ProfileOptions&);
 /// each on its own: one that fails is said on stderr and as an issue in the measurement
 /// (written again when another failed). The four are written side by side. Returns how
 /// many files were written.
-int write_profile_outputs(Measurement m, const std::string& out_dir);
+int write_profile_outputs(const Measurement& m, const std::string& out_dir);
 /// What write_profile_outputs() writes when nothing fails: trace, timeline, summary, measurement.
 constexpr int kProfileOutputs = 4;
 /// write_profile_outputs() for a measurement file.

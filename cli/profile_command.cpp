@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <future>
+#include <optional>
 #include <vector>
 
 #include "activity_summary.h"
@@ -103,9 +104,13 @@ ProfileRequest checked_request(const ProfileOptions& options) {
 
 }  // namespace
 
-int write_profile_outputs(Measurement m, const std::string& out) {
+int write_profile_outputs(const Measurement& measured, const std::string& out) {
   // The writers only read the measurement, so they run side by side: after the program
-  // ends, a user waits for the slowest of them (trace.json), not for all four.
+  // ends, a user waits for the slowest of them (trace.json), not for all four. What they
+  // write is `measured`, or, once an output failed, a copy that says so (10^5 launches are
+  // too many to copy on every run).
+  const Measurement* shown = &measured;
+  std::optional<Measurement> with_failures;
   struct Output {
     const char* what;
     std::function<void()> write;
@@ -113,18 +118,18 @@ int write_profile_outputs(Measurement m, const std::string& out) {
     std::string failure;
   };
   std::vector<Output> outputs = {
-      {"trace.json", [&] { report::write_chrome_trace(m, out + "/trace.json"); }, false, ""},
-      {"timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(m)); }, false, ""},
+      {"trace.json", [&] { report::write_chrome_trace(*shown, out + "/trace.json"); }, false, ""},
+      {"timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(*shown)); }, false, ""},
       {"summary.md/html/json",
        [&] {
          // The roofline's FMA ceilings: the labs' published peaks, where this labbook has them.
          const std::string peaks_file = install_layout().labs() + "/peaks.toml";
          const auto peaks = std::filesystem::exists(peaks_file) ? report::load_arithmetic_peaks(peaks_file)
                                                                 : std::vector<report::ArithmeticPeak>{};
-         report::write_sheet(report::build_profile_summary(m, "timeline.svg", peaks), out, "summary");
+         report::write_sheet(report::build_profile_summary(*shown, "timeline.svg", peaks), out, "summary");
        },
        true, ""},
-      {"measurements.json", [&] { write_measurement(m, out + "/measurements.json"); }, true, ""},
+      {"measurements.json", [&] { write_measurement(*shown, out + "/measurements.json"); }, true, ""},
   };
   const auto attempt = [](Output& o) {
     try {
@@ -139,7 +144,8 @@ int write_profile_outputs(Measurement m, const std::string& out) {
   int written = 0;
   const auto record_failure = [&](const Output& o) {
     std::fprintf(stderr, "labbook: could not write %s: %s\n", o.what, o.failure.c_str());
-    m.issues.push_back({"report_failed", std::string("could not write ") + o.what + ": " + o.failure});
+    if (!with_failures) with_failures = measured, shown = &*with_failures;
+    with_failures->issues.push_back({"report_failed", std::string("could not write ") + o.what + ": " + o.failure});
   };
   for (const auto& o : outputs) {
     if (o.failure.empty()) ++written;

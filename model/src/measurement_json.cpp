@@ -1,6 +1,7 @@
 #include "labbook/model/measurement_json.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <functional>
 #include <iterator>
@@ -15,10 +16,13 @@
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/json_reader.h"
+#include "measurement_records.h"
 
 namespace labbook {
 
 using nlohmann::json;
+using records::kRecordLists;
+using records::RecordContext;
 
 namespace {
 
@@ -197,18 +201,17 @@ class Tables {
   void integer(Integer v) {
     if (interning_) return;
     char digits[24];
-    out_.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+    const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    out_.append(digits, static_cast<std::size_t>(end - digits));   // (first, last) took a slower path
     out_ += ',';
   }
   void text(const std::string& s) {
-    if (interning_) {
-      if (index_.find(s) == index_.end()) {   // emplace would copy `s` first, on every cell
-        index_.emplace(s, strings_.size());
-        strings_.push_back(s);
-      }
-      return;
+    const std::size_t* at = index_of(s);
+    if (!interning_) return integer(at ? *at : index_.at(s));
+    if (!at) {
+      index_.emplace(s, strings_.size());
+      strings_.push_back(s);
     }
-    integer(index_.at(s));
   }
   void time(std::uint64_t ns) { integer(ns - origin_); }
   void time(const std::optional<std::uint64_t>& ns) { ns ? time(*ns) : null(); }
@@ -217,6 +220,9 @@ class Tables {
   }
   void null() {
     if (!interning_) out_ += "null,";
+  }
+  void empty_object() {
+    if (!interning_) out_ += "{},";
   }
   void dims(const int d[3]) {
     if (interning_) return;
@@ -265,6 +271,21 @@ class Tables {
   std::size_t rows_ = 0;
   std::unordered_map<std::string, std::size_t> index_;
   std::vector<std::string> strings_;
+
+  /// The index of `s`, if numbered; the last few strings found are compared first: rows of one
+  /// kernel repeat its names, and comparing them costs less than hashing them.
+  const std::size_t* index_of(const std::string& s) {
+    for (const auto& [known, index] : recent_)
+      if (known && *known == s) return &index;
+    const auto it = index_.find(s);
+    if (it == index_.end()) return nullptr;
+    auto& slot = recent_[next_recent_];
+    next_recent_ = (next_recent_ + 1) % recent_.size();
+    slot = {&it->first, it->second};
+    return &slot.second;
+  }
+  std::array<std::pair<const std::string*, std::size_t>, 8> recent_{};
+  std::size_t next_recent_ = 0;
 };
 
 /// Goes through the measurement's tables, row by row, with `t`.
@@ -291,7 +312,7 @@ void record_tables(const Measurement& m, Tables& t) {
     t.integer(k.local_bytes_per_thread), t.time(k.start_ns), t.time(k.end_ns);
     if (k.default_stream == DefaultStream::None) t.null();
     else t.text(k.default_stream == DefaultStream::Legacy ? "legacy" : "per_thread");
-    t.value(k.metrics);
+    k.metrics.empty() ? t.empty_object() : t.value(k.metrics);
     k.sass.empty() ? t.null() : t.value_of([&k] { return sass_json(k); });
     !k.sass.empty() && k.sass_launches != 1 ? t.integer(k.sass_launches) : t.null();
     t.end_row();
@@ -323,137 +344,6 @@ void record_tables(const Measurement& m, Tables& t) {
     t.end_row();
   }
   t.end();
-}
-
-/// What reading a record needs besides its own fields.
-struct RecordContext {
-  int version = kMeasurementSchemaVersion;
-  std::uint64_t time_origin = 0;   // a table's times count from it
-};
-
-/// A record's time: in a table, counted from time_origin_ns.
-std::uint64_t time_at(const JsonReader& r, const char* key, const RecordContext& c) {
-  const auto t = r.integer<std::uint64_t>(key);
-  if (!r.in_table()) return t;
-  if (t > std::numeric_limits<std::uint64_t>::max() - c.time_origin) r.fail(key, "out of range after time_origin_ns");
-  return c.time_origin + t;
-}
-
-std::optional<std::uint64_t> optional_time_at(const JsonReader& r, const char* key, const RecordContext& c) {
-  return r.has(key) ? std::optional<std::uint64_t>(time_at(r, key, c)) : std::nullopt;
-}
-
-Range range_from(const JsonReader& r, const RecordContext& c) {
-  Range x;
-  x.id = r.integer<std::uint64_t>("id");
-  x.name = r.string("name");
-  x.path = r.string("path");
-  x.thread = r.integer<std::uint32_t>("thread");
-  x.depth = r.integer<int>("depth");
-  if (c.version >= 2) x.process_wide = r.boolean("process_wide");
-  x.start_ns = time_at(r, "start_ns", c);
-  x.end_ns = optional_time_at(r, "end_ns", c);
-  if (x.end_ns && *x.end_ns < x.start_ns) r.fail("end_ns", "ends before it starts");
-  x.payload = r.optional_number("payload");
-  return x;
-}
-
-Kernel kernel_from(const JsonReader& k, const RecordContext& c) {
-  Kernel x;
-  x.launch = k.integer<std::uint64_t>("launch");
-  x.name = k.string("name");
-  x.mangled = k.string("mangled");
-  x.range = k.string("range");
-  x.thread = k.integer<std::uint32_t>("thread");
-  x.device = k.integer<int>("device");
-  x.stream = k.integer<std::uint32_t>("stream");
-  x.correlation = k.integer<std::uint32_t>("correlation");
-  const auto grid = k.integers<int>("grid", 3), block = k.integers<int>("block", 3);
-  for (int i = 0; i < 3; ++i) {
-    x.grid[i] = grid[static_cast<std::size_t>(i)];
-    x.block[i] = block[static_cast<std::size_t>(i)];
-  }
-  x.registers_per_thread = k.integer<int>("registers_per_thread");
-  x.static_shared_bytes = k.integer<int>("static_shared_bytes");
-  x.dynamic_shared_bytes = k.integer<int>("dynamic_shared_bytes");
-  x.local_bytes_per_thread = k.integer<int>("local_bytes_per_thread");
-  x.start_ns = optional_time_at(k, "start_ns", c);
-  x.end_ns = optional_time_at(k, "end_ns", c);
-  if (x.start_ns.has_value() != x.end_ns.has_value())
-    k.fail("end_ns", "start_ns and end_ns come together");
-  x.metrics = k.number_map("metrics");
-  if (k.has("default_stream")) {   // written only for a launch on a default stream
-    const std::string which = k.string("default_stream");
-    if (which == "legacy") x.default_stream = DefaultStream::Legacy;
-    else if (which == "per_thread") x.default_stream = DefaultStream::PerThread;
-    else k.fail("default_stream", "expected \"legacy\" or \"per_thread\", not \"" + which + "\"");
-  }
-  if (c.version >= 4 && k.has("sass"))   // written only for a kernel the source pass saw
-    k.each("sass", [&](const JsonReader& i) {
-      SassInstruction s;
-      s.function = i.string("function");
-      s.pc_offset = i.integer<std::uint32_t>("pc_offset");
-      s.file = i.string("file");
-      s.line = i.integer<int>("line");
-      if (s.line < 0) i.fail("line", "expected 0 (unknown) or a line number");
-      s.metrics = i.number_map("metrics");
-      x.sass.push_back(std::move(s));
-    });
-  if (k.has("sass_launches")) {   // counts summed over several launches; 1 when absent
-    x.sass_launches = k.integer<std::uint64_t>("sass_launches");
-    if (x.sass_launches == 0) k.fail("sass_launches", "expected 1 or more launches");
-  }
-  return x;
-}
-
-Copy copy_from(const JsonReader& r, const RecordContext& c) {
-  Copy x;
-  x.kind = copy_kind_from_string(r.string("kind"));
-  x.is_memset = r.boolean("memset");
-  x.src = host_memory_kind_from_string(r.string("src"));
-  x.dst = host_memory_kind_from_string(r.string("dst"));
-  x.bytes = r.integer<std::uint64_t>("bytes");
-  x.start_ns = time_at(r, "start_ns", c);
-  x.end_ns = time_at(r, "end_ns", c);
-  x.device = r.integer<int>("device");
-  x.stream = r.integer<std::uint32_t>("stream");
-  x.correlation = r.integer<std::uint32_t>("correlation");
-  x.range = r.string("range");
-  return x;
-}
-
-ApiCall api_call_from(const JsonReader& a, const RecordContext& c) {
-  ApiCall x;
-  x.name = a.string("name");
-  x.thread = a.integer<std::uint32_t>("thread");
-  x.correlation = a.integer<std::uint32_t>("correlation");
-  x.start_ns = time_at(a, "start_ns", c);
-  x.end_ns = time_at(a, "end_ns", c);
-  return x;
-}
-
-UnifiedMemoryEvent memory_event_from(const JsonReader& e, const RecordContext& c) {
-  UnifiedMemoryEvent x;
-  x.kind = e.string("kind");
-  x.value = e.integer<std::uint64_t>("value");
-  x.address = e.integer<std::uint64_t>("address");
-  x.start_ns = time_at(e, "start_ns", c);
-  x.end_ns = time_at(e, "end_ns", c);
-  if (x.end_ns < x.start_ns) e.fail("end_ns", "ends before it starts");
-  x.device = e.integer<int>("device");
-  return x;
-}
-
-/// The record lists, by their key in the file.
-constexpr const char* kRecordLists[] = {"ranges", "kernels", "copies", "api_calls", "memory_events"};
-
-/// Adds the record `r` reads to list `key` (one of kRecordLists) of `m`.
-void add_record(const std::string& key, const JsonReader& r, const RecordContext& c, Measurement& m) {
-  if (key == "ranges") m.ranges.push_back(range_from(r, c));
-  else if (key == "kernels") m.kernels.push_back(kernel_from(r, c));
-  else if (key == "copies") m.copies.push_back(copy_from(r, c));
-  else if (key == "api_calls") m.api_calls.push_back(api_call_from(r, c));
-  else m.memory_events.push_back(memory_event_from(r, c));
 }
 
 }  // namespace
@@ -558,7 +448,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   const RecordContext context{version, time_origin};
   for (const char* key : kRecordLists) {
     if (std::string(key) == "memory_events" && !v2) continue;   // added in version 2
-    root.each_record(key, strings, [&](const JsonReader& r) { add_record(key, r, context, m); });
+    root.each_record(key, strings, [&](const JsonReader& r) { records::add_record(key, r, context, m); });
   }
   if (v2) {
     m.metric_scope = root.string("metric_scope");
@@ -573,135 +463,6 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     m.issues.push_back({i.string("code"), i.string("message")});
   });
   return m;
-}
-
-namespace {
-
-/// Reads the rows of a file's record tables as the parser ends each one, and drops them from
-/// the document, which then holds the rest only: the whole document of 10^5 launches took
-/// more memory than the records it held. A table is read this way where the file gives what
-/// its rows need before them (schema_version 5 or later, time_origin_ns, the strings, the
-/// table's columns), as labbook writes it; otherwise its rows stay in the document.
-class RowStream {
- public:
-  explicit RowStream(std::string origin) : origin_(std::move(origin)) {}
-
-  /// nlohmann::json's parser callback: false drops the element just parsed.
-  bool on_event(int depth, json::parse_event_t event, json& parsed) {
-    using E = json::parse_event_t;
-    if (depth == 1) {
-      if (event == E::key) {
-        top_ = parsed.get<std::string>();
-        // A member given twice: the document keeps the last, which rows read before would not.
-        if (!members_.insert(top_).second) throw Error(origin_ + ": /" + top_ + " twice");
-        in_table_ = ready_ = in_rows_ = false;
-      } else if (event == E::value && top_ == "schema_version" && parsed.is_number_integer()) {
-        version_ = parsed.get<int>();
-      } else if (event == E::value && top_ == "time_origin_ns" && parsed.is_number_unsigned()) {
-        time_origin_ = parsed.get<std::uint64_t>();
-      } else if (event == E::array_end && top_ == "strings") {
-        strings_ = all_strings(parsed);
-      } else if (event == E::object_start && is_record_list(top_)) {
-        in_table_ = true;
-        table_.clear();
-        table_read_ = false;
-      }
-      return true;
-    }
-    if (!in_table_) return true;
-    if (depth == 2) {
-      if (event == E::key) {
-        member_ = parsed.get<std::string>();
-        in_rows_ = false;
-      } else if (event == E::array_end && member_ == "columns") {
-        ready_ = read_columns(parsed) && version_ && *version_ >= 5 && time_origin_ && strings_;
-        table_.strings = strings_ ? &*strings_ : nullptr;
-      } else if (event == E::array_start && member_ == "rows") {
-        in_rows_ = true;
-      }
-      return true;
-    }
-    if (depth != 3 || event != E::array_end || !in_rows_ || !ready_) return true;
-    // A problem makes read_measurement read the whole document again, whose reader names the
-    // file and the cell: a row read here needs neither, and making them cost every row.
-    const JsonReader row(parsed, table_, std::string(), std::string());
-    add_record(top_, row, RecordContext{*version_, *time_origin_}, records_);
-    if (!table_read_) read_.insert(top_), table_read_ = true;
-    ++rows_read_;
-    return false;
-  }
-
-  std::size_t rows_read() const { return rows_read_; }
-
-  /// Hands `m`, read from what the document kept, the records read here.
-  void move_into(Measurement& m) {
-    if (read_.count("ranges")) m.ranges = std::move(records_.ranges);
-    if (read_.count("kernels")) m.kernels = std::move(records_.kernels);
-    if (read_.count("copies")) m.copies = std::move(records_.copies);
-    if (read_.count("api_calls")) m.api_calls = std::move(records_.api_calls);
-    if (read_.count("memory_events")) m.memory_events = std::move(records_.memory_events);
-  }
-
- private:
-  static bool is_record_list(const std::string& key) {
-    return std::any_of(std::begin(kRecordLists), std::end(kRecordLists), [&](const char* k) { return key == k; });
-  }
-  static std::optional<std::vector<std::string>> all_strings(const json& list) {
-    std::vector<std::string> out;
-    for (const json& v : list) {
-      if (!v.is_string()) return std::nullopt;
-      out.push_back(v.get<std::string>());
-    }
-    return out;
-  }
-  bool read_columns(const json& names) {
-    const auto columns = all_strings(names);
-    if (!columns) return false;
-    for (const auto& name : *columns)
-      if (!table_.add_column(name)) return false;
-    return true;
-  }
-
-  std::string origin_;
-  std::optional<int> version_;
-  std::optional<std::uint64_t> time_origin_;
-  std::optional<std::vector<std::string>> strings_;
-  std::string top_, member_;   // the root's member being parsed; in a table, the table's
-  bool in_table_ = false, in_rows_ = false, ready_ = false;
-  JsonTable table_;
-  bool table_read_ = false;   // a row of this table was read here
-  Measurement records_;
-  std::set<std::string> read_;   // the tables whose rows were read here
-  std::set<std::string> members_;   // the root's members seen so far
-  std::size_t rows_read_ = 0;
-};
-
-}  // namespace
-
-Measurement read_measurement(const std::string& path, std::size_t* rows_read_while_parsing) {
-  const std::string text = read_file(path);
-  if (rows_read_while_parsing) *rows_read_while_parsing = 0;
-  try {
-    RowStream rows(path);
-    const json rest = json::parse(text, [&rows](int depth, json::parse_event_t event, json& parsed) {
-      return rows.on_event(depth, event, parsed);
-    });
-    Measurement m = measurement_from_json(rest, path);
-    rows.move_into(m);
-    if (rows_read_while_parsing) *rows_read_while_parsing = rows.rows_read();
-    return m;
-  } catch (const Error&) {
-  } catch (const json::exception&) {
-    // A problem anywhere: the whole document is read as before, so that the error names the
-    // same field, found in the same order.
-  }
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw Error(path + ": not valid JSON: " + e.what());
-  }
-  return measurement_from_json(j, path);
 }
 
 void write_measurement(const Measurement& m, const std::string& path) {

@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   for (int o = 0; o < offsets; ++o) {
     const int offset = only >= 0 ? only : o;
     const int repeats = launches / offsets + (o < launches % offsets ? 1 : 0);
+    if (repeats == 0) break;   // fewer launches than offsets: the rest would check nothing
     const std::string range = "offset " + std::to_string(offset);
     nvtxRangePushA(range.c_str());
     for (int r = 0; r < repeats; ++r) readOffset<<<kN / 512, 512>>>(a, b, c, kN, offset);

@@ -227,26 +227,27 @@ TEST(MeasurementJson, TablesReadByColumnNameAndRejectBadRowsNamingTheCell) {
 }
 
 // However a file orders its members, read_measurement reads what the whole document holds:
-// rows are read as they are parsed only where the file gives what they need before them.
+// its fast reader takes the tables' rows wherever they are, and leaves a file it does not take
+// (records as lists of objects, a member given twice) to the whole document's reader.
 TEST(MeasurementJson, AFileReadsAsItsWholeDocumentDoes) {
   Measurement m = sample();
   for (int i = 0; i < 3; ++i) m.kernels.push_back(m.kernels.at(0)), m.kernels.back().launch = 10 + i;
-  const auto path = (std::filesystem::temp_directory_path() / "labbook-streamed.json").string();
+  m.kernels.back().correlation = std::numeric_limits<std::uint32_t>::max();
+  m.kernels.back().metrics["x"] = -1.5e-300;
+  const auto path = (std::filesystem::temp_directory_path() / "labbook-fast-read.json").string();
   const std::size_t rows =
       m.ranges.size() + m.kernels.size() + m.copies.size() + m.api_calls.size() + m.memory_events.size();
-  const auto reads_back = [&](const std::string& text, std::size_t rows_while_parsing, const char* how) {
+  const auto reads_back = [&](const std::string& text, std::size_t rows_fast, const char* how) {
     std::ofstream(path) << text;
-    std::size_t streamed = 99;
-    EXPECT_EQ(to_json(read_measurement(path, &streamed)).dump(), to_json(m).dump()) << how;
+    std::size_t fast = 99;
+    EXPECT_EQ(to_json(read_measurement(path, &fast)).dump(), to_json(m).dump()) << how;
     EXPECT_EQ(to_json(read_measurement(path)), to_json(measurement_from_json(nlohmann::json::parse(text), "mem"))) << how;
-    EXPECT_EQ(streamed, rows_while_parsing) << how;
+    EXPECT_EQ(fast, rows_fast) << how;
   };
-  reads_back(measurement_text(m), rows, "as labbook writes it: every row read as it is parsed");
+  reads_back(measurement_text(m), rows, "as labbook writes it");
   const nlohmann::json tables = nlohmann::json::parse(measurement_text(m));
   reads_back(in_file_order(tables), rows, "the same order, written by the test");
-  // nlohmann's dump sorts members: the tables come before schema_version, the strings and
-  // time_origin_ns, so no row can be read before the document is whole.
-  reads_back(tables.dump(), 0, "members in alphabetical order");
+  reads_back(tables.dump(), rows, "members in alphabetical order: the tables before the strings");
   std::string text = in_file_order(tables);
   const auto columns = text.find("\"columns\"", text.find("\"kernels\""));
   const auto rows_at = text.find(",\"rows\"", columns);
@@ -254,14 +255,34 @@ TEST(MeasurementJson, AFileReadsAsItsWholeDocumentDoes) {
   const std::string kernel_rows = text.substr(rows_at + 1, rows_end - rows_at - 1);
   text.erase(rows_at, rows_end - rows_at);
   text.insert(columns, kernel_rows + ",");
-  reads_back(text, rows - m.kernels.size(), "the kernels' rows before their columns: read from the document");
-  reads_back(to_json(m).dump(), 0, "records as lists of objects");
+  reads_back(text, rows, "the kernels' rows before their columns");
+  reads_back(to_json(m).dump(), 0, "records as lists of objects: read from the document");
   text = measurement_text(m);
   text.insert(text.find("\"ranges\""), "\"kernels\": 5,\n ");
   std::ofstream(path) << text;
-  std::size_t streamed = 99;
-  EXPECT_EQ(to_json(read_measurement(path, &streamed)).dump(), to_json(m).dump()) << "a member given twice: the last";
-  EXPECT_EQ(streamed, 0u) << "a member given twice: read from the document";
+  std::size_t fast = 99;
+  EXPECT_EQ(to_json(read_measurement(path, &fast)).dump(), to_json(m).dump()) << "a member given twice: the last";
+  EXPECT_EQ(fast, 0u) << "a member given twice: read from the document";
+  std::remove(path.c_str());
+}
+
+// A bad cell makes the fast reader give the file to the whole document's reader, which names
+// the cell as it always has.
+TEST(MeasurementJson, ABadRowIsNamedByTheWholeDocumentsReader) {
+  Measurement m = sample();
+  const auto path = (std::filesystem::temp_directory_path() / "labbook-fast-read-bad.json").string();
+  nlohmann::json j = nlohmann::json::parse(measurement_text(m));
+  j["kernels"]["rows"][0][8] = nlohmann::json::array({1, 2});   // grid
+  std::ofstream(path) << j.dump();
+  try {
+    read_measurement(path);
+    ADD_FAILURE() << "a grid of two integers was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": /kernels/rows/0/8 (grid): expected an array of 3 integers");
+  }
+  j["kernels"]["rows"][0][8] = nlohmann::json::array({1, 2, 3.0});
+  std::ofstream(path) << j.dump();
+  EXPECT_THROW(read_measurement(path), Error) << "3.0 is no integer";
   std::remove(path.c_str());
 }
 

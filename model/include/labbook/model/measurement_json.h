@@ -22,10 +22,11 @@ nlohmann::json to_json(const Measurement&);
 /// including a schema_version this build does not read.
 Measurement measurement_from_json(const nlohmann::json&, const std::string& origin);
 
-/// Reads and validates a measurement file. Throws labbook::Error. Where the file gives what
-/// its table rows need before them (as labbook writes it), rows are read as they are parsed:
-/// `rows_read_while_parsing`, if given, counts them (tests check the path taken).
-Measurement read_measurement(const std::string& path, std::size_t* rows_read_while_parsing = nullptr);
+/// Reads and validates a measurement file. Throws labbook::Error. Its tables' rows are read by
+/// a fast reader (simdjson) where it takes the file, as it does what labbook writes:
+/// `rows_read_fast`, if given, counts them (tests check the path taken); otherwise, and to name
+/// a bad field, the whole document is read as measurement_from_json reads it.
+Measurement read_measurement(const std::string& path, std::size_t* rows_read_fast = nullptr);
 
 /// The measurement as the text of its file.
 std::string measurement_text(const Measurement&);
