@@ -285,7 +285,7 @@ class Collector {
     if (!config_.metrics.empty()) {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan, config_.expected_launches,
-                                       config_.ranges_per_image}, issues_);
+                                       config_.without_stops, config_.ranges_per_image}, issues_);
       if (config_.flush_l2) {
         flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
         cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
@@ -797,6 +797,7 @@ CollectorConfig CollectorConfig::from_environment() {
   c.application_replay = replay == "application";
   c.pass = static_cast<int>(environment_count(env::kPass).value_or(0));
   c.expected_launches = environment_count(env::kExpectedLaunches);
+  c.without_stops = environment(env::kWithoutStops) == "1";
   c.ranges_per_image = environment_count(env::kRangesPerImage);
   c.pass_plan = environment(env::kPassPlan);
   c.source_kernel = environment(env::kSourceKernel);

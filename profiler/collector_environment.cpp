@@ -20,6 +20,7 @@ std::map<std::string, std::string> CollectorRun::environment() const {
       {env::kLaunchCount, count(launch_count)},
       {env::kSourceKernel, source_kernel},
       {env::kExpectedLaunches, count(expected_launches)},
+      {env::kWithoutStops, without_stops ? "1" : ""},
   };
 }
 

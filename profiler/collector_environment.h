@@ -26,6 +26,7 @@ inline constexpr const char* kPass = "LABBOOK_PASS";                ///< which r
 /// whose chosen launch is its first (sass_source.h).
 inline constexpr const char* kSourceKernel = "LABBOOK_SOURCE_KERNEL";
 inline constexpr const char* kExpectedLaunches = "LABBOOK_EXPECTED_LAUNCHES";   ///< see CollectorRun
+inline constexpr const char* kWithoutStops = "LABBOOK_WITHOUT_STOPS";           ///< "1": see CollectorRun
 inline constexpr const char* kPassPlan = "LABBOOK_PASS_PLAN";       ///< the plan file shared by the runs
 inline constexpr const char* kNvtx = "LABBOOK_NVTX";                ///< launch filter: range globs
 inline constexpr const char* kKernels = "LABBOOK_KERNELS";          ///< launch filter: kernel globs
@@ -53,6 +54,9 @@ struct CollectorRun {
   /// Metrics runs after a trace run: the most launches they profile, which sizes the counter
   /// data of application replay (a range each, about 1 MB of host memory a range).
   std::optional<std::uint64_t> expected_launches;
+  /// ... and whether they follow one another without a stop (profiles_without_stops), so
+  /// that all metrics may be one group carried from run to run.
+  bool without_stops = false;
 
   /// The variables for this run (those of the launch filter empty when unset).
   std::map<std::string, std::string> environment() const;

@@ -56,7 +56,10 @@ int passes_needed(const std::string& chip, const std::vector<std::uint8_t>& avai
   return s == CUPTI_SUCCESS ? passes : 0;
 }
 
-PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_t>& availability,
+namespace {
+
+/// Metrics first-fit into groups of one pass; a multi-pass metric alone.
+PassPlan first_fit_groups(const std::string& chip, const std::vector<std::uint8_t>& availability,
                           const std::vector<std::string>& metrics) {
   PassPlan plan;
   for (const auto& metric : metrics) {
@@ -80,7 +83,19 @@ PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_
   return plan;
 }
 
-std::string cached_plan_path(const std::string& chip, const std::vector<std::string>& metrics) {
+}  // namespace
+
+PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_t>& availability,
+                          const std::vector<std::string>& metrics, Carrying carrying) {
+  PassPlan plan = first_fit_groups(chip, availability, metrics);
+  if (carrying != Carrying::AllInOneBatch || !plan.problem.empty() || plan.runs() <= 1) return plan;
+  std::string problem;
+  const int together = passes_needed(chip, availability, metrics, problem);
+  if (problem.empty() && together > 0 && together < plan.runs()) return PassPlan{{{metrics, together}}, ""};
+  return plan;
+}
+
+std::string cached_plan_path(const std::string& chip, const std::vector<std::string>& metrics, Carrying carrying) {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
   if ((!xdg || !*xdg) && (!home || !*home)) return "";
@@ -90,8 +105,9 @@ std::string cached_plan_path(const std::string& chip, const std::vector<std::str
   if (error) return "";
   std::uint32_t version = 0;
   cuptiGetVersion(&version);
-  std::uint64_t hash = 1469598103934665603ull;   // FNV-1a over the metric list
-  for (char c : join(metrics, ",")) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  std::uint64_t hash = 1469598103934665603ull;   // FNV-1a over the metric list and the carrying
+  const std::string key = join(metrics, ",") + (carrying == Carrying::AllInOneBatch ? "|all-in-one-batch" : "");
+  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
   char name[64];
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash));
   return dir + "/" + chip + "-cupti" + std::to_string(version) + "-" + name + ".txt";

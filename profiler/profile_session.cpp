@@ -29,6 +29,7 @@ struct RunSpec {
   bool first = false;   ///< the program's own run: its stdout is the user's
   std::string source_kernel = "";   ///< a source run: the kernel to count ("" for the first run's choice)
   std::optional<std::uint64_t> expected_launches = std::nullopt;   ///< a metrics run after the trace run: CollectorRun's
+  bool without_stops = false;                                      ///< the same: CollectorRun's
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
@@ -54,6 +55,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   collector.launch_count = request.launch_count;
   collector.source_kernel = run.source_kernel;
   collector.expected_launches = run.expected_launches;
+  collector.without_stops = run.without_stops;
   std::map<std::string, std::string> env = collector.environment();
   env["CUDA_INJECTION64_PATH"] = request.collector;
   env["NVTX_INJECTION64_PATH"] = LABBOOK_CUPTI_LIBRARY;
@@ -92,10 +94,12 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
   } cleanup{plan};
   int passes = 1;
   std::optional<std::uint64_t> expected;   // from the trace run, the same for every pass
+  const bool without_stops = have_base && profiles_without_stops(into, !request.kernels.empty() || !request.nvtx.empty());
   for (int pass = 0; pass < passes; ++pass) {
     RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass, !have_base};
     if (have_base && pass == 0) expected = launches_to_profile(into, request.launch_skip, request.launch_count);
     run.expected_launches = expected;
+    run.without_stops = without_stops;
     int exit_code = 0;
     try {
       exit_code = run_collected(request, run);

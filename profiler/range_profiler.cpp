@@ -35,6 +35,10 @@ constexpr std::size_t kSinglePassRanges = kApplicationReplayImageLaunches;
 // ranges held 1.1 GB of host memory (88: 0.7 GB; ncu 0.4 GB): an image holds as many ranges as
 // fit this many bytes. A stop and decode every hundred ranges costs little.
 constexpr std::size_t kCounterDataBytes = std::size_t{16} << 20;
+// All metrics may be one group carried from run to run (Carrying::AllInOneBatch) where every
+// launch to profile fits the first batch, which then holds them all whatever its bytes: up to
+// this many (lab 4's set, 3 passes: about 0.2 MB a range).
+constexpr std::uint64_t kOneGroupLaunches = 128;
 
 
 const char* kDeniedHow =
@@ -199,8 +203,8 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
               : replay_.expected_launches
                   ? std::clamp<std::size_t>(static_cast<std::size_t>(*replay_.expected_launches), 1, kSinglePassRanges)
                   : kSinglePassRanges;
-  if (replay_.ranges_per_image && *replay_.ranges_per_image > 0)
-    capacity_ = std::min<std::size_t>(capacity_, static_cast<std::size_t>(*replay_.ranges_per_image));
+  if (const auto asked = ranges_per_image_asked())
+    capacity_ = std::min<std::size_t>(capacity_, static_cast<std::size_t>(*asked));
   if (replay_.application && passes_ != run_.passes) {
     disable("metrics_lost", join(metrics_, ", ") + " need " + std::to_string(passes_) + " passes, where the plan in " +
                                 replay_.plan_path + " gives them " + std::to_string(run_.passes) + " runs");
@@ -213,10 +217,14 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
   // The first run plans and writes the plan; later runs read it, so that every run agrees.
   PassPlan plan = read_plan(replay_.plan_path);
   if (!plan_covers(plan, metrics_)) {
-    const std::string cached = cached_plan_path(host_->chip, metrics_);
+    const std::uint64_t launches = replay_.expected_launches.value_or(kOneGroupLaunches + 1);
+    const bool one_batch = replay_.without_stops && launches <= kOneGroupLaunches &&
+                           launches <= ranges_per_image_asked().value_or(launches);
+    const Carrying carrying = one_batch ? Carrying::AllInOneBatch : Carrying::MultiPassMetricsOnly;
+    const std::string cached = cached_plan_path(host_->chip, metrics_, carrying);
     if (!cached.empty()) plan = read_plan(cached);
     if (!plan_covers(plan, metrics_)) {
-      plan = plan_pass_groups(host_->chip, availability, metrics_);
+      plan = plan_pass_groups(host_->chip, availability, metrics_, carrying);
       if (!plan.problem.empty()) {
         disable("metrics_unsupported", plan.problem);
         return false;
@@ -274,8 +282,9 @@ bool RangeProfiler::start(CUcontext ctx) {
 
   std::size_t bytes = 0;
   if (!counter_data_size(*c, bytes)) return false;
-  // The first context sizes the images of all: every run must cut its batches alike.
-  if (contexts_.empty() && bytes > kCounterDataBytes && capacity_ > 1) {
+  // The first context sizes the images of all: every run must cut its batches alike. A group
+  // carried from run to run keeps room for every launch: its later batches get no values.
+  if (contexts_.empty() && !carried_ && bytes > kCounterDataBytes && capacity_ > 1) {
     capacity_ = std::max<std::size_t>(1, kCounterDataBytes / (bytes / capacity_));
     if (!counter_data_size(*c, bytes)) return false;
   }
@@ -298,6 +307,11 @@ bool RangeProfiler::counter_data_size(const Context& c, std::size_t& bytes) {
   }
   bytes = size.counterDataSize;
   return true;
+}
+
+std::optional<std::uint64_t> RangeProfiler::ranges_per_image_asked() const {
+  if (replay_.ranges_per_image && *replay_.ranges_per_image > 0) return replay_.ranges_per_image;
+  return std::nullopt;
 }
 
 std::size_t RangeProfiler::ranges_per_image() const {

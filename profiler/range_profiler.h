@@ -36,8 +36,10 @@ struct ReplayOptions {
   int pass = 0;                ///< the run of the plan this is (PassPlan::run)
   std::string plan_path;       ///< where the first run writes the plan and later runs read it
   /// The most launches this run profiles, where a trace run told: application replay's
-  /// counter data then holds that many ranges, not kSinglePassRanges (host memory).
+  /// counter data then holds that many ranges, not kSinglePassRanges (host memory), and, without
+  /// stops, all metrics may be one group carried from run to run (Carrying::AllInOneBatch).
   std::optional<std::uint64_t> expected_launches;
+  bool without_stops = false;                      ///< ... and they follow one another (CollectorRun)
   std::optional<std::uint64_t> ranges_per_image;   ///< fewer than labbook would choose (tests)
 };
 
@@ -96,6 +98,7 @@ class RangeProfiler {
   std::size_t counter_data_bytes() const;
 
  private:
+  std::optional<std::uint64_t> ranges_per_image_asked() const;   // LABBOOK_RANGES_PER_IMAGE, if set
   struct Context;
   struct HostConfig;
 

@@ -24,6 +24,14 @@ std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::u
   return launch_count ? std::min(launches, *launch_count) : launches;
 }
 
+bool profiles_without_stops(const Measurement& trace, bool filtered_by_name) {
+  if (filtered_by_name) return false;
+  for (const auto& call : trace.api_calls)
+    for (const char* stop : {"GraphLaunch", "BeginCapture", "ResetPersistingL2Cache"})
+      if (call.name.find(stop) != std::string::npos) return false;
+  return true;
+}
+
 ReplayChoice choose_replay(const Measurement& trace, double trace_seconds, std::optional<std::uint64_t> launch_skip,
                            std::optional<std::uint64_t> launch_count) {
   if (!trace.memory_events.empty())

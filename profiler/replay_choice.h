@@ -29,6 +29,14 @@ struct ReplayChoice {
 std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::uint64_t> launch_skip,
                                   std::optional<std::uint64_t> launch_count);
 
+/// Whether a metrics run profiles its launches without a stop, where a counter-data batch
+/// ends (range_profiler.h): the trace run launched no graph, began no stream capture and
+/// reset no persisting L2 lines, and no filter by kernel or NVTX range leaves launches out
+/// between those it chooses. Then every launch to profile, up to an image's worth, is in a
+/// context's first batch, and all metrics may be carried from run to run
+/// (Carrying::AllInOneBatch). Sees what choose_replay() sees: the driver API goes unseen.
+bool profiles_without_stops(const Measurement& trace, bool filtered_by_name);
+
 /// `trace`: the trace run's measurement, which took `trace_seconds`; `launch_skip` and
 /// `launch_count`: the request's window of launches. Kernel replay is chosen only where it
 /// is safe (one host thread calls CUDA, no managed memory, no graph launches: the memory it

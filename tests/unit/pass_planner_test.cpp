@@ -1,6 +1,10 @@
 // The pass planner against CUPTI's Profiler Host API, which needs the chip's name but no GPU.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 #include "labbook/model/metric_catalog.h"
 #include "pass_planner.h"
 
@@ -18,6 +22,27 @@ TEST(PassPlanner, GivesAMetricWhoseCountersShareNoPassARunPerPass) {
   EXPECT_EQ(plan.runs(), 3);
   std::string problem;
   EXPECT_EQ(passes_needed("GH100", {}, plan.groups[1].metrics, problem), 2);
+}
+
+TEST(PassPlanner, PutsAllMetricsInOneCarriedGroupWhereThatTakesFewerRuns) {
+  const std::vector<std::string> metrics = {"dram__bytes_read.sum", "lts__t_sector_hit_rate.pct", "gpu__time_duration.sum"};
+  std::string problem;
+  const int together = passes_needed("GH100", {}, metrics, problem);
+  ASSERT_EQ(problem, "");
+  ASSERT_LT(together, 3) << "the three share passes: the check below can tell the plans apart";
+  const PassPlan one = plan_pass_groups("GH100", {}, metrics, Carrying::AllInOneBatch);
+  ASSERT_EQ(one.problem, "");
+  ASSERT_EQ(one.groups.size(), 1u);
+  EXPECT_EQ(one.groups[0], (PassGroup{metrics, together}));
+  EXPECT_EQ(one.runs(), together);
+  // Where the passes together are no fewer than the first-fit plan's runs, the first-fit plan.
+  const std::vector<std::string> single = {"dram__bytes_read.sum", "gpu__time_duration.sum"};
+  EXPECT_EQ(plan_pass_groups("GH100", {}, single, Carrying::AllInOneBatch).groups,
+            plan_pass_groups("GH100", {}, single, Carrying::MultiPassMetricsOnly).groups);
+  // The two kinds of plan are cached apart: a plan for one batch must not serve more launches.
+  setenv("XDG_CACHE_HOME", testing::TempDir().c_str(), 1);
+  EXPECT_NE(cached_plan_path("GH100", metrics, Carrying::AllInOneBatch),
+            cached_plan_path("GH100", metrics, Carrying::MultiPassMetricsOnly));
 }
 
 TEST(PassPlanner, NamesWhatTheHostApiRejects) {

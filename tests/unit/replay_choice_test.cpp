@@ -79,8 +79,19 @@ TEST(ReplayChoice, UnsafeProgramsTakeApplicationReplay) {
   EXPECT_EQ(choose_replay(graphs, 0.3, std::nullopt, std::nullopt).replay, "application");
 }
 
+TEST(ReplayChoice, AllMetricsMayBeCarriedOnlyWhereNothingStopsTheFirstBatch) {
+  EXPECT_TRUE(profiles_without_stops(traced(88), false));
+  EXPECT_FALSE(profiles_without_stops(traced(88), true)) << "a filter by name may leave launches out between";
+  for (const char* stop : {"cudaGraphLaunch", "cudaStreamBeginCapture", "cudaStreamBeginCaptureToGraph",
+                           "cudaCtxResetPersistingL2Cache"}) {
+    Measurement m = traced(88);
+    m.api_calls.push_back({stop, 1, 99, 0, 0});
+    EXPECT_FALSE(profiles_without_stops(m, false)) << stop;
+  }
+}
+
 TEST(ReplayChoice, ProfileProgramPassesTheChoiceToTheMetricsRun) {
-  std::vector<std::string> modes, replays, expected;
+  std::vector<std::string> modes, replays, expected, without_stops;
   ProfileRequest r;
   r.command = {"./prog"};
   r.collector = "libcupti-collector.so";
@@ -91,6 +102,7 @@ TEST(ReplayChoice, ProfileProgramPassesTheChoiceToTheMetricsRun) {
     modes.push_back(env.at(env::kMode));
     replays.push_back(env.at(env::kReplay));
     expected.push_back(env.at(env::kExpectedLaunches));
+    without_stops.push_back(env.at(env::kWithoutStops));
     write_measurement(traced(1), env.at(env::kOutput));
     return 0;
   };
@@ -99,6 +111,13 @@ TEST(ReplayChoice, ProfileProgramPassesTheChoiceToTheMetricsRun) {
   EXPECT_EQ(modes, (std::vector<std::string>{"trace", "metrics"})) << "kernel replay: one metrics run";
   EXPECT_EQ(replays.back(), "kernel");
   EXPECT_EQ(expected, (std::vector<std::string>{"", "1"})) << "the metrics run knows the trace run's launches";
+  EXPECT_EQ(without_stops, (std::vector<std::string>{"", "1"})) << "... and that nothing stops them";
+
+  without_stops.clear();
+  r.kernels = {"k*"};
+  profile_program(r);
+  EXPECT_EQ(without_stops, (std::vector<std::string>{"", ""})) << "a filter by kernel name may leave launches out";
+  r.kernels.clear();
 
   modes.clear();
   replays.clear();
