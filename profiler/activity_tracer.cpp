@@ -1,6 +1,7 @@
 #include "activity_tracer.h"
 
 #include <cstdlib>
+#include <iterator>
 
 #include "cupti_status.h"
 
@@ -48,10 +49,13 @@ void CUPTIAPI ActivityTracer::buffer_completed(CUcontext, std::uint32_t, std::ui
   if (dropped) g_tracer->issues_.add("records_dropped", std::to_string(dropped) + " activity records were dropped");
   std::lock_guard<std::mutex> lock(g_tracer->mutex_);
   auto& b = g_tracer->batch_;
-  b.kernels.insert(b.kernels.end(), local.kernels.begin(), local.kernels.end());
-  b.copies.insert(b.copies.end(), local.copies.begin(), local.copies.end());
-  b.api_calls.insert(b.api_calls.end(), local.api_calls.begin(), local.api_calls.end());
-  b.memory_events.insert(b.memory_events.end(), local.memory_events.begin(), local.memory_events.end());
+  const auto append = [](auto& to, auto& from) {   // moved: a kernel record's names are not copied again
+    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  };
+  append(b.kernels, local.kernels);
+  append(b.copies, local.copies);
+  append(b.api_calls, local.api_calls);
+  append(b.memory_events, local.memory_events);
   b.other_records += local.other_records;
 }
 

@@ -676,12 +676,11 @@ class Collector {
         matcher.add(l.driver_correlation, l.index, l.mangled);
       }
       matcher.seal();
-      std::stable_sort(batch.kernels.begin(), batch.kernels.end(),
-                       [](const Kernel& a, const Kernel& b) { return a.start_ns < b.start_ns; });
       // The records become the measurement's kernels where they lie, rather than a second
       // list of them (at 10^5 launches 28 MB, grown by doubling) beside the first.
-      for (std::size_t i = 0; i < batch.kernels.size(); ++i) {
-        Kernel& k = batch.kernels[i];
+      const std::vector<std::size_t> started = start_order(batch.kernels);
+      for (std::size_t i = 0; i < started.size(); ++i) {
+        Kernel& k = batch.kernels[started[i]];
         const std::optional<std::uint64_t> claimed = matcher.claim(k.correlation, k.mangled);
         const Launch* launch = claimed ? &launches[*claimed] : nullptr;
         if (!launch) {
@@ -697,13 +696,13 @@ class Collector {
         }
       }
       m.kernels = std::move(batch.kernels);
-      std::sort(m.kernels.begin(), m.kernels.end(),
-                [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; });
-      for (auto& c : batch.copies) {
+      const auto by_launch = [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; };
+      if (!std::is_sorted(m.kernels.begin(), m.kernels.end(), by_launch))   // one stream's usually are
+        std::sort(m.kernels.begin(), m.kernels.end(), by_launch);
+      for (auto& c : batch.copies)
         if (auto it = range_by_correlation.find(c.correlation); it != range_by_correlation.end())
           c.range = nvtx_.path_of(it->second);
-        m.copies.push_back(c);
-      }
+      m.copies = std::move(batch.copies);
       m.api_calls = std::move(batch.api_calls);
       m.memory_events = std::move(batch.memory_events);
     } else {

@@ -1,8 +1,17 @@
 #include "launch_matcher.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace labbook::profiler {
+
+std::vector<std::size_t> start_order(const std::vector<Kernel>& kernels) {
+  std::vector<std::size_t> order(kernels.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&kernels](std::size_t a, std::size_t b) { return kernels[a].start_ns < kernels[b].start_ns; });
+  return order;
+}
 
 void LaunchMatcher::add(std::uint32_t correlation, std::uint64_t index, const std::string* mangled) {
   entries_.push_back({correlation, index, mangled});
