@@ -204,7 +204,8 @@ Measurement read_fast(const simdjson::padded_string& text, const std::string& pa
       rest[key] = to_nlohmann(member.value);
       continue;
     }
-    // Records as lists of objects (versions 1 to 4, and tests): few, read as before.
+    // A table; a list of objects (versions 1 to 4 wrote them, of few records) is not taken
+    // here, and the whole document is read instead.
     json table = json::object();
     for (dom::key_value_pair part : checked(member.value.get_object())) {
       if (part.key != "rows") {
