@@ -11,7 +11,8 @@ namespace {
 // (lab 4's 88 launches: 0.33 s each, 0.12 s of it the memory; a 2-launch program: 0.27 s each;
 // H200, 2026-11-28). Application replay costs a run of the program and about a second of
 // CUPTI's set-up per pass beyond the first, and sets of several metrics take at least two
-// (lab 4's: four). Rough on purpose: the choice only has to be right by a margin.
+// (lab 4's: three, its metrics one carried group). Rough on purpose: the choice only has to be
+// right by a margin.
 constexpr double kKernelReplaySecondsPerLaunch = 0.25;
 constexpr double kRunSetupSeconds = 1.0;
 constexpr double kExtraRuns = 2;
