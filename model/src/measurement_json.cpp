@@ -1,13 +1,9 @@
 #include "labbook/model/measurement_json.h"
 
-#include <algorithm>
 #include <array>
 #include <charconv>
 #include <functional>
-#include <iterator>
-#include <limits>
 #include <optional>
-#include <set>
 #include <string_view>
 #include <unordered_map>
 
