@@ -25,6 +25,10 @@ struct ProfileRequest {
   /// program must not reach; there the program cannot write them (seccomp), so its later runs
   /// plan again alike, and a metric needing several passes of one group goes unmeasured.
   std::string plan_dir;
+  /// Whether the program can write the counters carried from run to run next to the plan:
+  /// false under `labbook grade`, whose metrics runs then never plan all metrics as one
+  /// carried group (Carrying::AllInOneBatch), which would lose every metric, not one.
+  bool program_writes_plan_dir = true;
   /// The most metrics runs to make, whatever the program's first run planned (`labbook
   /// grade`: the plan comes from the student's process); more are an issue. None: no bound.
   std::optional<int> max_metrics_runs;

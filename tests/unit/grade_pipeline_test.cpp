@@ -60,6 +60,7 @@ class FakeRunner : public Runner {
  public:
   std::map<std::string, int> runs;   // per student work folder
   std::string source_nvtx;   // the NVTX globs a source run was given
+  int metrics_runs = 0, carried_all = 0;   // metrics runs; of them, told all metrics may be one carried group
 
   SandboxResult run(const SandboxRequest& r) override {
     const std::string work = fs::path(r.command.at(0)).parent_path().string();
@@ -85,6 +86,8 @@ class FakeRunner : public Runner {
     for (const auto& [key, value] : r.env) {
       source_run = source_run || (key == "LABBOOK_MODE" && value == "source");
       if (key == "LABBOOK_NVTX" && !value.empty()) source_nvtx = value;
+      metrics_runs += key == "LABBOOK_MODE" && value == "metrics";
+      carried_all += key == "LABBOOK_WITHOUT_STOPS" && value == "1";
     }
     result.channels = {records(what, seed, run), measurement(what, source_run ? work + "/submission.cu" : "")};
     return result;
@@ -227,6 +230,10 @@ TEST_F(GradePipeline, GradesAWholeClassEachWithItsReason) {
   EXPECT_NE(of(graded, "nocompile").outcome.build_log.find("expected a ';'"), std::string::npos);
   // Every run of the program is judged: right in the trace run, wrong in the metrics run.
   EXPECT_EQ(runner_.runs[settings_.out_dir + "/wrong_later/work"], 2);
+  // Student code may not create files, so no counters are carried from run to run: all
+  // metrics as one carried group would lose them all.
+  EXPECT_GT(runner_.metrics_runs, 0);
+  EXPECT_EQ(runner_.carried_all, 0);
   // The measurement came through the pipe into labbook's own folder, not the program's.
   EXPECT_TRUE(fs::exists(settings_.out_dir + "/honest/labbook/trace-run.json"));
   EXPECT_FALSE(fs::exists(settings_.out_dir + "/honest/run/trace-run.json"));

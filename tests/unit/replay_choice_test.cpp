@@ -118,6 +118,11 @@ TEST(ReplayChoice, ProfileProgramPassesTheChoiceToTheMetricsRun) {
   profile_program(r);
   EXPECT_EQ(without_stops, (std::vector<std::string>{"", ""})) << "a filter by kernel name may leave launches out";
   r.kernels.clear();
+  without_stops.clear();
+  r.program_writes_plan_dir = false;   // labbook grade: no counters carried, so no one carried group
+  profile_program(r);
+  EXPECT_EQ(without_stops, (std::vector<std::string>{"", ""})) << "a program that cannot write the carried counters";
+  r.program_writes_plan_dir = true;
 
   modes.clear();
   replays.clear();
