@@ -93,12 +93,14 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     ~Cleanup() { remove_carried_counters(plan); }
   } cleanup{plan};
   int passes = 1;
-  std::optional<std::uint64_t> expected;   // from the trace run, the same for every pass
+  // From the trace run, before any metrics run is merged into it: the same for every pass.
+  const std::optional<std::uint64_t> expected =
+      have_base ? std::optional<std::uint64_t>(launches_to_profile(into, request.launch_skip, request.launch_count))
+                : std::nullopt;
   const bool without_stops = have_base && request.program_writes_plan_dir &&
                              profiles_without_stops(into, !request.kernels.empty() || !request.nvtx.empty());
   for (int pass = 0; pass < passes; ++pass) {
     RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass, !have_base};
-    if (have_base && pass == 0) expected = launches_to_profile(into, request.launch_skip, request.launch_count);
     run.expected_launches = expected;
     run.without_stops = without_stops;
     int exit_code = 0;

@@ -217,9 +217,11 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
   // The first run plans and writes the plan; later runs read it, so that every run agrees.
   PassPlan plan = read_plan(replay_.plan_path);
   if (!plan_covers(plan, metrics_)) {
-    const std::uint64_t launches = replay_.expected_launches.value_or(kOneGroupLaunches + 1);
-    const bool one_batch = replay_.without_stops && launches <= kOneGroupLaunches &&
-                           launches <= ranges_per_image_asked().value_or(launches);
+    // One batch holds every launch: the trace run counted them, nothing stops the run between
+    // them, and no smaller image was asked for.
+    const auto& launches = replay_.expected_launches;
+    const bool one_batch = replay_.without_stops && launches && *launches <= kOneGroupLaunches &&
+                           *launches <= ranges_per_image_asked().value_or(*launches);
     const Carrying carrying = one_batch ? Carrying::AllInOneBatch : Carrying::MultiPassMetricsOnly;
     const std::string cached = cached_plan_path(host_->chip, metrics_, carrying);
     if (!cached.empty()) plan = read_plan(cached);
