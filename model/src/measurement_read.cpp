@@ -158,19 +158,14 @@ class FastReader {
   /// JsonReader's checked_integer: an integer (not 1.0) that fits T.
   template <typename T>
   static T integer_of(dom::element v) {
-    static_assert(std::is_integral_v<T>);
     if (v.type() == dom::element_type::UINT64) {   // above INT64_MAX
       const std::uint64_t u = v.get_uint64().value_unsafe();
-      if (u > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) throw NotFast{};
+      if (integer_fit<T>(u) != IntegerFit::Fits) throw NotFast{};
       return static_cast<T>(u);
     }
     if (v.type() != dom::element_type::INT64) throw NotFast{};
     const std::int64_t s = v.get_int64().value_unsafe();
-    if constexpr (std::is_unsigned_v<T>) {
-      if (s < 0 || static_cast<std::uint64_t>(s) > std::numeric_limits<T>::max()) throw NotFast{};
-    } else {
-      if (s < std::numeric_limits<T>::min() || s > std::numeric_limits<T>::max()) throw NotFast{};
-    }
+    if (integer_fit<T>(s) != IntegerFit::Fits) throw NotFast{};
     return static_cast<T>(s);
   }
   static bool is_integer(dom::element v) {

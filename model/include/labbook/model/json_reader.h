@@ -19,6 +19,26 @@
 
 namespace labbook {
 
+/// Whether an integer read from JSON fits T: the one rule of JsonReader and of the fast reader
+/// of measurement files (measurement_read.cpp).
+enum class IntegerFit { Fits, Negative, OutOfRange };
+template <typename T>
+IntegerFit integer_fit(std::uint64_t u) {
+  static_assert(std::is_integral_v<T>);
+  return u > static_cast<std::uint64_t>(std::numeric_limits<T>::max()) ? IntegerFit::OutOfRange : IntegerFit::Fits;
+}
+template <typename T>
+IntegerFit integer_fit(std::int64_t s) {
+  static_assert(std::is_integral_v<T>);
+  if constexpr (std::is_unsigned_v<T>) {
+    if (s < 0) return IntegerFit::Negative;
+    return static_cast<std::uint64_t>(s) > std::numeric_limits<T>::max() ? IntegerFit::OutOfRange : IntegerFit::Fits;
+  } else {
+    return s < std::numeric_limits<T>::min() || s > std::numeric_limits<T>::max() ? IntegerFit::OutOfRange
+                                                                                    : IntegerFit::Fits;
+  }
+}
+
 /// A table's columns (name -> position in a row) and the strings its string cells index.
 class JsonTable {
  public:
@@ -198,27 +218,12 @@ class JsonReader {
   }
   template <typename T>
   T checked_integer(const nlohmann::json& v, const char* key) const {
-    static_assert(std::is_integral_v<T>);
     if (!v.is_number_integer()) fail(key, "expected an integer");
-    if constexpr (std::is_unsigned_v<T>) {
-      if (v.is_number_unsigned()) {
-        const auto u = v.get<std::uint64_t>();
-        if (u > std::numeric_limits<T>::max()) fail(key, "out of range");
-        return static_cast<T>(u);
-      }
-      const auto s = v.get<std::int64_t>();
-      if (s < 0) fail(key, "expected a non-negative integer");
-      if (static_cast<std::uint64_t>(s) > std::numeric_limits<T>::max()) fail(key, "out of range");
-      return static_cast<T>(s);
-    } else {
-      if (v.is_number_unsigned() &&
-          v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))
-        fail(key, "out of range");
-      const auto s = v.get<std::int64_t>();
-      if (s < std::numeric_limits<T>::min() || s > std::numeric_limits<T>::max())
-        fail(key, "out of range");
-      return static_cast<T>(s);
-    }
+    const bool stored_unsigned = v.is_number_unsigned();   // its parser keeps 0 and above so
+    const IntegerFit fit = stored_unsigned ? integer_fit<T>(v.get<std::uint64_t>()) : integer_fit<T>(v.get<std::int64_t>());
+    if (fit == IntegerFit::Negative) fail(key, "expected a non-negative integer");
+    if (fit == IntegerFit::OutOfRange) fail(key, "out of range");
+    return stored_unsigned ? static_cast<T>(v.get<std::uint64_t>()) : static_cast<T>(v.get<std::int64_t>());
   }
 
   const nlohmann::json& j_;
