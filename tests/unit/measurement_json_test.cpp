@@ -186,6 +186,15 @@ TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
   j = good;
   j["copies"][0]["bytes"] = -4;
   expect_rejected(j, "/copies/0/bytes: expected a non-negative integer");
+  j = good;
+  j["kernels"][0]["correlation"] = std::uint64_t{1} << 32;   // a uint32
+  expect_rejected(j, "/kernels/0/correlation: out of range");
+  j = good;
+  j["kernels"][0]["device"] = -(std::int64_t{1} << 40);   // an int
+  expect_rejected(j, "/kernels/0/device: out of range");
+  j = good;
+  j["kernels"][0]["launch"] = std::numeric_limits<std::uint64_t>::max();   // a uint64: fits
+  EXPECT_EQ(measurement_from_json(j, "mem").kernels.at(0).launch, std::numeric_limits<std::uint64_t>::max());
 }
 
 TEST(MeasurementJson, TablesReadByColumnNameAndRejectBadRowsNamingTheCell) {
