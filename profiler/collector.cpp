@@ -300,11 +300,13 @@ class Collector {
     if (flusher_) flusher_->settle();
     if (profiler_) profiler_->finish_all();
     if (source_) source_->finish_all();
-    const std::uint64_t profiler_finished = now_ns();
+    const std::uint64_t profiler_finished = finish_stages_.started_ns = now_ns();
     if (tracer_) tracer_->flush();
+    finish_stages_.flushed_ns = finish_stages_.built_ns = now_ns();   // built_ns again once built
     try {
       Measurement m = build();
       m.program.stop_reason = stop_reason;
+      finish_stages_.built_ns = now_ns();
       if (config_.output_fd >= 0)
         write_measurement_text(m, [this](std::string_view piece) { write_all(config_.output_fd, piece); });
       else write_measurement(m, config_.output);
@@ -481,6 +483,7 @@ class Collector {
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
     std::vector<std::uint64_t> indices;
+    std::vector<Launch> counted;   // for the source pass: taken here, since finish() takes launches_
     bool any_selected = false;
     {
       const std::uint32_t thread = this_thread();
@@ -505,16 +508,12 @@ class Collector {
         l.beside_capture = beside_capture && (wanted || graph);
         any_selected = any_selected || l.selected;
         indices.push_back(l.index);
+        if (source_) counted.push_back(l);
         launches_.push_back(std::move(l));
       }
     }
     if (source_) {
       // One chosen kernel is counted per run, all its launches summed (sass_source.h).
-      std::vector<Launch> counted;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (std::uint64_t i : indices) counted.push_back(launches_[i]);
-      }
       for (const auto& l : counted) source_->on_launch(d->context, l.index, *l.mangled, l.selected);
       return;
     }
@@ -589,10 +588,13 @@ class Collector {
   void report_overhead(std::uint64_t finish_ns, std::uint64_t profiler_ns) const {
     if (!profiler_) {
       std::fprintf(stderr,
-                   "labbook collector: %zu launches, %.3f s in %llu of labbook's callbacks, %.3f s finishing, %.3f s "
-                   "since the collector started, %.0f MB peak resident memory\n",
-                   launches_.size(), seconds(callback_ns_.load()), static_cast<unsigned long long>(callbacks_.load()),
-                   seconds(finish_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
+                   "labbook collector: %zu launches, %.3f s in %llu of labbook's callbacks, %.3f s finishing (%.3f s "
+                   "CUPTI's last records, %.3f s the measurement built, %.3f s written), %.3f s since the collector "
+                   "started, %.0f MB peak resident memory\n",
+                   launches_seen_, seconds(callback_ns_.load()), static_cast<unsigned long long>(callbacks_.load()),
+                   seconds(finish_ns), seconds(finish_stages_.flushed_ns - finish_stages_.started_ns),
+                   seconds(finish_stages_.built_ns - finish_stages_.flushed_ns),
+                   seconds(now_ns() - finish_stages_.built_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
       return;
     }
     const L2Flusher::Stats flushes = flusher_ ? flusher_->stats() : L2Flusher::Stats{};
@@ -605,7 +607,7 @@ class Collector {
                  "%d L2 flushes in %.3f s after %.3f s preparing them (%.3f s of it waited for), "
                  "%.3f s finishing (%.3f s of it the profiler's last batch and teardown), "
                  "%.3f s since the collector started, %.0f MB peak resident memory\n",
-                 launches_.size(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
+                 launches_seen_, seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
                  profiler_->host_setup_seconds(), profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
                  profiler_->checkpoint_seconds(), profiler_->ranges_per_image(),
                  static_cast<double>(profiler_->counter_data_bytes()) / 1e6, flushes.flushes,
@@ -651,9 +653,14 @@ class Collector {
     std::vector<Launch> launches;
     std::unordered_map<std::uint32_t, std::size_t> range_by_correlation;
     {
+      // Taken, not copied (at 10^5 launches 10 MB at the collector's peak): callbacks made
+      // after finish() began do nothing, and those in flight only append.
       std::lock_guard<std::mutex> lock(mutex_);
-      launches = launches_;
-      range_by_correlation = range_by_correlation_;
+      launches = std::move(launches_);
+      range_by_correlation = std::move(range_by_correlation_);
+      launches_.clear();
+      range_by_correlation_.clear();
+      launches_seen_ = launches.size();
     }
     note_launches_beside_capture(launches);
     std::set<int> devices;
@@ -743,6 +750,10 @@ class Collector {
   std::unique_ptr<SassSource> source_;
   std::mutex mutex_;
   std::vector<Launch> launches_;
+  std::size_t launches_seen_ = 0;         // launches_'s size when finish() took it
+  struct {
+    std::uint64_t started_ns = 0, flushed_ns = 0, built_ns = 0;
+  } finish_stages_;                        // for LABBOOK_VERBOSE
   OpenCaptures captures_;
   GraphFollower graphs_{issues_, !config_.metrics.empty()};
   std::unordered_map<std::uint32_t, std::size_t> range_by_correlation_;   // NVTX range ids of runtime calls

@@ -140,14 +140,21 @@ UnifiedMemoryEvent memory_event_from(const Reader& e, const RecordContext& c) {
 /// The record lists, by their key in the file.
 constexpr const char* kRecordLists[] = {"ranges", "kernels", "copies", "api_calls", "memory_events"};
 
+/// Calls `f(list, read)` with list `key` (one of kRecordLists) of `m` and the function that
+/// reads one of its records: `read(reader, context)`.
+template <typename Reader, typename F>
+void with_record_list(const std::string& key, Measurement& m, F&& f) {
+  if (key == "ranges") f(m.ranges, [](const Reader& r, const RecordContext& c) { return range_from(r, c); });
+  else if (key == "kernels") f(m.kernels, [](const Reader& r, const RecordContext& c) { return kernel_from(r, c); });
+  else if (key == "copies") f(m.copies, [](const Reader& r, const RecordContext& c) { return copy_from(r, c); });
+  else if (key == "api_calls") f(m.api_calls, [](const Reader& r, const RecordContext& c) { return api_call_from(r, c); });
+  else f(m.memory_events, [](const Reader& r, const RecordContext& c) { return memory_event_from(r, c); });
+}
+
 /// Adds the record `r` reads to list `key` (one of kRecordLists) of `m`.
 template <typename Reader>
 void add_record(const std::string& key, const Reader& r, const RecordContext& c, Measurement& m) {
-  if (key == "ranges") m.ranges.push_back(range_from(r, c));
-  else if (key == "kernels") m.kernels.push_back(kernel_from(r, c));
-  else if (key == "copies") m.copies.push_back(copy_from(r, c));
-  else if (key == "api_calls") m.api_calls.push_back(api_call_from(r, c));
-  else m.memory_events.push_back(memory_event_from(r, c));
+  with_record_list<Reader>(key, m, [&](auto& list, auto read) { list.push_back(read(r, c)); });
 }
 
 }  // namespace labbook::records

@@ -345,10 +345,25 @@ TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
   EXPECT_EQ(text, measurement_text(m));
   const std::string path = testing::TempDir() + "/pieces.json";
   write_measurement(m, path);
-  const Measurement back = read_measurement(path);
+  std::size_t rows_read_fast = 0;
+  const Measurement back = read_measurement(path, &rows_read_fast);
   ASSERT_EQ(back.kernels.size(), m.kernels.size());
+  EXPECT_EQ(rows_read_fast, m.kernels.size() + m.ranges.size() + m.copies.size() + m.api_calls.size() +
+                                m.memory_events.size())
+      << "every row read by the fast reader, in spans side by side where the machine has several cores";
   EXPECT_EQ(back.kernels.back().range, "round=19");
   EXPECT_EQ(measurement_text(back), text);
+  // A bad cell in the table's last span is found there, and named by the whole document's reader.
+  nlohmann::json j = nlohmann::json::parse(text);
+  j["kernels"]["rows"][19990][0] = "not a launch";
+  std::ofstream(path) << j.dump();
+  try {
+    read_measurement(path, &rows_read_fast);
+    ADD_FAILURE() << "a launch given as a string was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": /kernels/rows/19990/0 (launch): expected an integer");
+  }
+  EXPECT_EQ(rows_read_fast, 0u);
   std::remove(path.c_str());
 }
 

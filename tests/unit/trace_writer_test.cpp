@@ -135,3 +135,33 @@ TEST(TraceWriter, StreamsTheFileAndKeepsAnOldOneUntilTheNewIsWhole) {
     EXPECT_EQ(e.path().filename(), "trace.json") << "a temporary file was left behind";
   std::filesystem::remove_all(dir);
 }
+
+TEST(TraceWriter, ManyLaunchesKeepTheirOrderWhenWrittenInSpansSideBySide) {
+  Measurement m;
+  constexpr std::uint32_t kLaunches = 20000;   // several spans of 2048 launches, on any machine of 2 cores or more
+  for (std::uint32_t i = 0; i < kLaunches; ++i) {
+    Kernel k;
+    k.name = "k" + std::to_string(i);
+    k.launch = i;
+    k.correlation = i + 1;
+    k.start_ns = 1000ull * i + 20;
+    k.end_ns = 1000ull * i + 500;
+    m.kernels.push_back(k);
+    m.api_calls.push_back({"call" + std::to_string(i), 1, i + 1, 1000ull * i, 1000ull * i + 10});
+  }
+  const std::string text = report::chrome_trace(m);
+  const nlohmann::json events = nlohmann::json::parse(text)["traceEvents"];
+  ASSERT_EQ(events.size(), 1 + 4 * std::size_t{kLaunches}) << "the host's name, then an API call, a kernel and its arrow's two ends a launch";
+  for (std::uint32_t i = 0; i < kLaunches; ++i) {
+    ASSERT_EQ(events[1 + i]["name"], "call" + std::to_string(i));
+    const std::size_t kernel = 1 + kLaunches + 3 * std::size_t{i};
+    ASSERT_EQ(events[kernel]["name"], "k" + std::to_string(i));
+    ASSERT_EQ(events[kernel + 1]["ph"], "s");
+    ASSERT_EQ(events[kernel + 1]["id"], i + 1);
+    ASSERT_EQ(events[kernel + 2]["ph"], "f");
+    ASSERT_EQ(events[kernel + 2]["ts"], events[kernel]["ts"]);
+  }
+  std::size_t lines = 0;
+  for (char c : text) lines += c == '\n';
+  EXPECT_EQ(lines, events.size() + 2) << "one event a line, spans joined without a line lost or doubled";
+}
