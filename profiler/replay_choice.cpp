@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 
 namespace labbook::profiler {
 
@@ -27,9 +28,16 @@ std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::u
 
 bool profiles_without_stops(const Measurement& trace, bool filtered_by_name) {
   if (filtered_by_name) return false;
-  for (const auto& call : trace.api_calls)
+  std::unordered_set<std::uint32_t> runtime_calls;
+  for (const auto& call : trace.api_calls) {
     for (const char* stop : {"GraphLaunch", "BeginCapture", "ResetPersistingL2Cache"})
       if (call.name.find(stop) != std::string::npos) return false;
+    runtime_calls.insert(call.correlation);
+  }
+  // A kernel no runtime call launched came from the driver API, whose graph launches and
+  // captures the trace does not show: then a stop cannot be ruled out.
+  for (const auto& k : trace.kernels)
+    if (!runtime_calls.count(k.correlation)) return false;
   return true;
 }
 

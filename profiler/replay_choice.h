@@ -34,7 +34,9 @@ std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::u
 /// reset no persisting L2 lines, and no filter by kernel or NVTX range leaves launches out
 /// between those it chooses. Then every launch to profile, up to an image's worth, is in a
 /// context's first batch, and all metrics may be carried from run to run
-/// (Carrying::AllInOneBatch). Sees what choose_replay() sees: the driver API goes unseen.
+/// (Carrying::AllInOneBatch). The trace shows runtime calls only: a kernel that none of them
+/// launched came through the driver API, which may have launched graphs or begun captures
+/// unseen, and then the answer is no.
 bool profiles_without_stops(const Measurement& trace, bool filtered_by_name);
 
 /// `trace`: the trace run's measurement, which took `trace_seconds`; `launch_skip` and

@@ -24,6 +24,7 @@ Measurement traced(std::size_t launches) {
     k.name = "k()";
     k.mangled = "_Z1kv";
     k.thread = 1;
+    k.correlation = static_cast<std::uint32_t>(i);
     m.kernels.push_back(k);
     m.api_calls.push_back({"cudaLaunchKernel", 1, static_cast<std::uint32_t>(i), 0, 0});
   }
@@ -88,6 +89,9 @@ TEST(ReplayChoice, AllMetricsMayBeCarriedOnlyWhereNothingStopsTheFirstBatch) {
     m.api_calls.push_back({stop, 1, 99, 0, 0});
     EXPECT_FALSE(profiles_without_stops(m, false)) << stop;
   }
+  Measurement driver = traced(88);
+  driver.kernels.back().correlation = 1000;   // launched by a driver call: cuGraphLaunch, perhaps
+  EXPECT_FALSE(profiles_without_stops(driver, false)) << "the driver API's graph launches and captures are not traced";
 }
 
 TEST(ReplayChoice, ProfileProgramPassesTheChoiceToTheMetricsRun) {
