@@ -297,6 +297,7 @@ class Collector {
   void finish(const std::string& stop_reason) {
     if (finished_.exchange(true)) return;
     const std::uint64_t started = now_ns();
+    if (config_.verbose) finish_stages_.peak_before_mb = peak_resident_mb();
     if (flusher_) flusher_->settle();
     if (profiler_) profiler_->finish_all();
     if (source_) source_->finish_all();
@@ -593,11 +594,12 @@ class Collector {
       std::fprintf(stderr,
                    "labbook collector: %zu launches, %.3f s in %llu of labbook's callbacks, %.3f s finishing (%.3f s "
                    "CUPTI's last records, %.3f s the measurement built, %.3f s written), %.3f s since the collector "
-                   "started, %.0f MB peak resident memory\n",
+                   "started, %.0f MB peak resident memory (%.0f MB before finishing)\n",
                    launches_seen_, seconds(callback_ns_.load()), static_cast<unsigned long long>(callbacks_.load()),
                    seconds(finish_ns), seconds(finish_stages_.flushed_ns - finish_stages_.started_ns),
                    seconds(finish_stages_.built_ns - finish_stages_.flushed_ns),
-                   seconds(now_ns() - finish_stages_.built_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
+                   seconds(now_ns() - finish_stages_.built_ns), seconds(now_ns() - started_ns_), peak_resident_mb(),
+                   finish_stages_.peak_before_mb);
       return;
     }
     const L2Flusher::Stats flushes = flusher_ ? flusher_->stats() : L2Flusher::Stats{};
@@ -756,6 +758,7 @@ class Collector {
   std::size_t launches_seen_ = 0;         // launches_'s size when finish() took it
   struct {
     std::uint64_t started_ns = 0, flushed_ns = 0, built_ns = 0;
+    double peak_before_mb = 0;   // where the peak is: during the run, or while finishing
   } finish_stages_;                        // for LABBOOK_VERBOSE
   OpenCaptures captures_;
   GraphFollower graphs_{issues_, !config_.metrics.empty()};
