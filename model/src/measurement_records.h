@@ -71,13 +71,13 @@ Kernel kernel_from(const Reader& k, const RecordContext& c) {
   x.end_ns = optional_time_at(k, "end_ns", c);
   if (x.start_ns.has_value() != x.end_ns.has_value())
     k.fail("end_ns", "start_ns and end_ns come together");
-  x.metrics = k.number_map("metrics");
   if (k.has("default_stream")) {   // written only for a launch on a default stream
     const std::string which = k.string("default_stream");
     if (which == "legacy") x.default_stream = DefaultStream::Legacy;
     else if (which == "per_thread") x.default_stream = DefaultStream::PerThread;
     else k.fail("default_stream", "expected \"legacy\" or \"per_thread\", not \"" + which + "\"");
   }
+  x.metrics = k.number_map("metrics");   // the fields in the order of a table's columns: found first time
   if (c.version >= 4 && k.has("sass"))   // written only for a kernel the source pass saw
     k.each("sass", [&](const auto& i) {
       SassInstruction s;
