@@ -146,6 +146,7 @@ struct Launch {
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
+thread_local bool t_launching_graph_nodes = false;        // a graph's nodes, launched by labbook one by one
 
 /// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
 CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
@@ -491,8 +492,8 @@ class Collector {
       const std::size_t range = nvtx_.current_range(thread);
       std::lock_guard<std::mutex> lock(mutex_);
       // A kernel's range is its launch's: its call's is kept for copies only, and a graph's
-      // call may make copies (10^5 launches held 5 MB of these).
-      if (!graph && t_runtime_correlation) range_by_correlation_.erase(t_runtime_correlation);
+      // call may make copies, its nodes launched one by one too (10^5 launches held 5 MB of these).
+      if (!graph && !t_launching_graph_nodes && t_runtime_correlation) range_by_correlation_.erase(t_runtime_correlation);
       std::vector<const std::string*> kernels;
       if (!graph) {
         kernels.push_back(intern(d->symbolName ? d->symbolName : ""));
@@ -501,7 +502,7 @@ class Collector {
           kernels.push_back(intern(k));
       }
       for (const std::string* mangled : kernels) {
-        Launch l{launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
+        Launch l{launches_seen_ + launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
                  d->correlationId, graph ? DefaultStream::None : default_stream_of(stream), false, false};
         // A graph that runs whole gets no metrics (below), so its kernels take no place in
         // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
@@ -557,7 +558,15 @@ class Collector {
   // kernel, and skip_launch() evaluates (and synchronizes) at every graph launch.
   bool replay_graph_nodes(const CUpti_CallbackData* d, CUstream stream) {
     if (!profiler_ || d->callbackSite != CUPTI_API_ENTER) return false;
-    if (!graphs_.launch_nodes(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph, stream)) return false;
+    bool launched = false;
+    {
+      struct Launching {   // its kernel nodes come to on_launch inside the graph's call
+        Launching() { t_launching_graph_nodes = true; }
+        ~Launching() { t_launching_graph_nodes = false; }
+      } launching;
+      launched = graphs_.launch_nodes(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph, stream);
+    }
+    if (!launched) return false;
     begin_serialized_launch();   // ended at the graph launch's exit
     profiler_->skip_launch(d->context);
     return true;
@@ -659,7 +668,7 @@ class Collector {
     std::unordered_map<std::uint32_t, std::size_t> range_by_correlation;
     {
       // Taken, not copied (at 10^5 launches 10 MB at the collector's peak): callbacks made
-      // after finish() began do nothing, and those in flight only append.
+      // after finish() began do nothing, and those in flight append, numbered after these.
       std::lock_guard<std::mutex> lock(mutex_);
       launches = std::move(launches_);
       range_by_correlation = std::move(range_by_correlation_);
@@ -755,7 +764,7 @@ class Collector {
   std::unique_ptr<SassSource> source_;
   std::mutex mutex_;
   std::vector<Launch> launches_;
-  std::size_t launches_seen_ = 0;         // launches_'s size when finish() took it
+  std::size_t launches_seen_ = 0;         // launches_'s size when finish() took it (mutex_)
   struct {
     std::uint64_t started_ns = 0, flushed_ns = 0, built_ns = 0;
     double peak_before_mb = 0;   // where the peak is: during the run, or while finishing

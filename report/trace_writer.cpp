@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
-#include <future>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
 #include "labbook/model/atomic_file.h"
+#include "labbook/model/side_by_side.h"
 
 namespace labbook::report {
 
@@ -37,9 +36,9 @@ class EventWriter {
 
   /// Events another writer made after this one's (see above), as the next of this one's.
   void append(std::string_view events, std::size_t count) {
-    text_ += events;
+    if (!text_.empty()) flush();
+    sink_(events);
     events_ += count;
-    if (text_.size() >= (1u << 20)) flush();
   }
   std::size_t events() const { return events_; }
 
@@ -188,10 +187,9 @@ void flow_event(EventWriter& events, const char* phase, std::uint32_t correlatio
 /// in order. A round of spans is held at a time, about a megabyte each.
 template <typename Write>
 void write_in_spans(EventWriter& events, std::size_t count, Write write) {
-  constexpr std::size_t kItemsPerSpan = 2048, kMostSpans = 8;
-  const std::size_t spans_at_once =
-      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMostSpans);
-  if (count < 2 * kItemsPerSpan || spans_at_once == 1 || events.events() == 0) {
+  constexpr std::size_t kItemsPerSpan = 2048;
+  const std::size_t width = side_by_side_width();
+  if (count < 2 * kItemsPerSpan || width == 1 || events.events() == 0) {
     for (std::size_t i = 0; i < count; ++i) write(events, i);
     return;
   }
@@ -199,9 +197,10 @@ void write_in_spans(EventWriter& events, std::size_t count, Write write) {
     std::string text;
     std::size_t events = 0;
   };
-  std::vector<Span> round(spans_at_once);
-  for (std::size_t begin = 0; begin < count; begin += spans_at_once * kItemsPerSpan) {
-    const auto write_span = [&](std::size_t s) {
+  std::vector<Span> round(width);
+  for (std::size_t begin = 0; begin < count; begin += width * kItemsPerSpan) {
+    const std::size_t spans = std::min(width, (count - begin + kItemsPerSpan - 1) / kItemsPerSpan);
+    side_by_side(spans, [&](std::size_t s) {
       Span& span = round[s];
       span.text.clear();
       EventWriter own(events, span.text);
@@ -209,13 +208,8 @@ void write_in_spans(EventWriter& events, std::size_t count, Write write) {
       for (std::size_t i = from; i < to; ++i) write(own, i);
       own.flush();
       span.events = own.events() - events.events();
-    };
-    std::vector<std::future<void>> others;
-    for (std::size_t s = 1; s < spans_at_once && begin + s * kItemsPerSpan < count; ++s)
-      others.push_back(std::async(std::launch::async, write_span, s));
-    write_span(0);
-    for (auto& other : others) other.get();
-    for (std::size_t s = 0; s <= others.size(); ++s) events.append(round[s].text, round[s].events);
+    });
+    for (std::size_t s = 0; s < spans; ++s) events.append(round[s].text, round[s].events);
   }
 }
 

@@ -7,13 +7,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <future>
 #include <limits>
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -25,6 +23,7 @@
 #include "labbook/model/error.h"
 #include "labbook/model/json_reader.h"
 #include "labbook/model/measurement_json.h"
+#include "labbook/model/side_by_side.h"
 #include "measurement_records.h"
 
 namespace labbook {
@@ -187,7 +186,7 @@ class FastReader {
 template <typename Record, typename Read>
 std::size_t read_rows(dom::array rows, const JsonTable& table, const records::RecordContext& context, Read read,
                       std::vector<Record>& records) {
-  constexpr std::size_t kRowsPerSpan = 4096, kMostSpans = 8;
+  constexpr std::size_t kRowsPerSpan = 4096;
   std::vector<dom::element> row_at;   // a dom::array is walked, not indexed
   for (dom::element row : rows) row_at.push_back(row);
   const std::size_t count = row_at.size(), first = records.size();
@@ -198,14 +197,9 @@ std::size_t read_rows(dom::array rows, const JsonTable& table, const records::Re
     for (std::size_t i = begin; i < end; ++i)
       records[first + i] = read(FastReader(checked(row_at[i].get_array()), own, cells), context);
   };
-  const std::size_t spans =
-      std::clamp<std::size_t>(std::min<std::size_t>(std::thread::hardware_concurrency(), count / kRowsPerSpan), 1, kMostSpans);
+  const std::size_t spans = std::clamp<std::size_t>(count / kRowsPerSpan, 1, side_by_side_width());
   const std::size_t per_span = (count + spans - 1) / spans;
-  std::vector<std::future<void>> others;
-  for (std::size_t s = 1; s < spans; ++s)
-    others.push_back(std::async(std::launch::async, read_span, s * per_span, std::min(count, (s + 1) * per_span)));
-  read_span(0, std::min(count, per_span));
-  for (auto& other : others) other.get();   // a span's NotFast comes out here
+  side_by_side(spans, [&](std::size_t s) { read_span(s * per_span, std::min(count, (s + 1) * per_span)); });
   return count;
 }
 

@@ -1,0 +1,49 @@
+#pragma once
+/// @file
+/// Tasks run side by side on the host's cores: the report step's work on a measurement of
+/// 10^5 launches (reading its tables, writing trace.json) in spans.
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <future>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace labbook {
+
+/// How many tasks run at once: the host's cores, from 1 to 8.
+inline std::size_t side_by_side_width() {
+  constexpr std::size_t kMost = 8;
+  return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMost);
+}
+
+/// `task(i)` for each i below `count`: task 0 in this thread, the others each on a thread of
+/// its own, or in this thread where none can be started. Returns once every task has ended;
+/// then throws the exception of a task that threw, if any did.
+template <typename Task>
+void side_by_side(std::size_t count, const Task& task) {
+  std::vector<std::future<void>> others;
+  std::vector<std::size_t> here;   // those no thread could be started for
+  for (std::size_t i = 1; i < count; ++i) {
+    try {
+      others.push_back(std::async(std::launch::async, [&task, i] { task(i); }));
+    } catch (const std::system_error&) {
+      here.push_back(i);
+    }
+  }
+  std::exception_ptr thrown;
+  const auto wait = [&thrown](auto&& run) {
+    try {
+      run();
+    } catch (...) {
+      if (!thrown) thrown = std::current_exception();
+    }
+  };
+  if (count > 0) wait([&] { task(0); });
+  for (std::size_t i : here) wait([&] { task(i); });
+  for (auto& other : others) wait([&] { other.get(); });
+  if (thrown) std::rethrow_exception(thrown);
+}
+
+}  // namespace labbook

@@ -1,0 +1,38 @@
+// side_by_side (model/include/labbook/model/side_by_side.h): every task runs once, and a task's
+// exception comes out only after every task has ended.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "labbook/model/side_by_side.h"
+
+using labbook::side_by_side;
+
+TEST(SideBySide, RunsEveryTaskOnce) {
+  std::vector<std::atomic<int>> runs(20);
+  side_by_side(runs.size(), [&](std::size_t i) { ++runs[i]; });
+  for (const auto& r : runs) EXPECT_EQ(r.load(), 1);
+  side_by_side(0, [](std::size_t) { FAIL() << "no task to run"; });
+}
+
+TEST(SideBySide, AThrownExceptionComesOutOnceEveryTaskHasEnded) {
+  std::atomic<int> ended{0};
+  for (std::size_t thrower : {0u, 3u}) {   // the task in this thread, and one on another
+    ended = 0;
+    try {
+      side_by_side(6, [&](std::size_t i) {
+        if (i == thrower) throw std::runtime_error("task " + std::to_string(i));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        ++ended;
+      });
+      ADD_FAILURE() << "the exception was lost";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "task " + std::to_string(thrower));
+      EXPECT_EQ(ended.load(), 5) << "the other tasks had all ended";
+    }
+  }
+}
