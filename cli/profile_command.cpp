@@ -129,7 +129,8 @@ int write_profile_outputs(const Measurement& measured, const std::string& out) {
          report::write_sheet(report::build_profile_summary(*shown, "timeline.svg", peaks), out, "summary");
        },
        true, ""},
-      {"measurements.json", [&] { write_measurement(*shown, out + "/measurements.json"); }, true, ""},
+      {"measurements.json", [&] { write_measurement(*shown, out + "/measurements.json", MeasurementWriting::SideBySide); },
+       true, ""},
   };
   const auto attempt = [](Output& o) {
     try {

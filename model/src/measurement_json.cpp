@@ -1,5 +1,6 @@
 #include "labbook/model/measurement_json.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <functional>
@@ -12,6 +13,7 @@
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/json_reader.h"
+#include "labbook/model/side_by_side.h"
 #include "measurement_records.h"
 
 namespace labbook {
@@ -150,7 +152,41 @@ std::string text_of(const json& v, int indent = -1) { return v.dump(indent, ' ',
 class Tables {
  public:
   using Sink = std::function<void(std::string_view)>;
-  Tables(std::uint64_t time_origin, const Sink& sink) : origin_(time_origin), sink_(sink) {}
+  Tables(std::uint64_t time_origin, const Sink& sink, MeasurementWriting writing)
+      : origin_(time_origin), sink_(sink), side_by_side_(writing == MeasurementWriting::SideBySide) {}
+  /// A writer of `parent`'s rows from row `first` on, into `sink`, naming the strings `parent`
+  /// numbered (for writing a table's rows in spans side by side).
+  Tables(const Tables& parent, const Sink& sink, std::size_t first)
+      : origin_(parent.origin_), sink_(sink), interning_(false), rows_(first), numbered_(&parent.index_) {}
+
+  /// `write(t, i)` for each row i below `count` of the table begun last, where t is this
+  /// writer or, for the rows of a large table, one of a span of them written side by side
+  /// (10^5 launches' rows were the slowest output of the report step), in order.
+  template <typename Write>
+  void rows(std::size_t count, const Write& write) {
+    constexpr std::size_t kRowsPerSpan = 4096;
+    const std::size_t width = side_by_side_width();
+    if (interning_ || !side_by_side_ || width == 1 || count < 2 * kRowsPerSpan) {
+      for (std::size_t i = 0; i < count; ++i) write(*this, i);
+      return;
+    }
+    std::vector<std::string> round(width);
+    for (std::size_t begin = 0; begin < count; begin += width * kRowsPerSpan) {
+      const std::size_t spans = std::min(width, (count - begin + kRowsPerSpan - 1) / kRowsPerSpan);
+      side_by_side(spans, [&](std::size_t s) {
+        round[s].clear();
+        const Sink to_text = [&text = round[s]](std::string_view piece) { text += piece; };
+        const std::size_t from = begin + s * kRowsPerSpan, to = std::min(count, from + kRowsPerSpan);
+        Tables span(*this, to_text, rows_ + from - begin);
+        for (std::size_t i = from; i < to; ++i) write(span, i);
+        if (round[s].empty()) round[s].swap(span.out_);   // its rows were not yet flushed: no copy
+        else span.flush();
+      });
+      flush();
+      for (std::size_t s = 0; s < spans; ++s) sink_(round[s]);
+      rows_ += std::min(count - begin, width * kRowsPerSpan);
+    }
+  }
 
   /// Writes `,\n "time_origin_ns": N,\n "strings": [...]`, the strings the rows named so
   /// far; the rows gone through from then on are written.
@@ -203,7 +239,7 @@ class Tables {
   }
   void text(const std::string& s) {
     const std::size_t* at = index_of(s);
-    if (!interning_) return integer(at ? *at : index_.at(s));
+    if (!interning_) return integer(at ? *at : numbered_->at(s));
     if (!at) {
       index_.emplace(s, strings_.size());
       strings_.push_back(s);
@@ -262,10 +298,12 @@ class Tables {
 
   std::uint64_t origin_;
   const Sink& sink_;
+  bool side_by_side_ = false;
   bool interning_ = true;
   std::string out_;
   std::size_t rows_ = 0;
   std::unordered_map<std::string, std::size_t> index_;
+  const std::unordered_map<std::string, std::size_t>* numbered_ = &index_;   // a span's: its parent's
   std::vector<std::string> strings_;
 
   /// The index of `s`, if numbered; the last few strings found are compared first: rows of one
@@ -273,8 +311,8 @@ class Tables {
   const std::size_t* index_of(const std::string& s) {
     for (const auto& [known, index] : recent_)
       if (known && *known == s) return &index;
-    const auto it = index_.find(s);
-    if (it == index_.end()) return nullptr;
+    const auto it = numbered_->find(s);
+    if (it == numbered_->end()) return nullptr;
     auto& slot = recent_[next_recent_];
     next_recent_ = (next_recent_ + 1) % recent_.size();
     slot = {&it->first, it->second};
@@ -300,19 +338,20 @@ void record_tables(const Measurement& m, Tables& t) {
                       "local_bytes_per_thread", "start_ns", "end_ns", "default_stream", "metrics", "sass",
                       "sass_launches"},
           {"name", "mangled", "range", "default_stream"});
-  for (const auto& k : m.kernels) {
-    t.row();
-    t.integer(k.launch), t.text(k.name), t.text(k.mangled), t.text(k.range), t.integer(k.thread);
-    t.integer(k.device), t.integer(k.stream), t.integer(k.correlation), t.dims(k.grid), t.dims(k.block);
-    t.integer(k.registers_per_thread), t.integer(k.static_shared_bytes), t.integer(k.dynamic_shared_bytes);
-    t.integer(k.local_bytes_per_thread), t.time(k.start_ns), t.time(k.end_ns);
-    if (k.default_stream == DefaultStream::None) t.null();
-    else t.text(k.default_stream == DefaultStream::Legacy ? "legacy" : "per_thread");
-    k.metrics.empty() ? t.empty_object() : t.value(k.metrics);
-    k.sass.empty() ? t.null() : t.value_of([&k] { return sass_json(k); });
-    !k.sass.empty() && k.sass_launches != 1 ? t.integer(k.sass_launches) : t.null();
-    t.end_row();
-  }
+  t.rows(m.kernels.size(), [&m](Tables& r, std::size_t i) {
+    const Kernel& k = m.kernels[i];
+    r.row();
+    r.integer(k.launch), r.text(k.name), r.text(k.mangled), r.text(k.range), r.integer(k.thread);
+    r.integer(k.device), r.integer(k.stream), r.integer(k.correlation), r.dims(k.grid), r.dims(k.block);
+    r.integer(k.registers_per_thread), r.integer(k.static_shared_bytes), r.integer(k.dynamic_shared_bytes);
+    r.integer(k.local_bytes_per_thread), r.time(k.start_ns), r.time(k.end_ns);
+    if (k.default_stream == DefaultStream::None) r.null();
+    else r.text(k.default_stream == DefaultStream::Legacy ? "legacy" : "per_thread");
+    k.metrics.empty() ? r.empty_object() : r.value(k.metrics);
+    k.sass.empty() ? r.null() : r.value_of([&k] { return sass_json(k); });
+    !k.sass.empty() && k.sass_launches != 1 ? r.integer(k.sass_launches) : r.null();
+    r.end_row();
+  });
   t.end();
   t.begin("copies", {"kind", "memset", "src", "dst", "bytes", "start_ns", "end_ns", "device", "stream",
                      "correlation", "range"},
@@ -326,11 +365,12 @@ void record_tables(const Measurement& m, Tables& t) {
   }
   t.end();
   t.begin("api_calls", {"name", "thread", "correlation", "start_ns", "end_ns"}, {"name"});
-  for (const auto& a : m.api_calls) {
-    t.row();
-    t.text(a.name), t.integer(a.thread), t.integer(a.correlation), t.time(a.start_ns), t.time(a.end_ns);
-    t.end_row();
-  }
+  t.rows(m.api_calls.size(), [&m](Tables& r, std::size_t i) {
+    const ApiCall& a = m.api_calls[i];
+    r.row();
+    r.text(a.name), r.integer(a.thread), r.integer(a.correlation), r.time(a.start_ns), r.time(a.end_ns);
+    r.end_row();
+  });
   t.end();
   t.begin("memory_events", {"kind", "value", "address", "start_ns", "end_ns", "device"}, {"kind"});
   for (const auto& e : m.memory_events) {
@@ -344,14 +384,15 @@ void record_tables(const Measurement& m, Tables& t) {
 
 }  // namespace
 
-void write_measurement_text(const Measurement& m, const std::function<void(std::string_view)>& sink) {
+void write_measurement_text(const Measurement& m, const std::function<void(std::string_view)>& sink,
+                            MeasurementWriting writing) {
   json head_fields = head_json(m);
   head_fields["schema_version"] = kMeasurementSchemaVersion;   // the tables are this version's
   std::string head = text_of(head_fields, 1);   // "{\n ... \n}": the tables go before its "}"
   head.erase(head.rfind('}'));
   while (!head.empty() && head.back() == '\n') head.pop_back();
   sink(head);
-  Tables t(earliest_time_ns(m), sink);
+  Tables t(earliest_time_ns(m), sink, writing);
   record_tables(m, t);   // numbers the strings
   t.write_strings();
   record_tables(m, t);
@@ -461,9 +502,9 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   return m;
 }
 
-void write_measurement(const Measurement& m, const std::string& path) {
+void write_measurement(const Measurement& m, const std::string& path, MeasurementWriting writing) {
   AtomicFileWriter file(path);
-  write_measurement_text(m, [&file](std::string_view piece) { file.write(piece); });
+  write_measurement_text(m, [&file](std::string_view piece) { file.write(piece); }, writing);
   file.commit();
 }
 

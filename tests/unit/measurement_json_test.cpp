@@ -332,7 +332,9 @@ TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
     Kernel k = model;
     k.launch = 100 + i;
     k.range = "round=" + std::to_string(i / 1000);   // strings first named deep in the table
+    if (i % 7 == 0) k.metrics["dram__bytes_read.sum"] = static_cast<double>(i);
     m.kernels.push_back(k);
+    m.api_calls.push_back({i % 3 ? "cudaLaunchKernel" : "call " + std::to_string(i / 500), 1, static_cast<std::uint32_t>(i), 10 * i, 10 * i + 5});
   }
   std::vector<std::size_t> pieces;
   std::string text;
@@ -343,6 +345,9 @@ TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
   EXPECT_GT(pieces.size(), 3u);
   EXPECT_LT(*std::max_element(pieces.begin(), pieces.end()), std::size_t{1100000}) << "a megabyte and a row at most";
   EXPECT_EQ(text, measurement_text(m));
+  std::string side_by_side;
+  write_measurement_text(m, [&](std::string_view piece) { side_by_side += piece; }, MeasurementWriting::SideBySide);
+  EXPECT_TRUE(side_by_side == text) << "rows made in spans side by side make the same text";
   const std::string path = testing::TempDir() + "/pieces.json";
   write_measurement(m, path);
   std::size_t rows_read_fast = 0;

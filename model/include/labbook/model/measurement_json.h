@@ -31,11 +31,17 @@ Measurement read_measurement(const std::string& path, std::size_t* rows_read_fas
 /// The measurement as the text of its file.
 std::string measurement_text(const Measurement&);
 
+/// How a measurement's text is made: in the calling thread alone (the collector, inside the
+/// program it measures, starts no threads of its own), or with a large table's rows made in
+/// spans side by side on the host's cores (the report step). The text is the same.
+enum class MeasurementWriting { OneThread, SideBySide };
+
 /// The same text, handed to `sink` a piece at a time (about a megabyte of rows each): the
 /// text of 10^5 launches is 14 MB, which need not be held at once.
-void write_measurement_text(const Measurement&, const std::function<void(std::string_view)>& sink);
+void write_measurement_text(const Measurement&, const std::function<void(std::string_view)>& sink,
+                            MeasurementWriting = MeasurementWriting::OneThread);
 
 /// Writes atomically (temporary file + rename). Throws labbook::Error.
-void write_measurement(const Measurement&, const std::string& path);
+void write_measurement(const Measurement&, const std::string& path, MeasurementWriting = MeasurementWriting::OneThread);
 
 }  // namespace labbook
