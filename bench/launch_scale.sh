@@ -2,7 +2,8 @@
 # Benchmark (issue 34): what `labbook profile` costs on a program of many short launches, as
 # the launches grow, measured side by side on this GPU: the program alone, the trace-only run
 # (its cost per launch), its peak memory and the size of each output, then metrics for 20
-# launches (--launch-count 20) against ncu with the same filter (-c 20).
+# launches (--launch-count 20) against ncu with the same filter (-c 20); last, the stages of
+# one trace run at the most launches (the collector's callbacks, finishing and peak, the report).
 #   bench/launch_scale.sh BUILD            (tests/programs/many_launches at 10^3, 10^4, 10^5)
 # LABBOOK_BENCH_LAUNCHES overrides the counts ("1000 100000"). Needs a GPU; the ncu column needs
 # ncu on PATH; peak memory needs GNU time (/usr/bin/time).
@@ -39,3 +40,10 @@ for n in ${LABBOOK_BENCH_LAUNCHES:-1000 10000 100000}; do
     "$(awk "BEGIN { print $trace / $alone }")" "$per_launch" "$alone_rss" "$trace_rss" "$(size "$work/t$n/measurements.json")" \
     "$(size "$work/t$n/trace.json")" "$(size "$work/t$n/timeline.svg")" "$(size "$work/t$n/runs")" "$metrics_cell" "$ncu_cell"
 done
+
+# Where the trace run's time and memory go, at the most launches: one more run with
+# LABBOOK_VERBOSE=1 (its timers cost a little; the table above is timed without them).
+echo
+echo "Stages of one trace run at $n launches (LABBOOK_VERBOSE=1):"
+LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --out "$work/v" -- "$program" "$n" >/dev/null
+grep -E "^labbook collector: |^labbook: [0-9.]+ s in all" "$work/last.log" | sed 's/^/  /'

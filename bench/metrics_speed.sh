@@ -3,7 +3,8 @@
 # metric set (lab 4's), side by side on this GPU, on programs of every size: a few launches
 # (tests/programs), lab 4 (80) and many_launches (521). For each: the program alone (median of
 # 3), labbook's default (--replay auto: the replay it chose in brackets), labbook with
-# --replay application, ncu with its defaults, the ratios to ncu, and each run's peak memory.
+# --replay application, ncu with its defaults, the ratios to ncu, and each run's peak memory;
+# then the stages of each run of the program (LABBOOK_VERBOSE), for the default.
 #   bench/metrics_speed.sh BUILD
 # LABBOOK_BENCH_PROGRAMS (one "PROGRAM ARGS" a line) overrides the list. Needs a GPU and ncu;
 # peak memory needs GNU time (/usr/bin/time).
@@ -46,4 +47,16 @@ while read -r -a command; do
   printf '| %s | %s | %.2f | %.2f (%s) | %.2f | %.2f | %s | %s | %s / %s / %s |\n' "$(basename "${command[0]}") ${command[*]:1}" \
     "$launches" "$alone" "$auto" "$chosen" "$app" "$ncu_s" "$(ratio "$auto" "$ncu_s")" "$(ratio "$app" "$ncu_s")" \
     "$auto_rss" "$app_rss" "$ncu_rss"
+done <<<"$programs"
+
+# Where each run's time goes: the default once more per program, with LABBOOK_VERBOSE=1 (its
+# timers cost a little; the table is timed without them): a line per run of the program.
+echo
+echo "Stages of each run, the default replay (LABBOOK_VERBOSE=1):"
+while read -r -a command; do
+  [ ${#command[@]} -gt 0 ] || continue
+  LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --out "$work/verbose" -- "${command[@]}" >/dev/null
+  echo "- $(basename "${command[0]}") ${command[*]:1}"
+  grep -E "^labbook collector: |^labbook: [0-9.]+ s in all" "$work/last.log" | sed 's/^/  /'
+  rm -rf "$work/verbose"
 done <<<"$programs"
