@@ -302,7 +302,7 @@ class Collector {
     if (flusher_) flusher_->settle();
     if (profiler_) profiler_->finish_all();
     if (source_) source_->finish_all();
-    const std::uint64_t profiler_finished = finish_stages_.started_ns = now_ns();
+    const std::uint64_t profiler_finished = now_ns();
     if (tracer_) tracer_->flush();
     finish_stages_.flushed_ns = finish_stages_.built_ns = now_ns();   // built_ns again once built
     try {
@@ -315,7 +315,7 @@ class Collector {
     } catch (const Error& e) {
       std::fprintf(stderr, "labbook collector: %s\n", e.what());
     }
-    if (config_.verbose) report_overhead(now_ns() - started, profiler_finished - started);
+    if (config_.verbose) report_overhead(started, profiler_finished);
   }
 
  private:
@@ -596,16 +596,17 @@ class Collector {
     launch_serializer_.unlock();
   }
 
-  // finish_ns: the whole of finish(); profiler_ns: its part up to the profiler's last batch
-  // evaluated and CUPTI's profiler torn down (the rest: trace records and the measurement).
-  void report_overhead(std::uint64_t finish_ns, std::uint64_t profiler_ns) const {
+  // finish() began at `started`, and had evaluated the profiler's last batch and torn CUPTI's
+  // profiler down at `profiler_finished` (the rest: trace records and the measurement).
+  void report_overhead(std::uint64_t started, std::uint64_t profiler_finished) const {
+    const std::uint64_t finish_ns = now_ns() - started, profiler_ns = profiler_finished - started;
     if (!profiler_) {
       std::fprintf(stderr,
                    "labbook collector: %zu launches, %.3f s in %llu of labbook's callbacks, %.3f s finishing (%.3f s "
                    "CUPTI's last records, %.3f s the measurement built, %.3f s written), %.3f s since the collector "
                    "started, %.0f MB peak resident memory (%.0f MB before finishing)\n",
                    launches_seen_, seconds(callback_ns_.load()), static_cast<unsigned long long>(callbacks_.load()),
-                   seconds(finish_ns), seconds(finish_stages_.flushed_ns - finish_stages_.started_ns),
+                   seconds(finish_ns), seconds(finish_stages_.flushed_ns - profiler_finished),
                    seconds(finish_stages_.built_ns - finish_stages_.flushed_ns),
                    seconds(now_ns() - finish_stages_.built_ns), seconds(now_ns() - started_ns_), peak_resident_mb(),
                    finish_stages_.peak_before_mb);
@@ -766,7 +767,7 @@ class Collector {
   std::vector<Launch> launches_;
   std::size_t launches_seen_ = 0;         // launches_'s size when finish() took it (mutex_)
   struct {
-    std::uint64_t started_ns = 0, flushed_ns = 0, built_ns = 0;
+    std::uint64_t flushed_ns = 0, built_ns = 0;
     double peak_before_mb = 0;   // where the peak is: during the run, or while finishing
   } finish_stages_;                        // for LABBOOK_VERBOSE
   OpenCaptures captures_;

@@ -184,12 +184,11 @@ void flow_event(EventWriter& events, const char* phase, std::uint32_t correlatio
 
 /// `write(writer, i)` for each i below `count`, the events of many items written in spans side
 /// by side (10^5 launches' events took as long as reading their measurement), into `events`
-/// in order. A round of spans is held at a time, about a megabyte each.
+/// in order.
 template <typename Write>
 void write_in_spans(EventWriter& events, std::size_t count, Write write) {
-  constexpr std::size_t kItemsPerSpan = 2048;
-  const std::size_t width = side_by_side_width();
-  if (count < 2 * kItemsPerSpan || width == 1 || events.events() == 0) {
+  constexpr std::size_t kItemsPerSpan = 2048;   // about a megabyte of events
+  if (count < 2 * kItemsPerSpan || side_by_side_width() == 1 || events.events() == 0) {
     for (std::size_t i = 0; i < count; ++i) write(events, i);
     return;
   }
@@ -197,20 +196,15 @@ void write_in_spans(EventWriter& events, std::size_t count, Write write) {
     std::string text;
     std::size_t events = 0;
   };
-  std::vector<Span> round(width);
-  for (std::size_t begin = 0; begin < count; begin += width * kItemsPerSpan) {
-    const std::size_t spans = std::min(width, (count - begin + kItemsPerSpan - 1) / kItemsPerSpan);
-    side_by_side(spans, [&](std::size_t s) {
-      Span& span = round[s];
-      span.text.clear();
-      EventWriter own(events, span.text);
-      const std::size_t from = begin + s * kItemsPerSpan, to = std::min(count, from + kItemsPerSpan);
-      for (std::size_t i = from; i < to; ++i) write(own, i);
-      own.flush();
-      span.events = own.events() - events.events();
-    });
-    for (std::size_t s = 0; s < spans; ++s) events.append(round[s].text, round[s].events);
-  }
+  in_ordered_spans<Span>(
+      count, kItemsPerSpan,
+      [&](Span& span, std::size_t from, std::size_t to) {
+        EventWriter own(events, span.text);
+        for (std::size_t i = from; i < to; ++i) write(own, i);
+        own.flush();
+        span.events = own.events() - events.events();
+      },
+      [&](const Span& span) { events.append(span.text, span.events); });
 }
 
 void write_events(const Measurement& m, EventWriter& events) {

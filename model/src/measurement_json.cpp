@@ -165,27 +165,25 @@ class Tables {
   template <typename Write>
   void rows(std::size_t count, const Write& write) {
     constexpr std::size_t kRowsPerSpan = 4096;
-    const std::size_t width = side_by_side_width();
-    if (interning_ || !side_by_side_ || width == 1 || count < 2 * kRowsPerSpan) {
+    if (interning_ || !side_by_side_ || side_by_side_width() == 1 || count < 2 * kRowsPerSpan) {
       for (std::size_t i = 0; i < count; ++i) write(*this, i);
       return;
     }
-    std::vector<std::string> round(width);
-    for (std::size_t begin = 0; begin < count; begin += width * kRowsPerSpan) {
-      const std::size_t spans = std::min(width, (count - begin + kRowsPerSpan - 1) / kRowsPerSpan);
-      side_by_side(spans, [&](std::size_t s) {
-        round[s].clear();
-        const Sink to_text = [&text = round[s]](std::string_view piece) { text += piece; };
-        const std::size_t from = begin + s * kRowsPerSpan, to = std::min(count, from + kRowsPerSpan);
-        Tables span(*this, to_text, rows_ + from - begin);
-        for (std::size_t i = from; i < to; ++i) write(span, i);
-        if (round[s].empty()) round[s].swap(span.out_);   // its rows were not yet flushed: no copy
-        else span.flush();
-      });
-      flush();
-      for (std::size_t s = 0; s < spans; ++s) sink_(round[s]);
-      rows_ += std::min(count - begin, width * kRowsPerSpan);
-    }
+    const std::size_t first = rows_;
+    in_ordered_spans<std::string>(
+        count, kRowsPerSpan,
+        [&](std::string& text, std::size_t from, std::size_t to) {
+          const Sink to_text = [&text](std::string_view piece) { text += piece; };
+          Tables span(*this, to_text, first + from);
+          for (std::size_t i = from; i < to; ++i) write(span, i);
+          if (text.empty()) text.swap(span.out_);   // its rows were not yet flushed: no copy
+          else span.flush();
+        },
+        [&](const std::string& text) {
+          flush();
+          sink_(text);
+        });
+    rows_ = first + count;
   }
 
   /// Writes `,\n "time_origin_ns": N,\n "strings": [...]`, the strings the rows named so

@@ -36,3 +36,23 @@ TEST(SideBySide, AThrownExceptionComesOutOnceEveryTaskHasEnded) {
     }
   }
 }
+
+TEST(SideBySide, SpansAreHandedOnInOrderEachItemOnce) {
+  for (std::size_t count : {0u, 1u, 7u, 100u, 1003u}) {
+    std::vector<std::size_t> handed;
+    std::size_t spans = 0;
+    labbook::in_ordered_spans<std::vector<std::size_t>>(
+        count, 7,
+        [](std::vector<std::size_t>& span, std::size_t from, std::size_t to) {
+          EXPECT_TRUE(span.empty()) << "each span starts fresh";
+          for (std::size_t i = from; i < to; ++i) span.push_back(i);
+        },
+        [&](const std::vector<std::size_t>& span) {
+          ++spans;
+          handed.insert(handed.end(), span.begin(), span.end());
+        });
+    ASSERT_EQ(handed.size(), count);
+    for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(handed[i], i) << "count " << count;
+    EXPECT_EQ(spans, (count + 6) / 7);
+  }
+}

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Tasks run side by side on the host's cores: the report step's work on a measurement of
-/// 10^5 launches (reading its tables, writing trace.json) in spans.
+/// 10^5 launches (reading its tables, writing trace.json and measurements.json) in spans.
 #include <algorithm>
 #include <cstddef>
 #include <exception>
@@ -44,6 +44,25 @@ void side_by_side(std::size_t count, const Task& task) {
   for (std::size_t i : here) wait([&] { task(i); });
   for (auto& other : others) wait([&] { other.get(); });
   if (thrown) std::rethrow_exception(thrown);
+}
+
+/// Items [0, count) made in spans of `per_span` items side by side and handed on in order: a
+/// round of at most side_by_side_width() spans at a time, so that what is held is a round's
+/// (the text of 10^5 launches is tens of megabytes). `make(span, from, to)` fills a fresh Span
+/// with items [from, to); `hand(span)` takes it, in order, once its round has ended.
+template <typename Span, typename Make, typename Hand>
+void in_ordered_spans(std::size_t count, std::size_t per_span, const Make& make, const Hand& hand) {
+  const std::size_t width = side_by_side_width();
+  std::vector<Span> round(width);
+  for (std::size_t begin = 0; begin < count; begin += width * per_span) {
+    const std::size_t spans = std::min(width, (count - begin + per_span - 1) / per_span);
+    side_by_side(spans, [&](std::size_t s) {
+      const std::size_t from = begin + s * per_span;
+      round[s] = Span{};
+      make(round[s], from, std::min(count, from + per_span));
+    });
+    for (std::size_t s = 0; s < spans; ++s) hand(round[s]);
+  }
 }
 
 }  // namespace labbook
