@@ -25,6 +25,7 @@
 
 #include <cuda.h>
 
+#include "host_tables_preload.h"
 #include "issue_log.h"
 #include "pass_plan.h"
 
@@ -56,6 +57,11 @@ class RangeProfiler {
   ~RangeProfiler();
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
+
+  /// Loads the metric tables of `chip` ("GH100", as an earlier run of the program saw it) on a
+  /// thread of their own now, while the program starts (host_tables_preload.h). A program on a
+  /// GPU of another chip only loses the preload.
+  void preload_host_tables(const std::string& chip);
 
   /// Call on the launching thread just before kernel `launch` starts on `ctx`, for a launch
   /// that gets metrics. Starts profiling `ctx` on its first such launch and evaluates a full
@@ -93,6 +99,10 @@ class RangeProfiler {
   /// The part of setup_seconds() spent on the host config and the pass plan (CUPTI's Profiler
   /// Host API and the counter availability), the rest being CUPTI's set-up on the GPU.
   double host_setup_seconds() const;
+  /// With preload_host_tables(): seconds the tables took to load on their thread, and the part
+  /// of host_setup_seconds() spent waiting for them (0 when the program started slower).
+  double preload_seconds() const;
+  double preload_waited_seconds() const;
   /// Ranges (launches) a counter-data image holds, and the bytes of the images made so far.
   std::size_t ranges_per_image() const;
   std::size_t counter_data_bytes() const;
@@ -131,6 +141,8 @@ class RangeProfiler {
   mutable std::mutex mutex_;
   bool profiler_initialized_ = false;
   bool disabled_ = false;
+  std::unique_ptr<HostTablesPreload> preload_;   // released once host_ holds the tables
+  double preload_seconds_ = 0, preload_waited_seconds_ = 0;
   std::unique_ptr<HostConfig> host_;
   std::map<CUcontext, std::unique_ptr<Context>> contexts_;
   std::map<std::uint32_t, int> contexts_on_device_;   // contexts profiled so far, by device

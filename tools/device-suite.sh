@@ -5,19 +5,22 @@
 # Usage (from the repository root): bash tools/device-suite.sh OUTDIR [ctest selection...]
 #   bash tools/device-suite.sh $OUT/a -E grade     # the suite less grading: one call on 4 GPUs
 #   bash tools/device-suite.sh $OUT/b -R grade     # grading: another
+# LABBOOK_SUITE_GPUS=0,1,2 gives the tests those GPUs only, leaving the others to a bench.
 set -uo pipefail
 [ $# -ge 1 ] || { echo "usage: tools/device-suite.sh OUTDIR [ctest selection...]" >&2; exit 2; }
 out=$1; shift
 mkdir -p "$out"
 test -x build/labbook || bash tools/device-build.sh >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-gpus=$(nvidia-smi --list-gpus | wc -l)
+ids=${LABBOOK_SUITE_GPUS:-$(seq -s, 0 $(($(nvidia-smi --list-gpus | wc -l) - 1)))}
+IFS=, read -r -a ids <<<"$ids"
+gpus=${#ids[@]}
 [ "$gpus" -ge 1 ] || { echo "device-suite.sh: nvidia-smi lists no GPU" >&2; exit 1; }
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks_throttle_reasons.active \
   --format=csv | tee "$out/clocks.txt"
 spec=$out/gpus.json   # ctest's resource spec: each GPU one slot
 {
   printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": ['
-  for ((i = 0; i < gpus; i++)); do printf '%s{"id": "%d", "slots": 1}' "$([ $i -gt 0 ] && echo ,)" "$i"; done
+  for ((i = 0; i < gpus; i++)); do printf '%s{"id": "%s", "slots": 1}' "$([ $i -gt 0 ] && echo ,)" "${ids[i]}"; done
   printf ']}]}\n'
 } >"$spec"
 (cd build && ctest -L gpu -j "$gpus" --resource-spec-file "$(realpath "$spec")" --output-on-failure "$@") >"$out/suite.log" 2>&1

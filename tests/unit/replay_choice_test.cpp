@@ -135,3 +135,40 @@ TEST(ReplayChoice, ProfileProgramPassesTheChoiceToTheMetricsRun) {
   ASSERT_FALSE(replays.empty());
   EXPECT_EQ(replays.front(), "application");
 }
+
+TEST(ReplayChoice, TheChipIsTheGpuOfTheFirstKernel) {
+  Measurement m = traced(2);
+  EXPECT_EQ(profiled_chip(m), "") << "no device facts: no chip";
+  m.devices.resize(2);
+  m.devices[0].ordinal = 0, m.devices[0].chip = "GH100";
+  m.devices[1].ordinal = 1, m.devices[1].chip = "GB100";
+  for (auto& k : m.kernels) k.device = 1;
+  EXPECT_EQ(profiled_chip(m), "GB100");
+  m.kernels.clear();
+  EXPECT_EQ(profiled_chip(m), "GH100") << "no kernel: the first GPU's";
+}
+
+TEST(ReplayChoice, MetricsRunsAreToldTheChipAnEarlierRunSaw) {
+  std::vector<std::string> chips;
+  ProfileRequest r;
+  r.command = {"./prog"};
+  r.collector = "libcupti-collector.so";
+  r.work_dir = testing::TempDir() + "/replay-chip";
+  r.cupti_metrics = {"dram__bytes_read.sum"};
+  r.replay = "application";
+  r.runner = [&](const auto&, const auto& env, const std::string&) {
+    chips.push_back(env.at(env::kChip));
+    Measurement m = traced(1);
+    m.devices.resize(1);
+    m.devices[0].chip = "GH100";
+    m.metric_passes = 2;   // the first metrics run planned two
+    write_measurement(m, env.at(env::kOutput));
+    return 0;
+  };
+  ASSERT_TRUE(profile_program(r).collected);
+  EXPECT_EQ(chips, (std::vector<std::string>{"", "GH100", "GH100"})) << "the trace run is told nothing";
+  chips.clear();
+  r.trace = false;
+  ASSERT_TRUE(profile_program(r).collected);
+  EXPECT_EQ(chips, (std::vector<std::string>{"", "GH100"})) << "without a trace run, from the first metrics run";
+}
