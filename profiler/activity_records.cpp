@@ -1,8 +1,9 @@
 #include "activity_records.h"
 
+#include <unordered_map>
+
 #include <cupti_callbacks.h>
 
-#include "labbook/model/text.h"
 
 namespace labbook::profiler {
 
@@ -71,14 +72,13 @@ std::vector<CUpti_ActivityUnifiedMemoryCounterKind> unified_memory_counter_kinds
   return out;
 }
 
-void convert_record(const CUpti_Activity& record, ActivityBatch& batch) {
+void convert_record(const CUpti_Activity& record, ActivityBatch& batch, InternedNames& names) {
   switch (record.kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
       const auto& r = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
-      Kernel k;
-      k.mangled = r.name ? r.name : "";
-      k.name = r.name ? demangled(r.name) : std::string();
+      KernelRecord k;
+      k.mangled = names.intern(r.name ? r.name : "");
       k.device = static_cast<int>(r.deviceId);
       k.stream = r.streamId;
       k.correlation = r.correlationId;
@@ -90,7 +90,7 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch) {
       k.local_bytes_per_thread = static_cast<int>(r.localMemoryPerThread);
       k.start_ns = r.start;
       k.end_ns = r.end;
-      batch.kernels.push_back(std::move(k));
+      batch.kernels.push_back(k);
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -124,10 +124,7 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch) {
     }
     case CUPTI_ACTIVITY_KIND_RUNTIME: {
       const auto& r = reinterpret_cast<const CUpti_ActivityAPI&>(record);
-      const char* name = nullptr;
-      cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, r.cbid, &name);
-      batch.api_calls.push_back({name ? api_name(name) : "cbid " + std::to_string(r.cbid), r.threadId,
-                                 r.correlationId, r.start, r.end});
+      batch.api_calls.push_back({r.cbid, r.threadId, r.correlationId, r.start, r.end});
       break;
     }
     case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: {
@@ -151,6 +148,22 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch) {
     }
     default: ++batch.other_records; break;
   }
+}
+
+std::vector<ApiCall> to_api_calls(const std::vector<ApiCallRecord>& records) {
+  std::unordered_map<std::uint32_t, std::string> names;
+  std::vector<ApiCall> calls;
+  calls.reserve(records.size());
+  for (const ApiCallRecord& r : records) {
+    auto [name, fresh] = names.try_emplace(r.cbid);
+    if (fresh) {
+      const char* cupti_name = nullptr;
+      cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, r.cbid, &cupti_name);
+      name->second = cupti_name ? api_name(cupti_name) : "cbid " + std::to_string(r.cbid);
+    }
+    calls.push_back({name->second, r.thread, r.correlation, r.start_ns, r.end_ns});
+  }
+  return calls;
 }
 
 }  // namespace labbook::profiler

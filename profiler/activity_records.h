@@ -4,15 +4,17 @@
 /// reads CUPTI's record structs.
 #include <cupti_activity.h>
 
+#include "compact_records.h"
 #include "labbook/model/measurement.h"
 
 namespace labbook::profiler {
 
-/// What one activity buffer held, converted.
+/// What one activity buffer held, converted: kernels and API calls kept compact (the many),
+/// the rest as the data model has them.
 struct ActivityBatch {
-  std::vector<Kernel> kernels;      ///< launch index and range are filled in later
+  std::vector<KernelRecord> kernels;
   std::vector<Copy> copies;         ///< correlation holds the runtime API's id when known
-  std::vector<ApiCall> api_calls;
+  std::vector<ApiCallRecord> api_calls;
   std::vector<UnifiedMemoryEvent> memory_events;
   std::size_t other_records = 0;
 };
@@ -20,7 +22,11 @@ struct ActivityBatch {
 /// The unified-memory counter kinds labbook asks CUPTI for.
 std::vector<CUpti_ActivityUnifiedMemoryCounterKind> unified_memory_counter_kinds();
 
-/// Converts one record into `batch`.
-void convert_record(const CUpti_Activity& record, ActivityBatch& batch);
+/// Converts one record into `batch`, kernel names interned in `names`.
+void convert_record(const CUpti_Activity& record, ActivityBatch& batch, InternedNames& names);
+
+/// The data model's API calls for `records`, each named as the program called it
+/// ("cudaMemcpy"), a name looked up once per kind of call.
+std::vector<ApiCall> to_api_calls(const std::vector<ApiCallRecord>& records);
 
 }  // namespace labbook::profiler

@@ -12,7 +12,7 @@ constexpr std::size_t kBufferBytes = 4u << 20;
 ActivityTracer* g_tracer = nullptr;   // CUPTI's buffer callbacks carry no user data
 }  // namespace
 
-ActivityTracer::ActivityTracer(IssueLog& issues) : issues_(issues) {
+ActivityTracer::ActivityTracer(IssueLog& issues, InternedNames& names) : issues_(issues), names_(names) {
   g_tracer = this;
   // System thread ids, so API records share thread ids with NVTX ranges.
   cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
@@ -38,18 +38,21 @@ void CUPTIAPI ActivityTracer::buffer_requested(std::uint8_t** buffer, std::size_
 
 void CUPTIAPI ActivityTracer::buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer,
                                                std::size_t, std::size_t valid_size) {
+  if (!g_tracer) {
+    std::free(buffer);
+    return;
+  }
   ActivityBatch local;
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
-    convert_record(*record, local);
+    convert_record(*record, local, g_tracer->names_);
   std::free(buffer);
-  if (!g_tracer) return;
   std::size_t dropped = 0;
   cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped);
   if (dropped) g_tracer->issues_.add("records_dropped", std::to_string(dropped) + " activity records were dropped");
   std::lock_guard<std::mutex> lock(g_tracer->mutex_);
   auto& b = g_tracer->batch_;
-  const auto append = [](auto& to, auto& from) {   // moved: a kernel record's names are not copied again
+  const auto append = [](auto& to, auto& from) {   // moved: a copy's range is not copied again
     to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
   };
   append(b.kernels, local.kernels);

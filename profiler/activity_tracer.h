@@ -11,9 +11,10 @@ namespace labbook::profiler {
 
 class ActivityTracer {
  public:
-  /// Registers buffer callbacks and enables the activity kinds. Problems become issues.
-  /// There is one tracer per process (CUPTI's buffer callbacks are global).
-  explicit ActivityTracer(IssueLog& issues);
+  /// Registers buffer callbacks and enables the activity kinds. Problems become issues;
+  /// kernel names are interned in `names`. There is one tracer per process (CUPTI's buffer
+  /// callbacks are global).
+  ActivityTracer(IssueLog& issues, InternedNames& names);
 
   /// Adds unified-memory migrations and faults to the trace. CUPTI accepts this only after
   /// the driver is initialized, and it costs about 20 ms (CUPTI's UVM_ACTIVITY_INIT on the
@@ -30,6 +31,7 @@ class ActivityTracer {
                                         std::size_t size, std::size_t valid_size);
 
   IssueLog& issues_;
+  InternedNames& names_;
   std::once_flag unified_memory_once_;
   std::mutex mutex_;
   ActivityBatch batch_;

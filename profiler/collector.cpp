@@ -19,7 +19,6 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <cupti.h>
 #include <nvtx3/nvToolsExt.h>
@@ -147,6 +146,19 @@ thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in f
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
 thread_local bool t_launching_graph_nodes = false;        // a graph's nodes, launched by labbook one by one
+
+/// A runtime call that launches one kernel and does nothing else.
+bool launches_one_kernel(CUpti_CallbackId cbid) {
+  switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: return true;
+    default: return false;
+  }
+}
 
 /// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
 CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
@@ -277,7 +289,7 @@ class Collector {
       cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
     }
     if (config_.trace) {
-      tracer_ = std::make_unique<ActivityTracer>(issues_);
+      tracer_ = std::make_unique<ActivityTracer>(issues_, names_);
       for (CUpti_CallbackId cbid : {CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged, CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged,
                                     CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
                                     CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz})
@@ -335,7 +347,7 @@ class Collector {
   void dispatch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     switch (domain) {
       case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
-      case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
+      case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(cbid, static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API:
         if (creates_managed_memory(cbid)) {
           if (tracer_ && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
@@ -406,11 +418,12 @@ class Collector {
   }
 
   // Remembers the runtime call in flight (its correlation id is what kernel and copy
-  // records carry) and the NVTX range it was made in.
-  void on_runtime(const CUpti_CallbackData* d) {
+  // records carry) and the NVTX range it was made in, which its copies take: not for a call
+  // that launches one kernel and copies nothing (a kernel takes its launch's range).
+  void on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
     if (d->callbackSite == CUPTI_API_ENTER) {
       t_runtime_correlation = d->correlationId;
-      if (tracer_) {
+      if (tracer_ && !launches_one_kernel(cbid)) {
         if (const std::size_t range = nvtx_.current_range(this_thread())) {
           std::lock_guard<std::mutex> lock(mutex_);
           range_by_correlation_[d->correlationId] = range;
@@ -573,8 +586,8 @@ class Collector {
     return true;
   }
 
-  // The one copy of a kernel name that launches point to; mutex_ held.
-  const std::string* intern(const std::string& mangled) { return &*kernel_names_.insert(mangled).first; }
+  // The one copy of a kernel name that launches and kernel records point to.
+  const std::string* intern(const std::string& mangled) { return names_.intern(mangled); }
 
   // A kernel's demangled name, demangled once (the launch filter matches every launch's);
   // mutex_ held.
@@ -700,11 +713,18 @@ class Collector {
         matcher.add(l.driver_correlation, l.index, l.mangled);
       }
       matcher.seal();
-      // The records become the measurement's kernels where they lie, rather than a second
-      // list of them (at 10^5 launches 28 MB, grown by doubling) beside the first.
+      // The compact records become the measurement's kernels, each name demangled once.
+      std::unordered_map<const std::string*, std::string> names;
+      const auto demangled_once = [&names](const std::string* mangled) -> const std::string& {
+        auto [name, fresh] = names.try_emplace(mangled);
+        if (fresh) name->second = demangled(*mangled);
+        return name->second;
+      };
       const std::vector<std::size_t> started = start_order(batch.kernels);
+      m.kernels.reserve(started.size());
       for (std::size_t i = 0; i < started.size(); ++i) {
-        Kernel& k = batch.kernels[started[i]];
+        const KernelRecord& record = batch.kernels[started[i]];
+        Kernel& k = m.kernels.emplace_back(to_kernel(record, demangled_once(record.mangled)));
         const std::optional<std::uint64_t> claimed = matcher.claim(k.correlation, k.mangled);
         const Launch* launch = claimed ? &launches[*claimed] : nullptr;
         if (!launch) {
@@ -719,7 +739,7 @@ class Collector {
           if (auto mt = metrics.find(k.launch); mt != metrics.end() && launch->selected) k.metrics = mt->second;
         }
       }
-      m.kernels = std::move(batch.kernels);
+      batch.kernels = {};
       const auto by_launch = [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; };
       if (!std::is_sorted(m.kernels.begin(), m.kernels.end(), by_launch))   // one stream's usually are
         std::sort(m.kernels.begin(), m.kernels.end(), by_launch);
@@ -727,7 +747,7 @@ class Collector {
         if (auto it = range_by_correlation.find(c.correlation); it != range_by_correlation.end())
           c.range = nvtx_.path_of(it->second);
       m.copies = std::move(batch.copies);
-      m.api_calls = std::move(batch.api_calls);
+      m.api_calls = to_api_calls(batch.api_calls);
       m.memory_events = std::move(batch.memory_events);
     } else {
       for (const auto& l : launches) {
@@ -761,6 +781,7 @@ class Collector {
   CUpti_SubscriberHandle subscriber_ = nullptr;
   IssueLog issues_;
   NvtxTracker nvtx_;
+  InternedNames names_;                   // kernel names, before those who point into it
   std::unique_ptr<ActivityTracer> tracer_;
   std::unique_ptr<RangeProfiler> profiler_;
   std::unique_ptr<L2Flusher> flusher_;
@@ -775,7 +796,6 @@ class Collector {
   OpenCaptures captures_;
   GraphFollower graphs_{issues_, !config_.metrics.empty()};
   std::unordered_map<std::uint32_t, std::size_t> range_by_correlation_;   // NVTX range ids of runtime calls (for copies)
-  std::unordered_set<std::string> kernel_names_;   // interned: node-based, so pointers stay valid
   std::unordered_map<std::string, std::string> demangled_names_;
   std::atomic<bool> finished_{false};
   std::atomic<std::uint64_t> callback_ns_{0}, callbacks_{0};   // with LABBOOK_VERBOSE

@@ -5,7 +5,7 @@
 
 namespace labbook::profiler {
 
-std::vector<std::size_t> start_order(const std::vector<Kernel>& kernels) {
+std::vector<std::size_t> start_order(const std::vector<KernelRecord>& kernels) {
   std::vector<std::size_t> order(kernels.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),

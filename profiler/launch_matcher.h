@@ -12,15 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "labbook/model/measurement.h"
+#include "compact_records.h"
 
 namespace labbook::profiler {
 
 /// The positions of `kernels` in the order the GPU started them, records that started at the
 /// same time in the order CUPTI gave them: the order in which they claim their launches.
-/// Positions rather than a sorted copy: a stable sort of 10^5 kernel records (280 bytes each)
-/// took a buffer of half of them while the collector held all of them.
-std::vector<std::size_t> start_order(const std::vector<Kernel>& kernels);
+/// Positions rather than a sorted copy: a stable sort takes a buffer of half of what it sorts.
+std::vector<std::size_t> start_order(const std::vector<KernelRecord>& kernels);
 
 class LaunchMatcher {
  public:
