@@ -98,6 +98,11 @@ void RangeProfiler::disable(const std::string& code, const std::string& message)
 }
 
 bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
+  auto stage_started = std::chrono::steady_clock::now();
+  const auto stage_done = [&stage_started](double& seconds) {   // where the host set-up goes
+    seconds += seconds_since(stage_started);
+    stage_started = std::chrono::steady_clock::now();
+  };
   CUdevice dev = 0;
   int major = 0, minor = 0;
   if (cuDeviceGet(&dev, static_cast<int>(device)) == CUDA_SUCCESS &&
@@ -136,6 +141,7 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     return false;
   }
 
+  stage_done(host_stages_.availability);
   auto host = std::make_unique<HostConfig>();
   host->chip = chip.pChipName;
   auto init = LABBOOK_PARAMS(CUpti_Profiler_Host_Initialize_Params);
@@ -149,6 +155,7 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
   host->host = init.pHostObject;
   host_ = std::move(host);
   preload_.reset();   // host_ holds the tables now
+  stage_done(host_stages_.host_object);
 
   // Name each metric this chip does not know, rather than failing on the whole set.
   std::vector<std::string> unknown;
@@ -171,6 +178,7 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
   }
 
   if (replay_.application && !plan_passes(availability)) return false;
+  stage_done(host_stages_.pass_plan);
 
   auto add = LABBOOK_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
   add.pHostObject = host_->host;
@@ -203,6 +211,7 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     return false;
   }
   passes_ = static_cast<int>(passes.numOfPasses);
+  stage_done(host_stages_.config_image);
   user_replay_ = !replay_.application || passes_ == 1;
   carried_ = replay_.application && passes_ > 1;
   capacity_ = !replay_.application ? kKernelReplayRanges
@@ -694,6 +703,11 @@ double RangeProfiler::setup_seconds() const {
 double RangeProfiler::host_setup_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return host_setup_seconds_;
+}
+
+RangeProfiler::HostStages RangeProfiler::host_stages() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return host_stages_;
 }
 
 double RangeProfiler::preload_seconds() const {

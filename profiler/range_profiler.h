@@ -99,6 +99,13 @@ class RangeProfiler {
   /// The part of setup_seconds() spent on the host config and the pass plan (CUPTI's Profiler
   /// Host API and the counter availability), the rest being CUPTI's set-up on the GPU.
   double host_setup_seconds() const;
+  /// Where host_setup_seconds() went, in seconds: the chip's name and the context's counter
+  /// availability; CUPTI's host object (the chip's tables, unless preloaded); application
+  /// replay's pass plan; the metrics checked and the config image made.
+  struct HostStages {
+    double availability = 0, host_object = 0, pass_plan = 0, config_image = 0;
+  };
+  HostStages host_stages() const;
   /// With preload_host_tables(): seconds the tables took to load on their thread, and the part
   /// of host_setup_seconds() spent waiting for them (0 when the program started slower).
   double preload_seconds() const;
@@ -143,6 +150,7 @@ class RangeProfiler {
   bool disabled_ = false;
   std::unique_ptr<HostTablesPreload> preload_;   // released once host_ holds the tables
   double preload_seconds_ = 0, preload_waited_seconds_ = 0;
+  HostStages host_stages_;
   std::unique_ptr<HostConfig> host_;
   std::map<CUcontext, std::unique_ptr<Context>> contexts_;
   std::map<std::uint32_t, int> contexts_on_device_;   // contexts profiled so far, by device
