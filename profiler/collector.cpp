@@ -299,7 +299,6 @@ class Collector {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan, config_.expected_launches,
                                        config_.without_stops, config_.ranges_per_image}, issues_);
-      profiler_->preload_host_tables(config_.chip);
       if (config_.flush_l2) {
         flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
         cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
@@ -631,8 +630,8 @@ class Collector {
     std::fprintf(stderr,
                  "labbook collector: %zu launches, %.3f s inside launch calls (replay, setup and L2 flushes "
                  "included), %d passes, %.3f s setting up the profiler (%.3f s of it the host config and "
-                 "pass plan: %.3f s the counter availability, %.3f s the host object, %.3f s the pass plan, %.3f s the "
-                 "config image; the chip's tables preloaded in %.3f s, %.3f s of it waited for), %.3f s setting up "
+                 "pass plan: %.3f s the counter availability, %.3f s the host object, %.3f s the metrics and pass plan, %.3f s the "
+                 "config image), %.3f s setting up "
                  "passes (SetConfig, Start, replayed passes' Stop), %.3f s evaluating counters, %.3f s saving and "
                  "restoring memory for kernel replay, "
                  "%zu ranges a counter-data image (%.1f MB in all), "
@@ -641,7 +640,6 @@ class Collector {
                  "%.3f s since the collector started, %.0f MB peak resident memory\n",
                  launches_seen_, seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
                  profiler_->host_setup_seconds(), host.availability, host.host_object, host.pass_plan, host.config_image,
-                 profiler_->preload_seconds(), profiler_->preload_waited_seconds(),
                  profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
                  profiler_->checkpoint_seconds(), profiler_->ranges_per_image(),
                  static_cast<double>(profiler_->counter_data_bytes()) / 1e6, flushes.flushes,
@@ -850,7 +848,6 @@ CollectorConfig CollectorConfig::from_environment() {
   c.pass = static_cast<int>(environment_count(env::kPass).value_or(0));
   c.expected_launches = environment_count(env::kExpectedLaunches);
   c.without_stops = environment(env::kWithoutStops) == "1";
-  c.chip = environment(env::kChip);
   c.ranges_per_image = environment_count(env::kRangesPerImage);
   c.pass_plan = environment(env::kPassPlan);
   c.source_kernel = environment(env::kSourceKernel);

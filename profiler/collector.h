@@ -39,7 +39,6 @@ struct CollectorConfig {
   std::optional<std::uint64_t> ranges_per_image;    ///< LABBOOK_RANGES_PER_IMAGE (tests)
   std::string source_kernel;          ///< LABBOOK_SOURCE_KERNEL: a source run's kernel to count
   std::string pass_plan;              ///< LABBOOK_PASS_PLAN: the plan file shared by the runs
-  std::string chip;                   ///< LABBOOK_CHIP: the GPU's chip, where an earlier run saw it
   bool flush_l2 = false;              ///< LABBOOK_CACHE_CONTROL=all (else none)
   /// LABBOOK_L2_FLUSH: the flush's passes (l2_flusher.h), for studying L2's counters;
   /// unset: write then discard.

@@ -21,7 +21,6 @@ std::map<std::string, std::string> CollectorRun::environment() const {
       {env::kSourceKernel, source_kernel},
       {env::kExpectedLaunches, count(expected_launches)},
       {env::kWithoutStops, without_stops ? "1" : ""},
-      {env::kChip, mode == "metrics" ? chip : ""},
   };
 }
 

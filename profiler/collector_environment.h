@@ -27,9 +27,6 @@ inline constexpr const char* kPass = "LABBOOK_PASS";                ///< which r
 inline constexpr const char* kSourceKernel = "LABBOOK_SOURCE_KERNEL";
 inline constexpr const char* kExpectedLaunches = "LABBOOK_EXPECTED_LAUNCHES";   ///< see CollectorRun
 inline constexpr const char* kWithoutStops = "LABBOOK_WITHOUT_STOPS";           ///< "1": see CollectorRun
-/// The GPU's chip ("GH100") where an earlier run of the program saw it: a metrics run loads
-/// its metric tables while the program starts (host_tables_preload.h).
-inline constexpr const char* kChip = "LABBOOK_CHIP";
 inline constexpr const char* kPassPlan = "LABBOOK_PASS_PLAN";       ///< the plan file shared by the runs
 inline constexpr const char* kNvtx = "LABBOOK_NVTX";                ///< launch filter: range globs
 inline constexpr const char* kKernels = "LABBOOK_KERNELS";          ///< launch filter: kernel globs
@@ -60,8 +57,6 @@ struct CollectorRun {
   /// ... and whether they follow one another without a stop (profiles_without_stops), so
   /// that all metrics may be one group carried from run to run.
   bool without_stops = false;
-  /// Metrics runs after an earlier run: the chip of the GPU it profiled (env::kChip).
-  std::string chip;
 
   /// The variables for this run (those of the launch filter empty when unset).
   std::map<std::string, std::string> environment() const;

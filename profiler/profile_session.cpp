@@ -30,7 +30,6 @@ struct RunSpec {
   std::string source_kernel = "";   ///< a source run: the kernel to count ("" for the first run's choice)
   std::optional<std::uint64_t> expected_launches = std::nullopt;   ///< a metrics run after the trace run: CollectorRun's
   bool without_stops = false;                                      ///< the same: CollectorRun's
-  std::string chip = "";                                           ///< an earlier run's: CollectorRun's
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
@@ -57,7 +56,6 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   collector.source_kernel = run.source_kernel;
   collector.expected_launches = run.expected_launches;
   collector.without_stops = run.without_stops;
-  collector.chip = run.chip;
   std::map<std::string, std::string> env = collector.environment();
   env["CUDA_INJECTION64_PATH"] = request.collector;
   env["NVTX_INJECTION64_PATH"] = LABBOOK_CUPTI_LIBRARY;
@@ -105,7 +103,6 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass, !have_base};
     run.expected_launches = expected;
     run.without_stops = without_stops;
-    if (have_base) run.chip = profiled_chip(into);
     int exit_code = 0;
     try {
       exit_code = run_collected(request, run);

@@ -87,11 +87,6 @@ void RangeProfiler::use_metrics(std::vector<std::string> metrics) {
   for (const auto& m : metrics_) metric_ptrs_.push_back(m.c_str());
 }
 
-void RangeProfiler::preload_host_tables(const std::string& chip) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!host_ && !preload_ && !chip.empty()) preload_ = std::make_unique<HostTablesPreload>(chip);
-}
-
 void RangeProfiler::disable(const std::string& code, const std::string& message) {
   if (!disabled_) issues_.add(code, message);
   disabled_ = true;
@@ -154,7 +149,6 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
   }
   host->host = init.pHostObject;
   host_ = std::move(host);
-  preload_.reset();   // host_ holds the tables now
   stage_done(host_stages_.host_object);
 
   // Name each metric this chip does not know, rather than failing on the whole set.
@@ -263,13 +257,6 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
 }
 
 bool RangeProfiler::start(CUcontext ctx) {
-  if (preload_) {   // CUPTI's profiler is called from one thread at a time, the preload's first
-    const auto started = std::chrono::steady_clock::now();
-    preload_->wait();
-    host_setup_seconds_ += seconds_since(started);
-    preload_seconds_ = preload_->load_seconds();
-    preload_waited_seconds_ = preload_->waited_seconds();
-  }
   if (!profiler_initialized_) {
     auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
     if (CUptiResult s = cuptiProfilerInitialize(&init); s != CUPTI_SUCCESS) {
@@ -671,7 +658,6 @@ void RangeProfiler::finish_all() {
   }
   for (CUcontext ctx : open) finish(ctx);
   std::lock_guard<std::mutex> lock(mutex_);
-  preload_.reset();   // a program that launched nothing profiled: its thread ends before the process
   if (host_) {
     auto deinit = LABBOOK_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
     deinit.pHostObject = host_->host;
@@ -708,16 +694,6 @@ double RangeProfiler::host_setup_seconds() const {
 RangeProfiler::HostStages RangeProfiler::host_stages() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return host_stages_;
-}
-
-double RangeProfiler::preload_seconds() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return preload_seconds_;
-}
-
-double RangeProfiler::preload_waited_seconds() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return preload_waited_seconds_;
 }
 
 double RangeProfiler::checkpoint_seconds() const {

@@ -25,7 +25,6 @@
 
 #include <cuda.h>
 
-#include "host_tables_preload.h"
 #include "issue_log.h"
 #include "pass_plan.h"
 
@@ -57,11 +56,6 @@ class RangeProfiler {
   ~RangeProfiler();
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
-
-  /// Loads the metric tables of `chip` ("GH100", as an earlier run of the program saw it) on a
-  /// thread of their own now, while the program starts (host_tables_preload.h). A program on a
-  /// GPU of another chip only loses the preload.
-  void preload_host_tables(const std::string& chip);
 
   /// Call on the launching thread just before kernel `launch` starts on `ctx`, for a launch
   /// that gets metrics. Starts profiling `ctx` on its first such launch and evaluates a full
@@ -100,16 +94,12 @@ class RangeProfiler {
   /// Host API and the counter availability), the rest being CUPTI's set-up on the GPU.
   double host_setup_seconds() const;
   /// Where host_setup_seconds() went, in seconds: the chip's name and the context's counter
-  /// availability; CUPTI's host object (the chip's tables, unless preloaded); application
-  /// replay's pass plan; the metrics checked and the config image made.
+  /// availability; CUPTI's host object (the chip's tables, in a process's first); the metrics
+  /// checked against the chip and application replay's pass plan; the config image made.
   struct HostStages {
     double availability = 0, host_object = 0, pass_plan = 0, config_image = 0;
   };
   HostStages host_stages() const;
-  /// With preload_host_tables(): seconds the tables took to load on their thread, and the part
-  /// of host_setup_seconds() spent waiting for them (0 when the program started slower).
-  double preload_seconds() const;
-  double preload_waited_seconds() const;
   /// Ranges (launches) a counter-data image holds, and the bytes of the images made so far.
   std::size_t ranges_per_image() const;
   std::size_t counter_data_bytes() const;
@@ -148,8 +138,6 @@ class RangeProfiler {
   mutable std::mutex mutex_;
   bool profiler_initialized_ = false;
   bool disabled_ = false;
-  std::unique_ptr<HostTablesPreload> preload_;   // released once host_ holds the tables
-  double preload_seconds_ = 0, preload_waited_seconds_ = 0;
   HostStages host_stages_;
   std::unique_ptr<HostConfig> host_;
   std::map<CUcontext, std::unique_ptr<Context>> contexts_;

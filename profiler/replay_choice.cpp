@@ -26,13 +26,6 @@ std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::u
   return launch_count ? std::min(launches, *launch_count) : launches;
 }
 
-std::string profiled_chip(const Measurement& trace) {
-  const int device = trace.kernels.empty() ? -1 : trace.kernels.front().device;
-  for (const auto& d : trace.devices)
-    if (d.ordinal == device) return d.chip;
-  return trace.devices.empty() ? "" : trace.devices.front().chip;
-}
-
 bool profiles_without_stops(const Measurement& trace, bool filtered_by_name) {
   if (filtered_by_name) return false;
   std::unordered_set<std::uint32_t> runtime_calls;

@@ -39,11 +39,6 @@ std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::u
 /// unseen, and then the answer is no.
 bool profiles_without_stops(const Measurement& trace, bool filtered_by_name);
 
-/// The chip whose metric tables the metrics runs load while the program starts
-/// (CollectorRun::chip): that of the GPU of the first kernel `trace` launched, or of its first
-/// GPU; "" when the measurement names none.
-std::string profiled_chip(const Measurement& trace);
-
 /// `trace`: the trace run's measurement, which took `trace_seconds`; `launch_skip` and
 /// `launch_count`: the request's window of launches. Kernel replay is chosen only where it
 /// is safe (one host thread calls CUDA, no managed memory, no graph launches: the memory it

@@ -1,14 +1,11 @@
-// The pass planner and the host tables' preload against CUPTI's Profiler Host API, which needs
-// the chip's name but no GPU.
+// The pass planner against CUPTI's Profiler Host API, which needs the chip's name but no GPU.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "labbook/model/metric_catalog.h"
-#include "host_tables_preload.h"
 #include "pass_planner.h"
 
 using namespace labbook::profiler;
@@ -63,26 +60,4 @@ TEST(PassPlanner, KnowsEveryCatalogInputOnGH100) {
       std::string problem;
       EXPECT_GT(passes_needed("GH100", {}, {input}, problem), 0) << metric.name << ": " << input << ": " << problem;
     }
-}
-
-TEST(HostTablesPreload, LoadsTheChipsTablesSoThatTheProfilersOwnHostObjectIsQuick) {
-  // A process's first host object for a chip loads its tables (0.3 s for GH100 on a CPU
-  // core); the profiler's own object, made while the preload's holds them, should not.
-  HostTablesPreload preload("GH100");
-  preload.wait();
-  ASSERT_GT(preload.load_seconds(), 0);
-  const auto started = std::chrono::steady_clock::now();
-  std::string problem;
-  ASSERT_GT(passes_needed("GH100", {}, {"dram__bytes_read.sum"}, problem), 0) << problem;
-  const double own = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  EXPECT_LT(own, preload.load_seconds() / 4) << "preload " << preload.load_seconds() << " s, then " << own << " s";
-}
-
-TEST(HostTablesPreload, AChipCuptiDoesNotKnowLoadsNothingAndEndsQuietly) {
-  HostTablesPreload preload("GX999");
-  preload.wait();
-  preload.wait();   // again: nothing to wait for
-  std::string problem;
-  EXPECT_EQ(passes_needed("GX999", {}, {"dram__bytes_read.sum"}, problem), 0);
-  EXPECT_NE(problem, "") << "the profiler's own host object says why";
 }
