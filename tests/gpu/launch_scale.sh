@@ -4,7 +4,8 @@
 # the program's stdout and exit code as without labbook, the measurement at most 150 bytes a
 # launch and on disk once, the timeline picture aggregated (under 2 MB), 20 launches with
 # metrics and the rest without, and the metrics run's peak memory within 25 % of ncu's with
-# the same filter (where GNU time and ncu are installed). Prints the trace run's cost per launch.
+# the same filter (where GNU time and ncu are installed), and the trace run's peak at most 100 MB
+# above the program's own (where GNU time is). Prints the trace run's cost per launch.
 # Skips (77) without a GPU.
 set -euo pipefail
 build=$1
@@ -38,6 +39,11 @@ echo "trace only: $(cat "$out/alone.s") s alone, $(cat "$out/trace.s") s profile
 svg=$(stat -c %s "$out/trace/timeline.svg")
 [ "$svg" -le 2000000 ] || fail "timeline.svg is $svg bytes: the picture must aggregate launches"
 awk "BEGIN { printf \"trace run: %.1f us a launch above the program alone\n\", 1e6 * ($(cat "$out/trace.s") - $(cat "$out/alone.s")) / $launches }"
+if [ -s "$out/alone.kb" ] && [ -s "$out/trace.kb" ]; then   # the largest process's peak: the program's
+  above=$((($(tail -1 "$out/trace.kb") - $(tail -1 "$out/alone.kb")) / 1024))
+  echo "trace run: $above MB above the program alone at its peak"
+  [ "$above" -le 100 ] || fail "the trace run held $above MB more than the program alone (at most 100)"
+fi
 
 metrics=$("$lb" metrics --lab lab4)
 timed metrics "$lb" profile --metrics "$metrics" --kernel readOffset --launch-skip 1000 --launch-count 20 \
