@@ -4,7 +4,6 @@
 
 #include <cupti_callbacks.h>
 
-
 namespace labbook::profiler {
 
 namespace {
@@ -150,7 +149,7 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch, Interned
   }
 }
 
-std::vector<ApiCall> to_api_calls(const std::vector<ApiCallRecord>& records) {
+std::vector<ApiCall> to_api_calls(std::vector<ApiCallRecord> records) {
   std::unordered_map<std::uint32_t, std::string> names;
   std::vector<ApiCall> calls;
   calls.reserve(records.size());

@@ -27,6 +27,7 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch, Interned
 
 /// The data model's API calls for `records`, each named as the program called it
 /// ("cudaMemcpy"), a name looked up once per kind of call.
-std::vector<ApiCall> to_api_calls(const std::vector<ApiCallRecord>& records);
+/// Taken by value: the records are gone once the calls are made.
+std::vector<ApiCall> to_api_calls(std::vector<ApiCallRecord> records);
 
 }  // namespace labbook::profiler

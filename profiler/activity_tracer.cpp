@@ -1,7 +1,6 @@
 #include "activity_tracer.h"
 
 #include <cstdlib>
-#include <iterator>
 
 #include "cupti_status.h"
 
@@ -52,9 +51,7 @@ void CUPTIAPI ActivityTracer::buffer_completed(CUcontext, std::uint32_t, std::ui
   if (dropped) g_tracer->issues_.add("records_dropped", std::to_string(dropped) + " activity records were dropped");
   std::lock_guard<std::mutex> lock(g_tracer->mutex_);
   auto& b = g_tracer->batch_;
-  const auto append = [](auto& to, auto& from) {   // moved: a copy's range is not copied again
-    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
-  };
+  const auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
   append(b.kernels, local.kernels);
   append(b.copies, local.copies);
   append(b.api_calls, local.api_calls);

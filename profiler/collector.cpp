@@ -147,9 +147,12 @@ thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call 
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
 thread_local bool t_launching_graph_nodes = false;        // a graph's nodes, launched by labbook one by one
 
-/// A runtime call that launches one kernel and does nothing else.
+/// A runtime call that launches one kernel and does nothing else (`<<<...>>>` is
+/// __cudaLaunchKernel since CUDA 13).
 bool launches_one_kernel(CUpti_CallbackId cbid) {
   switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
@@ -715,7 +718,8 @@ class Collector {
         matcher.add(l.driver_correlation, l.index, l.mangled);
       }
       matcher.seal();
-      // The compact records become the measurement's kernels, each name demangled once.
+      // The compact records become the measurement's kernels, a name's demangled form looked up
+      // once by its interned pointer rather than in demangled()'s memo by its text each time.
       std::unordered_map<const std::string*, std::string> names;
       const auto demangled_once = [&names](const std::string* mangled) -> const std::string& {
         auto [name, fresh] = names.try_emplace(mangled);
@@ -749,7 +753,7 @@ class Collector {
         if (auto it = range_by_correlation.find(c.correlation); it != range_by_correlation.end())
           c.range = nvtx_.path_of(it->second);
       m.copies = std::move(batch.copies);
-      m.api_calls = to_api_calls(batch.api_calls);
+      m.api_calls = to_api_calls(std::move(batch.api_calls));
       m.memory_events = std::move(batch.memory_events);
     } else {
       for (const auto& l : launches) {

@@ -11,10 +11,16 @@ set -uo pipefail
 out=$1; shift
 mkdir -p "$out"
 test -x build/labbook || bash tools/device-build.sh >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-ids=${LABBOOK_SUITE_GPUS:-$(seq -s, 0 $(($(nvidia-smi --list-gpus | wc -l) - 1)))}
-IFS=, read -r -a ids <<<"$ids"
+present=$(nvidia-smi --list-gpus | wc -l)
+[ "$present" -ge 1 ] || { echo "device-suite.sh: nvidia-smi lists no GPU" >&2; exit 1; }
+ids=${LABBOOK_SUITE_GPUS:-$(seq -s, 0 $((present - 1)))}
+IFS=, read -r -a ids <<<"${ids//[[:space:]]/}"
 gpus=${#ids[@]}
-[ "$gpus" -ge 1 ] || { echo "device-suite.sh: nvidia-smi lists no GPU" >&2; exit 1; }
+for id in "${ids[@]}"; do   # ctest would refuse the spec, or the tests skip on a GPU not there
+  [[ $id =~ ^[0-9]+$ ]] && [ "$id" -lt "$present" ] ||
+    { echo "device-suite.sh: LABBOOK_SUITE_GPUS='$LABBOOK_SUITE_GPUS': '$id' is not one of GPUs 0-$((present - 1))" >&2; exit 2; }
+done
+[ "$gpus" -ge 1 ] || { echo "device-suite.sh: LABBOOK_SUITE_GPUS names no GPU" >&2; exit 2; }
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks_throttle_reasons.active \
   --format=csv | tee "$out/clocks.txt"
 spec=$out/gpus.json   # ctest's resource spec: each GPU one slot
@@ -25,5 +31,5 @@ spec=$out/gpus.json   # ctest's resource spec: each GPU one slot
 } >"$spec"
 (cd build && ctest -L gpu -j "$gpus" --resource-spec-file "$(realpath "$spec")" --output-on-failure "$@") >"$out/suite.log" 2>&1
 rc=$?
-grep -E "Test +#|tests passed|tests failed" "$out/suite.log"
+grep -E "Test +#|tests passed|tests failed" "$out/suite.log" || tail -20 "$out/suite.log"
 exit $rc
