@@ -633,17 +633,16 @@ class Collector {
     std::fprintf(stderr,
                  "labbook collector: %zu launches, %.3f s inside launch calls (replay, setup and L2 flushes "
                  "included), %d passes, %.3f s setting up the profiler (%.3f s of it the host config and "
-                 "pass plan: %.3f s the counter availability, %.3f s the host object, %.3f s the metrics and pass plan, %.3f s the "
-                 "config image), %.3f s setting up "
-                 "passes (SetConfig, Start, replayed passes' Stop), %.3f s evaluating counters, %.3f s saving and "
-                 "restoring memory for kernel replay, "
+                 "pass plan: %.3f s the counter availability, %.3f s the host object, %.3f s the metrics and "
+                 "pass plan, %.3f s the config image), %.3f s setting up passes (SetConfig, Start, replayed "
+                 "passes' Stop), %.3f s evaluating counters, %.3f s saving and restoring memory for kernel replay, "
                  "%zu ranges a counter-data image (%.1f MB in all), "
                  "%d L2 flushes in %.3f s after %.3f s preparing them (%.3f s of it waited for), "
                  "%.3f s finishing (%.3f s of it the profiler's last batch and teardown), "
                  "%.3f s since the collector started, %.0f MB peak resident memory\n",
                  launches_seen_, seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
-                 profiler_->host_setup_seconds(), host.availability, host.host_object, host.pass_plan, host.config_image,
-                 profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
+                 profiler_->host_setup_seconds(), host.availability, host.host_object, host.metrics_and_plan,
+                 host.config_image, profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
                  profiler_->checkpoint_seconds(), profiler_->ranges_per_image(),
                  static_cast<double>(profiler_->counter_data_bytes()) / 1e6, flushes.flushes,
                  flushes.flush_seconds, flushes.prepare_seconds, flushes.waited_seconds, seconds(finish_ns),

@@ -172,7 +172,7 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
   }
 
   if (replay_.application && !plan_passes(availability)) return false;
-  stage_done(host_stages_.pass_plan);
+  stage_done(host_stages_.metrics_and_plan);
 
   auto add = LABBOOK_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
   add.pHostObject = host_->host;

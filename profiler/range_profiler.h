@@ -97,7 +97,7 @@ class RangeProfiler {
   /// availability; CUPTI's host object (the chip's tables, in a process's first); the metrics
   /// checked against the chip and application replay's pass plan; the config image made.
   struct HostStages {
-    double availability = 0, host_object = 0, pass_plan = 0, config_image = 0;
+    double availability = 0, host_object = 0, metrics_and_plan = 0, config_image = 0;
   };
   HostStages host_stages() const;
   /// Ranges (launches) a counter-data image holds, and the bytes of the images made so far.
