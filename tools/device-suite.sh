@@ -5,7 +5,10 @@
 # Usage (from the repository root): bash tools/device-suite.sh OUTDIR [ctest selection...]
 #   bash tools/device-suite.sh $OUT/a -E grade     # the suite less grading: one call on 4 GPUs
 #   bash tools/device-suite.sh $OUT/b -R grade     # grading: another
-# LABBOOK_SUITE_GPUS=0,1,2 gives the tests those GPUs only, leaving the others to a bench.
+# LABBOOK_SUITE_GPUS=0,1,2 gives the tests those GPUs only, leaving the others to a bench:
+#   bash tools/device-build.sh && { LABBOOK_SUITE_GPUS=0,1,2 bash tools/device-suite.sh $OUT/a -E grade &
+#     CUDA_VISIBLE_DEVICES=3 bash bench/metrics_speed.sh build >$OUT/bench.txt; wait; }
+# (counters are per GPU, so a bench beside the tests counts alike; its times share the host's CPUs)
 set -uo pipefail
 [ $# -ge 1 ] || { echo "usage: tools/device-suite.sh OUTDIR [ctest selection...]" >&2; exit 2; }
 out=$1; shift
