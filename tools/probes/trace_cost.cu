@@ -1,7 +1,7 @@
 // What CUPTI itself costs a short launch, before any of labbook's work: the floor under a trace
 // run's cost per launch (issue 34's 5 µs at 10^5 launches). One way per process, since CUPTI
-// cannot be set back; each way launches a kernel of a few µs LAUNCHES times from one thread (NVTX-free)
-// and prints the wall time of the launches and the final synchronize, per launch:
+// cannot be set back; each way launches a kernel of a few µs LAUNCHES times from one thread
+// (no NVTX) and prints the wall time of the launches and the final synchronize, per launch:
 //   none        no CUPTI at all
 //   callbacks   a subscriber with empty callbacks on the whole runtime domain and the driver's
 //               launch calls (labbook's trace run subscribes to these)
