@@ -37,11 +37,7 @@ void CUPTIAPI ActivityTracer::buffer_requested(std::uint8_t** buffer, std::size_
 
 void CUPTIAPI ActivityTracer::buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer,
                                                std::size_t, std::size_t valid_size) {
-  if (!g_tracer) {
-    std::free(buffer);
-    return;
-  }
-  ActivityBatch local;
+  ActivityBatch local;   // g_tracer is set before CUPTI can call this
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
     convert_record(*record, local, g_tracer->names_);

@@ -717,19 +717,12 @@ class Collector {
         matcher.add(l.driver_correlation, l.index, l.mangled);
       }
       matcher.seal();
-      // The compact records become the measurement's kernels, a name's demangled form looked up
-      // once by its interned pointer rather than in demangled()'s memo by its text each time.
-      std::unordered_map<const std::string*, std::string> names;
-      const auto demangled_once = [&names](const std::string* mangled) -> const std::string& {
-        auto [name, fresh] = names.try_emplace(mangled);
-        if (fresh) name->second = demangled(*mangled);
-        return name->second;
-      };
+      // The compact records become the measurement's kernels (demangled() remembers each name).
       const std::vector<std::size_t> started = start_order(batch.kernels);
       m.kernels.reserve(started.size());
       for (std::size_t i = 0; i < started.size(); ++i) {
         const KernelRecord& record = batch.kernels[started[i]];
-        Kernel& k = m.kernels.emplace_back(to_kernel(record, demangled_once(record.mangled)));
+        Kernel& k = m.kernels.emplace_back(to_kernel(record, demangled(*record.mangled)));
         const std::optional<std::uint64_t> claimed = matcher.claim(k.correlation, k.mangled);
         const Launch* launch = claimed ? &launches[*claimed] : nullptr;
         if (!launch) {

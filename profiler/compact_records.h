@@ -4,8 +4,8 @@
 /// the measurement is built at its end: a few dozen bytes each, names interned. At 10^5
 /// launches the data model's kernels (280 bytes and two names each) and API calls (a name
 /// each), held from CUPTI's record to the end, were most of the collector's 100 MB above the
-/// program; a kernel's demangled name is now looked up once a name, at the end, not copied
-/// from demangled()'s memo once a launch. No CUPTI.
+/// program; a kernel's demangled name is now copied from demangled()'s memo once a kernel at
+/// the end, not held from the start. No CUPTI.
 #include <cstdint>
 #include <mutex>
 #include <string>

@@ -13,13 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                             \
-  do {                                                                          \
-    if (auto status = (call); status != 0) {                                    \
-      std::fprintf(stderr, "%s failed: %d\n", #call, static_cast<int>(status)); \
-      std::exit(1);                                                             \
-    }                                                                           \
-  } while (0)
+#include "probe_check.h"
 
 __global__ void mark(int* slots, int slot) { atomicAdd(&slots[slot], 1); }
 

@@ -25,13 +25,7 @@
 #include <cstring>
 #include <string>
 
-#define CHECK(call)                                                             \
-  do {                                                                          \
-    if (auto status = (call); status != 0) {                                    \
-      std::fprintf(stderr, "%s failed: %d\n", #call, static_cast<int>(status)); \
-      std::exit(1);                                                             \
-    }                                                                           \
-  } while (0)
+#include "probe_check.h"
 
 __global__ void add_one(float* x, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
