@@ -1,0 +1,78 @@
+#!/bin/bash
+# Benchmark (issue 34): the floor CUPTI itself puts under labbook's runs on this GPU, measured
+# by the probes in tools/probes/ beside labbook's own figures for the same work, so that what
+# is left to win can be told from what no CUPTI client can win:
+#   1. a traced launch: no CUPTI, empty callbacks, kernel records, kernel and API records, all
+#      (tools/probes/trace_cost.cu), each as µs a launch and as a ratio to no CUPTI at all;
+#   2. a metrics run's set-up, call by call (tools/probes/profiler_setup_cost.cu), with and
+#      without the counter availability image;
+#   3. a profiled launch: kernel replay as labbook does it, and the first pass of application
+#      replay with and without an L2 flush before each launch (tools/probes/kernel_replay_cost.cu),
+#      with the bench's metric set and with one metric.
+#   bench/cupti_floor.sh BUILD
+# LABBOOK_BENCH_LAUNCHES sets the traced launches (100000), LABBOOK_BENCH_METRICS the set (lab
+# 4's). Needs a GPU; builds the probes with the nvcc and CUPTI that BUILD was configured with.
+set -euo pipefail
+[ $# -eq 1 ] || { echo "usage: bench/cupti_floor.sh BUILD" >&2; exit 2; }
+build=$1
+launches=${LABBOOK_BENCH_LAUNCHES:-100000}
+metrics=${LABBOOK_BENCH_METRICS:-$("$build/labbook" metrics --lab lab4)}
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+nvcc=$(cache CMAKE_CUDA_COMPILER)
+cupti_library=$(cache CUDA_cupti_LIBRARY)
+cupti_include=$(cache CUDAToolkit_CUPTI_INCLUDE_DIR)
+[ -x "$nvcc" ] && [ -f "$cupti_library" ] || { echo "bench/cupti_floor.sh: $build was not configured with nvcc and CUPTI" >&2; exit 2; }
+cupti_dir=$(dirname "$cupti_library")
+export LD_LIBRARY_PATH=$cupti_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+probes=$(dirname "$0")/../tools/probes
+for probe in trace_cost profiler_setup_cost kernel_replay_cost; do
+  "$nvcc" -O2 -arch=native -o "$work/$probe" "$probes/$probe.cu" -I"$cupti_include" -L"$cupti_dir" -lcupti -lcheckpoint -lcuda \
+    -Xlinker -rpath="$cupti_dir" 2>&1 | grep -v deprecated || true
+  [ -x "$work/$probe" ] || { echo "bench/cupti_floor.sh: $probe did not build" >&2; exit 1; }
+done
+median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'
+echo "metrics: $metrics"
+echo
+echo "1. A traced launch ($launches launches of a short kernel, median of 3 runs, one way a process):"
+echo
+echo "| CUPTI | µs a launch | × none |"
+echo "|---|---|---|"
+declare -A per_launch
+for way in none callbacks kernels api all; do
+  runs=()
+  for _ in 1 2 3; do runs+=("$("$work/trace_cost" "$way" "$launches" | sed -n 's/.*, \([0-9.]*\) us a launch.*/\1/p')"); done
+  per_launch[$way]=$(median3 "${runs[@]}")
+  printf '| %s | %.2f | %.2f |\n' "$way" "${per_launch[$way]}" "$(awk "BEGIN { print ${per_launch[$way]} / ${per_launch[none]} }")"
+done
+echo
+echo "2. A metrics run's set-up, each CUPTI call (ms; three processes each way):"
+for way in with-availability without-availability; do
+  for i in 1 2 3; do "$work/profiler_setup_cost" "$way" "$metrics" >"$work/setup-$way-$i.txt"; done
+done
+echo
+echo "| call | with availability | without |"
+echo "|---|---|---|"
+call_ms() { sed -n "s/^$2  *\([0-9.]*\) ms$/\1/p" "$1" | head -1; }
+while IFS= read -r call; do
+  cells=()
+  for way in with-availability without-availability; do
+    values=()
+    for i in 1 2 3; do values+=("$(call_ms "$work/setup-$way-$i.txt" "$call")"); done
+    [ -n "${values[0]}" ] && cells+=("$(median3 "${values[@]}")") || cells+=("not called")
+  done
+  printf '| %s | %s | %s |\n' "$call" "${cells[0]}" "${cells[1]}"
+done < <(sed -n 's/^\(.*[^ ]\)  *[0-9.]* ms$/\1/p' "$work/setup-with-availability-1.txt" | awk '!seen[$0]++')
+echo
+echo "3. A profiled launch (ms a launch; kernel replay: 20 launches, memory saved and put back, L2 flushed before each pass;"
+echo "   application replay: the first pass, 200 launches):"
+echo
+for set in "$metrics" dram__bytes_read.sum; do
+  "$work/kernel_replay_cost" 20 plain 1 "$set"
+  "$work/kernel_replay_cost" 20 none 0 "$set"
+  "$work/kernel_replay_cost" 200 none 0 "$set" application
+  "$work/kernel_replay_cost" 200 none 1 "$set" application
+done | sed 's/^/- /'
