@@ -147,20 +147,16 @@ thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call 
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
 thread_local bool t_launching_graph_nodes = false;        // a graph's nodes, launched by labbook one by one
 
-/// A runtime call that launches one kernel and does nothing else (`<<<...>>>` is
-/// __cudaLaunchKernel since CUDA 13).
-bool launches_one_kernel(CUpti_CallbackId cbid) {
-  switch (cbid) {
-    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
-    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: return true;
-    default: return false;
-  }
+/// A runtime call whose copies and memsets the trace records (the memcpy and memset family, and
+/// graph launches, whose memcpy and memset nodes are the launch call's): its NVTX range is kept
+/// for them. Others are not, kernel launches above all (a kernel takes its launch's range; 10^5
+/// launches held 5 MB of ranges that no copy would take).
+bool may_make_copies(const char* function) {
+  if (!function) return false;
+  const std::string_view name(function);
+  for (const char* family : {"Memcpy", "Memset", "GraphLaunch"})
+    if (name.find(family) != std::string_view::npos) return true;
+  return false;
 }
 
 /// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
@@ -320,14 +316,17 @@ class Collector {
     const std::uint64_t profiler_finished = now_ns();
     if (tracer_) tracer_->flush();
     finish_stages_.flushed_ns = finish_stages_.built_ns = now_ns();   // built_ns again once built
+    bool built = false;
     try {
       Measurement m = build();
       m.program.stop_reason = stop_reason;
       finish_stages_.built_ns = now_ns();
+      built = true;
       if (config_.output_fd >= 0)
         write_measurement_text(m, [this](std::string_view piece) { write_all(config_.output_fd, piece); });
       else write_measurement(m, config_.output);
     } catch (const Error& e) {
+      if (!built) finish_stages_.built_ns = now_ns();   // the time went to building; nothing was written
       std::fprintf(stderr, "labbook collector: %s\n", e.what());
     }
     if (config_.verbose) report_overhead(started, profiler_finished);
@@ -349,7 +348,7 @@ class Collector {
   void dispatch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     switch (domain) {
       case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
-      case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(cbid, static_cast<const CUpti_CallbackData*>(data)); break;
+      case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API:
         if (creates_managed_memory(cbid)) {
           if (tracer_ && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
@@ -420,12 +419,11 @@ class Collector {
   }
 
   // Remembers the runtime call in flight (its correlation id is what kernel and copy
-  // records carry) and the NVTX range it was made in, which its copies take: not for a call
-  // that launches one kernel and copies nothing (a kernel takes its launch's range).
-  void on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+  // records carry) and, for a call that may make copies, the NVTX range it was made in.
+  void on_runtime(const CUpti_CallbackData* d) {
     if (d->callbackSite == CUPTI_API_ENTER) {
       t_runtime_correlation = d->correlationId;
-      if (tracer_ && !launches_one_kernel(cbid)) {
+      if (tracer_ && may_make_copies(d->functionName)) {
         if (const std::size_t range = nvtx_.current_range(this_thread())) {
           std::lock_guard<std::mutex> lock(mutex_);
           range_by_correlation_[d->correlationId] = range;
@@ -507,9 +505,6 @@ class Collector {
       const std::uint32_t thread = this_thread();
       const std::size_t range = nvtx_.current_range(thread);
       std::lock_guard<std::mutex> lock(mutex_);
-      // A kernel's range is its launch's: its call's is kept for copies only, and a graph's
-      // call may make copies, its nodes launched one by one too (10^5 launches held 5 MB of these).
-      if (!graph && !t_launching_graph_nodes && t_runtime_correlation) range_by_correlation_.erase(t_runtime_correlation);
       std::vector<const std::string*> kernels;
       if (!graph) {
         kernels.push_back(intern(d->symbolName ? d->symbolName : ""));
