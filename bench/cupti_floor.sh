@@ -11,7 +11,8 @@
 #      with the bench's metric set and with one metric.
 #   bench/cupti_floor.sh BUILD
 # LABBOOK_BENCH_LAUNCHES sets the traced launches (100000), LABBOOK_BENCH_METRICS the set (lab
-# 4's). Needs a GPU; builds the probes with the nvcc and CUPTI that BUILD was configured with.
+# 4's). Needs a GPU; builds the probes with the nvcc and CUPTI that BUILD was configured with
+# (LABBOOK_BENCH_BUILD_ONLY=1: only that, no GPU needed; the CPU test bench_probes_build).
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: bench/cupti_floor.sh BUILD" >&2; exit 2; }
 build=$1
@@ -28,10 +29,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 probes=$(dirname "$0")/../tools/probes
 for probe in trace_cost profiler_setup_cost kernel_replay_cost; do
-  "$nvcc" -O2 -arch=native -o "$work/$probe" "$probes/$probe.cu" -I"$cupti_include" -L"$cupti_dir" -lcupti -lcheckpoint -lcuda \
+  "$nvcc" -O2 -arch="${LABBOOK_BENCH_ARCH:-native}" -o "$work/$probe" "$probes/$probe.cu" -I"$cupti_include" -L"$cupti_dir" -lcupti -lcheckpoint -lcuda \
     -Xlinker -rpath="$cupti_dir" 2>&1 | grep -v deprecated || true
   [ -x "$work/$probe" ] || { echo "bench/cupti_floor.sh: $probe did not build" >&2; exit 1; }
 done
+if [ -n "${LABBOOK_BENCH_BUILD_ONLY:-}" ]; then echo "built: trace_cost profiler_setup_cost kernel_replay_cost"; exit 0; fi
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'

@@ -5,7 +5,8 @@
 // done before the first launch and not counted. Prints the seconds a launch spent in each part.
 //   kernel_replay_cost LAUNCHES CHECKPOINT FLUSH METRIC[,METRIC...] [application]
 //   CHECKPOINT  none (no memory saved: the floor of Start and Stop alone) | plain | transfer
-//               (CUPTI_CHECKPOINT_OPT_TRANSFER: only blocks that changed are put back)
+//               (CUPTI_CHECKPOINT_OPT_TRANSFER: only blocks that changed are put back; with
+//               FLUSH 1 its restore failed, CUPTI_ERROR_UNKNOWN, on the H200 with driver 580)
 //   FLUSH       0 | 1 (a kernel writing twice L2's size from a context of its own before each
 //               pass, waited for, as labbook's flusher)
 //   application  instead: the first pass of application replay (one Start, the launches, one
@@ -15,13 +16,8 @@
 //   nvcc -O2 -o /tmp/replay_cost tools/probes/kernel_replay_cost.cu -lcupti -lcheckpoint -lcuda
 //   /tmp/replay_cost 20 plain 1 "$(labbook metrics --lab lab4)"
 // Exit 1 on a failed call.
-#include <cuda.h>
 #include <cuda_runtime.h>
-#include <cupti.h>
 #include <cupti_checkpoint.h>
-#include <cupti_profiler_host.h>
-#include <cupti_range_profiler.h>
-#include <cupti_target.h>
 
 #include <chrono>
 #include <cstdint>
@@ -31,9 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "probe_check.h"
-
-#define PARAMS(T) T{T##_STRUCT_SIZE}
+#include "probe_profiler.h"
 
 __global__ void scale(float* x, std::size_t n) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
@@ -59,12 +53,6 @@ struct Clock {
   }
 };
 
-std::vector<const char*> split(char* list) {
-  std::vector<const char*> out;
-  for (char* token = std::strtok(list, ","); token; token = std::strtok(nullptr, ",")) out.push_back(token);
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,7 +64,7 @@ int main(int argc, char** argv) {
   const long launches = std::atol(argv[1]);
   const std::string checkpointing = argv[2];
   const bool flushing = std::string(argv[3]) == "1";
-  std::vector<const char*> names = split(argv[4]);
+  std::vector<const char*> names = probe::split_metrics(argv[4]);
 
   const std::size_t total = 256u << 20, used = 64u << 20;
   float* memory = nullptr;
@@ -110,76 +98,20 @@ int main(int argc, char** argv) {
     CHECK(cuCtxPopCurrent(nullptr));
   };
 
-  auto init = PARAMS(CUpti_Profiler_Initialize_Params);
-  CHECK(cuptiProfilerInitialize(&init));
-  auto chip = PARAMS(CUpti_Device_GetChipName_Params);
-  CHECK(cuptiDeviceGetChipName(&chip));
-  auto avail = PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
-  avail.ctx = ctx;
-  CHECK(cuptiProfilerGetCounterAvailability(&avail));
-  std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
-  avail.pCounterAvailabilityImage = availability.data();
-  CHECK(cuptiProfilerGetCounterAvailability(&avail));
-  auto host = PARAMS(CUpti_Profiler_Host_Initialize_Params);
-  host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  host.pChipName = chip.pChipName;
-  host.pCounterAvailabilityImage = availability.data();
-  CHECK(cuptiProfilerHostInitialize(&host));
-  auto add = PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-  add.pHostObject = host.pHostObject;
-  add.ppMetricNames = names.data();
-  add.numMetrics = names.size();
-  CHECK(cuptiProfilerHostConfigAddMetrics(&add));
-  auto size = PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-  size.pHostObject = host.pHostObject;
-  CHECK(cuptiProfilerHostGetConfigImageSize(&size));
-  std::vector<std::uint8_t> config(size.configImageSize);
-  auto image = PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-  image.pHostObject = host.pHostObject;
-  image.configImageSize = config.size();
-  image.pConfigImage = config.data();
-  CHECK(cuptiProfilerHostGetConfigImage(&image));
-  auto passes = PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-  passes.configImageSize = config.size();
-  passes.pConfigImage = config.data();
-  CHECK(cuptiProfilerHostGetNumOfPasses(&passes));
-  auto enable = PARAMS(CUpti_RangeProfiler_Enable_Params);
-  enable.ctx = ctx;
-  CHECK(cuptiRangeProfilerEnable(&enable));
-  auto data_size = PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-  data_size.pRangeProfilerObject = enable.pRangeProfilerObject;
-  data_size.pMetricNames = names.data();
-  data_size.numMetrics = names.size();
-  data_size.maxNumOfRanges = static_cast<std::size_t>(launches);
-  data_size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(launches);
-  CHECK(cuptiRangeProfilerGetCounterDataSize(&data_size));
-  std::vector<std::uint8_t> counter_data(data_size.counterDataSize);
-  auto data_init = PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-  data_init.pRangeProfilerObject = enable.pRangeProfilerObject;
-  data_init.counterDataSize = counter_data.size();
-  data_init.pCounterData = counter_data.data();
-  CHECK(cuptiRangeProfilerCounterDataImageInitialize(&data_init));
-  auto set = PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-  set.pRangeProfilerObject = enable.pRangeProfilerObject;
-  set.configSize = config.size();
-  set.pConfig = config.data();
-  set.counterDataImageSize = counter_data.size();
-  set.pCounterDataImage = counter_data.data();
-  set.range = CUPTI_AutoRange;
-  set.replayMode = application ? CUPTI_ApplicationReplay : CUPTI_UserReplay;
-  set.maxRangesPerPass = static_cast<std::size_t>(launches);
-  set.numNestingLevels = 1;
-  set.minNestingLevel = 1;
-  set.targetNestingLevel = 1;
-  CHECK(cuptiRangeProfilerSetConfig(&set));
+  probe::initialize_profiler();
+  const char* chip = probe::chip_name(0);
+  CUpti_Profiler_Host_Object* host = probe::host_object(chip, probe::counter_availability(ctx));
+  std::size_t passes = 0;
+  std::vector<std::uint8_t> config = probe::config_image(host, names, passes);
+  CUpti_RangeProfiler_Object* profiler = probe::enable(ctx);
+  const auto ranges = static_cast<std::size_t>(launches);
+  std::vector<std::uint8_t> counter_data = probe::counter_data(profiler, names, ranges);
+  probe::initialize_counter_data(profiler, counter_data);
+  probe::set_config(profiler, config, counter_data, ranges, application ? CUPTI_ApplicationReplay : CUPTI_UserReplay);
   // CUPTI's first Start, out of the count: it is the same whatever the replay.
-  auto start = PARAMS(CUpti_RangeProfiler_Start_Params);
-  start.pRangeProfilerObject = enable.pRangeProfilerObject;
-  auto stop = PARAMS(CUpti_RangeProfiler_Stop_Params);
-  stop.pRangeProfilerObject = enable.pRangeProfilerObject;
   if (!application) {
-    CHECK(cuptiRangeProfilerStart(&start));
-    CHECK(cuptiRangeProfilerStop(&stop));
+    probe::start(profiler);
+    probe::stop(profiler);
   }
 
   CUpti_Checkpoint checkpoint{};
@@ -191,7 +123,7 @@ int main(int argc, char** argv) {
 
   Clock saves, restores, starts, stops, flushes, kernels;
   if (application) {
-    CHECK(cuptiRangeProfilerStart(&start));
+    probe::start(profiler);
     const auto whole = std::chrono::steady_clock::now();
     for (long k = 0; k < launches; ++k) {
       if (flushing) flushes.time(flush);
@@ -202,14 +134,12 @@ int main(int argc, char** argv) {
     }
     CHECK(cudaDeviceSynchronize());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - whole).count();
-    stops.time([&] { CHECK(cuptiRangeProfilerStop(&stop)); });
-    auto decode = PARAMS(CUpti_RangeProfiler_DecodeData_Params);
-    decode.pRangeProfilerObject = enable.pRangeProfilerObject;
-    CHECK(cuptiRangeProfilerDecodeData(&decode));
+    stops.time([&] { probe::stop(profiler); });
+    const std::size_t dropped = probe::decode(profiler);
     std::printf("application, %ld launches, flush %d: %.2f ms a launch (flush %.2f, launch %.2f), then stop %.1f ms, "
                 "%zu ranges dropped\n",
                 launches, flushing ? 1 : 0, 1e3 * seconds / launches, 1e3 * flushes.seconds / launches,
-                1e3 * kernels.seconds / launches, 1e3 * stops.seconds, decode.numOfRangeDropped);
+                1e3 * kernels.seconds / launches, 1e3 * stops.seconds, dropped);
     return 0;
   }
   const auto whole = std::chrono::steady_clock::now();
@@ -218,27 +148,25 @@ int main(int argc, char** argv) {
       CHECK(cuCtxSynchronize());
       CHECK(NV::Cupti::Checkpoint::cuptiCheckpointSave(&checkpoint));
     });
-    for (std::size_t pass = 0; pass < passes.numOfPasses; ++pass) {
+    for (std::size_t pass = 0; pass < passes; ++pass) {
       if (saving && pass > 0) restores.time([&] { CHECK(NV::Cupti::Checkpoint::cuptiCheckpointRestore(&checkpoint)); });
-      starts.time([&] { CHECK(cuptiRangeProfilerStart(&start)); });
+      starts.time([&] { probe::start(profiler); });
       if (flushing) flushes.time(flush);
       kernels.time([&] {
         scale<<<1024, 256>>>(memory, used / sizeof(float));
         CHECK(cudaGetLastError());
       });
-      stops.time([&] { CHECK(cuptiRangeProfilerStop(&stop)); });
+      stops.time([&] { probe::stop(profiler); });
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - whole).count();
-  auto decode = PARAMS(CUpti_RangeProfiler_DecodeData_Params);
-  decode.pRangeProfilerObject = enable.pRangeProfilerObject;
-  CHECK(cuptiRangeProfilerDecodeData(&decode));
+  const std::size_t dropped = probe::decode(profiler);
   if (saving) CHECK(NV::Cupti::Checkpoint::cuptiCheckpointFree(&checkpoint));
   const double n = static_cast<double>(launches);
   std::printf("%ld launches, %zu passes, checkpoint %s, flush %d: %.1f ms a launch (save %.1f, restore %.1f, "
               "start %.1f, stop %.1f, flush %.1f, launch %.1f), %zu ranges dropped\n",
-              launches, passes.numOfPasses, checkpointing.c_str(), flushing ? 1 : 0, 1e3 * seconds / n,
+              launches, passes, checkpointing.c_str(), flushing ? 1 : 0, 1e3 * seconds / n,
               1e3 * saves.seconds / n, 1e3 * restores.seconds / n, 1e3 * starts.seconds / n, 1e3 * stops.seconds / n,
-              1e3 * flushes.seconds / n, 1e3 * kernels.seconds / n, decode.numOfRangeDropped);
+              1e3 * flushes.seconds / n, 1e3 * kernels.seconds / n, dropped);
   return 0;
 }
