@@ -546,9 +546,15 @@ class Collector {
       return;
     }
     // The flush comes last: CUPTI's set-up before the first kernel touched L2 again. Kernel
-    // replay launches the kernel again for its earlier passes, each after a flush.
+    // replay launches the kernel again for its earlier passes, each after a flush. The
+    // program's earlier work is waited for first, as ncu serializes it and kernel replay's
+    // memory save already does: the GPU time-slices the program's context and the flusher's,
+    // so work still running could dirty L2 after the flush, its lines then written back during
+    // the profiled kernel. CUPTI's auto range waits for the whole context after each launch
+    // anyway (its documentation), so this adds no hang that its wait would not.
     const auto flush = [&] {
       if (!flusher_) return;
+      cuCtxSynchronize();   // an error here is the program's own, which its next call reports
       if (const std::string problem = flusher_->flush(static_cast<int>(device)); !problem.empty())
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
                                                 "): they started with what earlier work left in L2");
