@@ -1,17 +1,17 @@
 // What labbook's kernel replay costs a launch, part by part (issue 34): K launches of a kernel
 // over a 64 MiB array (256 MiB allocated, as lab 4's arrays), each replayed for every pass of
-// the metric set as RangeProfiler does it (save the memory; for each pass but the last: put the
-// memory back, Start, flush L2, launch, Stop; put it back; the last pass), with CUPTI's set-up
-// done before the first launch and not counted. Prints the seconds a launch spent in each part.
+// the metric set as RangeProfiler does it (the memory saved; each pass after the first puts it
+// back; each pass: Start, flush L2, launch, Stop), with CUPTI's set-up done before the first
+// launch and not counted. Prints the milliseconds a launch spent in each part.
 //   kernel_replay_cost LAUNCHES CHECKPOINT FLUSH METRIC[,METRIC...] [application]
 //   CHECKPOINT  none (no memory saved: the floor of Start and Stop alone) | plain | transfer
 //               (CUPTI_CHECKPOINT_OPT_TRANSFER: only blocks that changed are put back; with
 //               FLUSH 1 its restore failed, CUPTI_ERROR_UNKNOWN, on the H200 with driver 580)
 //   FLUSH       0 | 1 (a kernel writing twice L2's size from a context of its own before each
-//               pass, waited for, as labbook's flusher)
+//               pass, waited for: labbook's flusher's first pass)
 //   application  instead: the first pass of application replay (one Start, the launches, one
 //                Stop), what each launch costs a run of the program beyond running (CHECKPOINT
-//                must be none)
+//                is not used)
 // Build and run on the GPU machine (LD_LIBRARY_PATH naming CUPTI's folder):
 //   nvcc -O2 -o /tmp/replay_cost tools/probes/kernel_replay_cost.cu -lcupti -lcheckpoint -lcuda
 //   /tmp/replay_cost 20 plain 1 "$(labbook metrics --lab lab4)"
