@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "activity_summary.h"
+#include "collector_environment.h"
 #include "commands.h"
 #include "gpu_probe.h"
 #include "install_layout.h"
@@ -68,6 +69,8 @@ ProfileRequest checked_request(const ProfileOptions& options) {
   ProfileRequest request;
   request.command = options.command;
   request.collector = install_layout().collector;
+  const char* verbose = std::getenv(profiler::env::kVerbose);
+  request.verbose = verbose && std::string(verbose) == "1";
   try {
     request.cupti_metrics = cupti_metrics_for(options.metrics);
   } catch (const Error& e) {
@@ -195,7 +198,7 @@ int profile(const ProfileOptions& options) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "labbook: could not write to %s: %s\n", out.c_str(), e.what());
   }
-  if (const char* verbose = std::getenv("LABBOOK_VERBOSE"); verbose && std::string(verbose) == "1") {
+  if (request.verbose) {
     std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report\n", profiler::seconds_since(started),
                  profiler::seconds_since(reporting));
   }

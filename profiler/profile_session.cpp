@@ -76,6 +76,16 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   return exit_code;
 }
 
+/// A run's measurement, read; with `request.verbose`, how long that took said on stderr.
+Measurement read_run(const ProfileRequest& request, const std::string& path) {
+  const auto started = std::chrono::steady_clock::now();
+  Measurement m = read_measurement(path);
+  if (request.verbose)
+    std::fprintf(stderr, "labbook: %s read in %.3f s (%zu kernels)\n", std::filesystem::path(path).filename().c_str(),
+                 seconds_since(started), m.kernels.size());
+  return m;
+}
+
 std::string nothing_written(const std::string& mode, const std::string& path, int exit_code) {
   return "the " + mode + " run (exit code " + std::to_string(exit_code) + ") left no measurement at " + path +
          ": the program may not use CUDA, or the collector could not start (is another CUPTI tool attached?)";
@@ -119,7 +129,7 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     }
     Measurement measured;
     try {
-      measured = read_measurement(run.output);
+      measured = read_run(request, run.output);
     } catch (const Error& e) {   // labbook's problem, not the program's: said, never fatal
       if (!have_base) return false;
       into.issues.push_back({"metrics_lost", e.what()});
@@ -196,7 +206,7 @@ void collect_source(const ProfileRequest& request, Measurement& into, int first_
         into.issues.push_back({"source_lost", nothing_written("source", run.output, exit_code)});
         return;
       }
-      measured = read_measurement(run.output);
+      measured = read_run(request, run.output);
     } catch (const Error& e) {
       into.issues.push_back({"source_lost", e.what()});
       return;
@@ -235,7 +245,7 @@ ProfileOutcome profile_program(const ProfileRequest& asked) {
       return false;
     }
     try {
-      outcome.measurement = read_measurement(run.output);
+      outcome.measurement = read_run(request, run.output);
     } catch (const Error& e) {
       outcome.problem = e.what();
       return false;

@@ -55,6 +55,9 @@ struct ProfileRequest {
   /// writes to the file env::kOutput names.
   std::function<int(const std::vector<std::string>&, const std::map<std::string, std::string>&, const std::string&)>
       runner;
+  /// LABBOOK_VERBOSE: say on stderr how long each run's measurement took to read (the report
+  /// step's share of a profile of many launches).
+  bool verbose = false;
 };
 
 struct ProfileOutcome {

@@ -106,6 +106,19 @@ TEST(ProfileSession, SourceRunComesLastAndItsLinesJoinTheKernels) {
   EXPECT_TRUE(o.measurement.issues.empty());
 }
 
+TEST(ProfileSession, VerboseSaysHowLongEachRunsMeasurementTookToRead) {
+  for (const bool verbose : {false, true}) {
+    FakeCollector fake;
+    ProfileRequest r = request(fake, testing::TempDir() + "/session-verbose-" + std::to_string(verbose));
+    r.verbose = verbose;
+    testing::internal::CaptureStderr();
+    ASSERT_TRUE(profile_program(r).collected);
+    const std::string said = testing::internal::GetCapturedStderr();
+    for (const char* run : {"trace-run.json read in ", "source-run-1.json read in "})
+      EXPECT_EQ(said.find(run) != std::string::npos, verbose) << run << " in: " << said;
+  }
+}
+
 TEST(ProfileSession, ASourceRunThatLeavesNothingIsAnIssue) {
   FakeCollector fake;
   fake.source_writes = false;
