@@ -37,7 +37,7 @@ while read -r mode program args; do
       # shellcheck disable=SC2086 # ARGS are words
       if t=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile "${flags[@]}" --out "$work/$side" -- "$build/$program" $args); then
         echo "$side, round $round: $t s, peak $(rss)"
-        grep -h "labbook collector:\|labbook: .* in all" "$work/last.log" | sed "s/^/    /"
+        grep -h "labbook collector:\|labbook: .* in all\|labbook: [^ ]* read in " "$work/last.log" | sed "s/^/    /"
       else
         echo "$side, round $round: failed"
       fi

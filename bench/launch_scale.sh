@@ -46,4 +46,4 @@ done
 echo
 echo "Stages of one trace run at $n launches (LABBOOK_VERBOSE=1):"
 LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --out "$work/v" -- "$program" "$n" >/dev/null
-grep -E "^labbook collector: |^labbook: [0-9.]+ s in all" "$work/last.log" | sed 's/^/  /'
+grep -E "^labbook collector: |^labbook: [0-9.]+ s in all|^labbook: [^ ]+ read in " "$work/last.log" | sed 's/^/  /'

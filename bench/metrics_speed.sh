@@ -57,6 +57,6 @@ while read -r -a command; do
   [ ${#command[@]} -gt 0 ] || continue
   LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --out "$work/verbose" -- "${command[@]}" >/dev/null
   echo "- $(basename "${command[0]}") ${command[*]:1}"
-  grep -E "^labbook collector: |^labbook: [0-9.]+ s in all" "$work/last.log" | sed 's/^/  /'
+  grep -E "^labbook collector: |^labbook: [0-9.]+ s in all|^labbook: [^ ]+ read in " "$work/last.log" | sed 's/^/  /'
   rm -rf "$work/verbose"
 done <<<"$programs"
