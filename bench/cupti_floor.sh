@@ -11,13 +11,13 @@
 #      with the bench's metric set and with one metric.
 #   bench/cupti_floor.sh BUILD
 # LABBOOK_BENCH_LAUNCHES sets the traced launches (100000), LABBOOK_BENCH_METRICS the set (lab
-# 4's). Needs a GPU; builds the probes with the nvcc and CUPTI that BUILD was configured with
-# (LABBOOK_BENCH_BUILD_ONLY=1: only that, no GPU needed; the CPU test bench_probes_build).
+# 4's). Needs a GPU; builds the probes with the nvcc and CUPTI that BUILD was configured with,
+# for LABBOOK_BENCH_ARCH (native: this machine's GPU). LABBOOK_BENCH_BUILD_ONLY=1: only that, no
+# GPU needed (the CPU test bench_probes_build).
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: bench/cupti_floor.sh BUILD" >&2; exit 2; }
 build=$1
 launches=${LABBOOK_BENCH_LAUNCHES:-100000}
-metrics=${LABBOOK_BENCH_METRICS:-$("$build/labbook" metrics --lab lab4)}
 cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
 nvcc=$(cache CMAKE_CUDA_COMPILER)
 cupti_library=$(cache CUDA_cupti_LIBRARY)
@@ -34,7 +34,15 @@ for probe in trace_cost profiler_setup_cost kernel_replay_cost; do
   [ -x "$work/$probe" ] || { echo "bench/cupti_floor.sh: $probe did not build" >&2; exit 1; }
 done
 if [ -n "${LABBOOK_BENCH_BUILD_ONLY:-}" ]; then echo "built: trace_cost profiler_setup_cost kernel_replay_cost"; exit 0; fi
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+metrics=${LABBOOK_BENCH_METRICS:-$("$build/labbook" metrics --lab lab4)}
+# The median of three numbers; stops the bench where a probe's line no longer reads as one.
+median3() {
+  local value
+  for value in "$@"; do
+    [[ $value =~ ^[0-9.]+$ ]] || { echo "bench/cupti_floor.sh: '$value' is not a number a probe printed" >&2; exit 1; }
+  done
+  printf '%s\n' "$@" | sort -g | sed -n 2p
+}
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'
 echo "metrics: $metrics"
@@ -64,13 +72,19 @@ while IFS= read -r call; do
   for way in with-availability without-availability; do
     values=()
     for i in 1 2 3; do values+=("$(call_ms "$work/setup-$way-$i.txt" "$call")"); done
-    [ -n "${values[0]}" ] && cells+=("$(median3 "${values[@]}")") || cells+=("not called")
+    if [ -z "${values[0]}" ]; then
+      cells+=("not called")
+    else
+      median=$(median3 "${values[@]}")
+      cells+=("$median")
+    fi
   done
   printf '| %s | %s | %s |\n' "$call" "${cells[0]}" "${cells[1]}"
 done < <(sed -n 's/^\(.*[^ ]\)  *[0-9.]* ms$/\1/p' "$work/setup-with-availability-1.txt" | awk '!seen[$0]++')
 echo
-echo "3. A profiled launch (ms a launch; kernel replay: 20 launches, memory saved and put back, L2 flushed before each pass;"
-echo "   application replay: the first pass, 200 launches):"
+echo "3. A profiled launch (ms a launch; kernel replay, 20 launches: Start and Stop of every pass under one config, with"
+echo "   and without the memory saved and put back and L2 flushed before each pass; application replay: the first pass,"
+echo "   200 launches, with and without the flush):"
 echo
 for set in "$metrics" dram__bytes_read.sum; do
   "$work/kernel_replay_cost" 20 plain 1 "$set"

@@ -26,6 +26,7 @@
 
 #include "activity_tracer.h"
 #include "collector_environment.h"
+#include "context_sync.h"
 #include "cupti_status.h"
 #include "device_facts.h"
 #include "graph_exec_calls.h"
@@ -145,7 +146,6 @@ struct Launch {
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
-thread_local bool t_launching_graph_nodes = false;        // a graph's nodes, launched by labbook one by one
 
 /// A runtime call whose copies and memsets the trace records (the memcpy and memset family, and
 /// graph launches, whose memcpy and memset nodes are the launch call's): its NVTX range is kept
@@ -554,7 +554,7 @@ class Collector {
     // anyway (its documentation), so this adds no hang that its wait would not.
     const auto flush = [&] {
       if (!flusher_) return;
-      cuCtxSynchronize();   // an error here is the program's own, which its next call reports
+      synchronize_context(d->context);
       if (const std::string problem = flusher_->flush(static_cast<int>(device)); !problem.empty())
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
                                                 "): they started with what earlier work left in L2");
@@ -577,10 +577,6 @@ class Collector {
     if (!profiler_ || d->callbackSite != CUPTI_API_ENTER) return false;
     bool launched = false;
     {
-      struct Launching {   // its kernel nodes come to on_launch inside the graph's call
-        Launching() { t_launching_graph_nodes = true; }
-        ~Launching() { t_launching_graph_nodes = false; }
-      } launching;
       launched = graphs_.launch_nodes(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph, stream);
     }
     if (!launched) return false;

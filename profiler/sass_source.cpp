@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <tuple>
 
+#include "context_sync.h"
 #include "cupti_status.h"
 #include "labbook/model/text.h"
 
@@ -73,13 +74,6 @@ void SassSource::on_launch(CUcontext ctx, std::uint64_t launch, const std::strin
 std::vector<std::string> SassSource::functions_chosen() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return chosen_;
-}
-
-void SassSource::wait_for(CUcontext ctx) {
-  if (cuCtxPushCurrent(ctx) != CUDA_SUCCESS) return;
-  cuCtxSynchronize();
-  CUcontext popped = nullptr;
-  cuCtxPopCurrent(&popped);
 }
 
 bool SassSource::enable(CUcontext ctx) {
@@ -209,7 +203,7 @@ void SassSource::finish(CUcontext ctx) {
     function = kernel_;
     launches = std::move(counted_launches_);
   }
-  wait_for(ctx);
+  synchronize_context(ctx);
   std::vector<SassInstruction> instructions = take(ctx);
   auto disable = LABBOOK_PARAMS(CUpti_SassMetricsDisable_Params);
   disable.ctx = ctx;

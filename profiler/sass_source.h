@@ -68,7 +68,6 @@ class SassSource {
 
  private:
   bool enable(CUcontext ctx);                        ///< configured for its device and enabled (once a run)
-  static void wait_for(CUcontext ctx);               ///< the context's work done
   std::vector<SassInstruction> take(CUcontext ctx);  ///< flushes what was counted
   void line_of(std::uint32_t crc, SassInstruction& i);
 

@@ -112,8 +112,9 @@ TEST(ProfileSession, VerboseSaysHowLongEachRunsMeasurementTookToRead) {
     ProfileRequest r = request(fake, testing::TempDir() + "/session-verbose-" + std::to_string(verbose));
     r.verbose = verbose;
     testing::internal::CaptureStderr();
-    ASSERT_TRUE(profile_program(r).collected);
-    const std::string said = testing::internal::GetCapturedStderr();
+    const bool collected = profile_program(r).collected;
+    const std::string said = testing::internal::GetCapturedStderr();   // before any assertion ends the test
+    ASSERT_TRUE(collected);
     for (const char* run : {"trace-run.json read in ", "source-run-1.json read in "})
       EXPECT_EQ(said.find(run) != std::string::npos, verbose) << run << " in: " << said;
   }

@@ -1,8 +1,11 @@
-// What labbook's kernel replay costs a launch, part by part (issue 34): K launches of a kernel
-// over a 64 MiB array (256 MiB allocated, as lab 4's arrays), each replayed for every pass of
-// the metric set as RangeProfiler does it (the memory saved; each pass after the first puts it
-// back; each pass: Start, flush L2, launch, Stop), with CUPTI's set-up done before the first
-// launch and not counted. Prints the milliseconds a launch spent in each part.
+// What a profiled launch costs in CUPTI, part by part (issue 34): K launches of a kernel over a
+// 64 MiB array (256 MiB allocated, as lab 4's arrays), each replayed for every pass of the
+// metric set (the memory saved; each pass after the first puts it back; each pass: Start,
+// flush L2, launch, Stop), with CUPTI's set-up and one warm-up pass before the first launch,
+// not counted. One config and counter data image serve all launches: labbook's kernel replay
+// also initializes its image, sets the config and decodes at every launch (one range an
+// image), so its cost a launch is higher than this floor. Prints the milliseconds a launch
+// spent in each part.
 //   kernel_replay_cost LAUNCHES CHECKPOINT FLUSH METRIC[,METRIC...] [application]
 //   CHECKPOINT  none (no memory saved: the floor of Start and Stop alone) | plain | transfer
 //               (CUPTI_CHECKPOINT_OPT_TRANSFER: only blocks that changed are put back; with
@@ -23,7 +26,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,10 @@ int main(int argc, char** argv) {
   }
   const long launches = std::atol(argv[1]);
   const std::string checkpointing = argv[2];
+  if (checkpointing != "none" && checkpointing != "plain" && checkpointing != "transfer") {
+    std::fprintf(stderr, "kernel_replay_cost: CHECKPOINT is none, plain or transfer, not '%s'\n", argv[2]);
+    return 2;
+  }
   const bool flushing = std::string(argv[3]) == "1";
   std::vector<const char*> names = probe::split_metrics(argv[4]);
 
