@@ -82,11 +82,13 @@ while IFS= read -r call; do
   printf '| %s | %s | %s |\n' "$call" "${cells[0]}" "${cells[1]}"
 done < <(sed -n 's/^\(.*[^ ]\)  *[0-9.]* ms$/\1/p' "$work/setup-with-availability-1.txt" | awk '!seen[$0]++')
 echo
-echo "3. A profiled launch (ms a launch; kernel replay, 20 launches: Start and Stop of every pass under one config, with"
-echo "   and without the memory saved and put back and L2 flushed before each pass; application replay: the first pass,"
-echo "   200 launches, with and without the flush):"
+echo "3. A profiled launch (ms a launch; kernel replay, 20 launches: as labbook does it (per-launch: a config and an image"
+echo "   a launch, memory saved and put back, L2 flushed before each pass), one config for all launches (shared) with and"
+echo "   without the memory and the flush; application replay: the first pass, 200 launches, with and without the flush;"
+echo "   then the ranges decoded and the first metric's smallest and largest value, alike where each range holds its launch):"
 echo
 for set in "$metrics" dram__bytes_read.sum; do
+  "$work/kernel_replay_cost" 20 plain 1 "$set" per-launch
   "$work/kernel_replay_cost" 20 plain 1 "$set"
   "$work/kernel_replay_cost" 20 none 0 "$set"
   "$work/kernel_replay_cost" 200 none 0 "$set" application

@@ -150,6 +150,31 @@ inline std::size_t decode(CUpti_RangeProfiler_Object* profiler) {
   return data.numOfRangeDropped;
 }
 
+/// Ranges the decoded image holds.
+inline std::size_t ranges_in(const std::vector<std::uint8_t>& data) {
+  auto info = PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+  info.pCounterDataImage = data.data();
+  info.counterDataImageSize = data.size();
+  CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
+  return info.numTotalRanges;
+}
+
+/// `metric`'s value in range `range` of the decoded image.
+inline double value_of(CUpti_Profiler_Host_Object* host, const std::vector<std::uint8_t>& data, std::size_t range,
+                       const char* metric) {
+  double value = 0;
+  auto evaluate = PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+  evaluate.pHostObject = host;
+  evaluate.pCounterDataImage = data.data();
+  evaluate.counterDataImageSize = data.size();
+  evaluate.rangeIndex = range;
+  evaluate.ppMetricNames = &metric;
+  evaluate.numMetrics = 1;
+  evaluate.pMetricValues = &value;
+  CHECK(cuptiProfilerHostEvaluateToGpuValues(&evaluate));
+  return value;
+}
+
 inline void tear_down(CUpti_RangeProfiler_Object* profiler, CUpti_Profiler_Host_Object* host) {
   auto off = PARAMS(CUpti_RangeProfiler_Disable_Params);
   off.pRangeProfilerObject = profiler;
