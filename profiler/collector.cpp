@@ -575,11 +575,7 @@ class Collector {
   // kernel, and skip_launch() evaluates (and synchronizes) at every graph launch.
   bool replay_graph_nodes(const CUpti_CallbackData* d, CUstream stream) {
     if (!profiler_ || d->callbackSite != CUPTI_API_ENTER) return false;
-    bool launched = false;
-    {
-      launched = graphs_.launch_nodes(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph, stream);
-    }
-    if (!launched) return false;
+    if (!graphs_.launch_nodes(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph, stream)) return false;
     begin_serialized_launch();   // ended at the graph launch's exit
     profiler_->skip_launch(d->context);
     return true;
