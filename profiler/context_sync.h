@@ -6,13 +6,14 @@
 namespace labbook::profiler {
 
 /// Waits for all work queued in `ctx`, made current for the call and the caller's put back.
-/// A failure is the program's own (a kernel's fault), which its next call reports: not
-/// returned, nor cleared.
-inline void synchronize_context(CUcontext ctx) {
-  if (cuCtxPushCurrent(ctx) != CUDA_SUCCESS) return;
-  cuCtxSynchronize();
+/// Returns what the wait returned: a failure there is the program's own (a kernel's fault),
+/// which its next call reports too; nothing is cleared.
+inline CUresult synchronize_context(CUcontext ctx) {
+  if (CUresult pushed = cuCtxPushCurrent(ctx); pushed != CUDA_SUCCESS) return pushed;
+  const CUresult waited = cuCtxSynchronize();
   CUcontext popped = nullptr;
   cuCtxPopCurrent(&popped);
+  return waited;
 }
 
 }  // namespace labbook::profiler

@@ -5,6 +5,7 @@
 #include <cupti.h>
 #include <cupti_checkpoint.h>
 
+#include "context_sync.h"
 #include "cupti_status.h"
 #include "driver_status.h"
 #include "stopwatch.h"
@@ -71,7 +72,8 @@ std::string DeviceCheckpoint::save() {
   if (!library().problem.empty()) return library().problem;
   const ScopeSeconds timed(seconds_);
   // Work the program queued on other streams must be done before its memory is copied.
-  if (CUresult r = cuCtxSynchronize(); r != CUDA_SUCCESS) return describe_driver_call("cuCtxSynchronize", r);
+  if (CUresult r = synchronize_context(handle_->checkpoint.ctx); r != CUDA_SUCCESS)
+    return describe_driver_call("cuCtxSynchronize", r);
   const CUptiResult s = library().save(&handle_->checkpoint);
   if (s != CUPTI_SUCCESS) return describe_call("cuptiCheckpointSave", s);
   saved_ = true;

@@ -128,9 +128,15 @@ int main(int argc, char** argv) {
     probe::set_config(profiler, config, counter_data, ranges, replay);
   };
   configure();
-  if (!application) {   // CUPTI's first Start, out of the count; then the passes start afresh
-    probe::start(profiler);
-    probe::stop(profiler);
+  if (!application) {   // CUPTI's first Start, out of the count: a whole launch's passes, decoded,
+    // then the passes start afresh (a config set again between passes, before the decode,
+    // crashed CUPTI 13.0 on the H200)
+    for (std::size_t pass = 0; pass < passes; ++pass) {
+      probe::start(profiler);
+      launch();
+      probe::stop(profiler);
+    }
+    probe::decode(profiler);
     configure();
   }
 
