@@ -50,6 +50,9 @@ const char* kDeniedHow =
 }  // namespace
 
 struct RangeProfiler::HostConfig {
+  // Held while the host object lives: CUPTI reads it after the call that took it (a probe
+  // that freed it first crashed in libnvperf_host making the config image; H200, CUDA 13.0).
+  std::vector<std::uint8_t> availability;
   CUpti_Profiler_Host_Object* host = nullptr;
   std::vector<std::uint8_t> config_image;
   std::string chip;
@@ -139,10 +142,11 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
   stage_done(host_stages_.availability);
   auto host = std::make_unique<HostConfig>();
   host->chip = chip.pChipName;
+  host->availability = std::move(availability);
   auto init = LABBOOK_PARAMS(CUpti_Profiler_Host_Initialize_Params);
   init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   init.pChipName = chip.pChipName;
-  init.pCounterAvailabilityImage = availability.data();
+  init.pCounterAvailabilityImage = host->availability.data();
   if (s = cuptiProfilerHostInitialize(&init); s != CUPTI_SUCCESS) {
     disable("metrics_unsupported", describe_call("cuptiProfilerHostInitialize", s));
     return false;
@@ -171,7 +175,7 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     }
   }
 
-  if (replay_.application && !plan_passes(availability)) return false;
+  if (replay_.application && !plan_passes(host_->availability)) return false;
   stage_done(host_stages_.metrics_and_plan);
 
   auto add = LABBOOK_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);

@@ -116,7 +116,10 @@ int main(int argc, char** argv) {
   };
 
   probe::initialize_profiler();
-  CUpti_Profiler_Host_Object* host = probe::host_object(probe::chip_name(0), probe::counter_availability(ctx));
+  // Kept while the host object lives: CUPTI reads it when it makes the config image (a
+  // temporary here crashed libnvperf_host on the H200, CUDA 13.0).
+  const std::vector<std::uint8_t> availability = probe::counter_availability(ctx);
+  CUpti_Profiler_Host_Object* host = probe::host_object(probe::chip_name(0), availability);
   std::size_t passes = 0;
   std::vector<std::uint8_t> config = probe::config_image(host, names, passes);
   CUpti_RangeProfiler_Object* profiler = probe::enable(ctx);
@@ -128,9 +131,8 @@ int main(int argc, char** argv) {
     probe::set_config(profiler, config, counter_data, ranges, replay);
   };
   configure();
-  if (!application) {   // CUPTI's first Start, out of the count: a whole launch's passes, decoded,
-    // then the passes start afresh (a config set again between passes, before the decode,
-    // crashed CUPTI 13.0 on the H200)
+  if (!application) {   // CUPTI's first Start, out of the count: a whole launch's passes,
+    // decoded, then the passes start afresh as labbook's do
     for (std::size_t pass = 0; pass < passes; ++pass) {
       probe::start(profiler);
       launch();
