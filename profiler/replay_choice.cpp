@@ -8,12 +8,14 @@ namespace labbook::profiler {
 
 namespace {
 // What kernel replay costs per profiled launch: CUPTI's start and stop of each pass, about
-// 80 ms, three passes for lab 4's metric set, and saving and restoring the program's memory
-// (lab 4's 88 launches: 0.33 s each, 0.12 s of it the memory; a 2-launch program: 0.27 s each;
-// H200, 2026-11-28). Application replay costs a run of the program and about a second of
-// CUPTI's set-up per pass beyond the first, and sets of several metrics take at least two
-// (lab 4's: three, its metrics one carried group). Rough on purpose: the choice only has to be
-// right by a margin.
+// 22 ms, three passes for lab 4's metric set, and saving and putting back the program's memory
+// (H200, quiet, 2026-11-28: lab 4's 88 launches 0.14 s each, 0.065 s of it the memory, three
+// 64 MiB arrays and a pinned 64 MiB buffer; 0.07 s where the memory is small; 0.27-0.33 s each
+// on a host loaded with other GPU tests). Application replay costs a run of the program and
+// 0.7-0.9 s of CUPTI's set-up per pass beyond the first, and sets of several metrics take at
+// least two (lab 4's: three, its metrics one carried group). Rough on purpose, and on the side
+// of application replay, which copies no memory and prints a kernel's printf once: the choice
+// only has to be right by a margin.
 constexpr double kKernelReplaySecondsPerLaunch = 0.25;
 constexpr double kRunSetupSeconds = 1.0;
 constexpr double kExtraRuns = 2;

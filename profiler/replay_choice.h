@@ -2,9 +2,10 @@
 /// @file
 /// `labbook profile --replay auto`: after the trace run, choose how the metrics runs replay
 /// the counter passes, from what that run saw. Kernel replay (one run: each profiled kernel
-/// launched once per pass, memory put back between passes) costs about a quarter of a second
-/// a launch; application replay costs a run of the program, and a second of CUPTI's set-up,
-/// per pass.
+/// launched once per pass, memory put back between passes) is taken to cost a quarter of a
+/// second a launch, application replay a run of the program and a second of CUPTI's set-up
+/// per pass: estimates on the side of application replay (replay_choice.cpp has what was
+/// measured).
 /// No CUPTI here.
 #include <cstdint>
 #include <optional>
