@@ -48,7 +48,9 @@ inline std::vector<std::uint8_t> counter_availability(CUcontext ctx) {
   return image;
 }
 
-/// The host object, with no availability image when `availability` is empty.
+/// The host object, with no availability image when `availability` is empty. CUPTI keeps the
+/// image's address and reads it again when it makes the config image: it must outlive the
+/// host object (a temporary crashed libnvperf_host; H200, CUDA 13.0).
 inline CUpti_Profiler_Host_Object* host_object(const char* chip, const std::vector<std::uint8_t>& availability) {
   auto host = PARAMS(CUpti_Profiler_Host_Initialize_Params);
   host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
