@@ -128,6 +128,43 @@ std::string fold_tables(const std::string& html) {
   return std::regex_replace(html, folded, "<details class=\"folded\"><summary>$1</summary>\n<table>$2</table></details>");
 }
 
+/// Places where a table cell's text may wrap that the browser would not choose: after a `/`
+/// or `_` joining two words ("readSegment/offset=11", "gld_transactions_per_request",
+/// "transactions/request"), after a namespace ("labbook::kernels::MatMulKernel<float>"), or
+/// after a comma between sizes ("m=1024,k=2048"), so that a
+/// results table fits beside the contents on a 1280 px screen instead of hiding its verdicts
+/// behind a scroll. Only text inside tables, never a tag or an entity; "GB/s" and
+/// "(fermi_ca)" keep together (the next word is shorter than 3 letters), and so do numbers
+/// ("4,194,304"). Copied text is unchanged: `<wbr>` adds no character.
+std::string table_break_points(const std::string& html) {
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  const auto alnum = [&](char c) { return letter(c) || (c >= '0' && c <= '9'); };
+  std::string out;
+  out.reserve(html.size());
+  int tables = 0;   // tables open at this point
+  for (std::size_t i = 0; i < html.size(); ++i) {
+    const char c = html[i];
+    if (c == '<') {   // a tag, copied whole; it may open or close a table
+      const std::size_t end = html.find('>', i);
+      const std::size_t stop = end == std::string::npos ? html.size() : end + 1;
+      if (html.compare(i, 6, "<table") == 0) ++tables;
+      else if (html.compare(i, 8, "</table>") == 0 && tables > 0) --tables;
+      out.append(html, i, stop - i);
+      i = stop - 1;
+      continue;
+    }
+    out += c;
+    if (tables == 0 || i < 2 || i + 3 >= html.size()) continue;
+    const char before = html[i - 1];
+    const bool joins_words =
+        (c == '/' || c == '_') && alnum(before) && letter(html[i + 1]) && letter(html[i + 2]) && letter(html[i + 3]);
+    const bool lists_sizes = c == ',' && alnum(before) && letter(html[i + 1]) && html[i + 2] == '=';   // "m=1024,k=2048"
+    const bool ends_scope = c == ':' && before == ':' && alnum(html[i - 2]) && letter(html[i + 1]);   // "labbook::kernels::"
+    if (joins_words || lists_sizes || ends_scope) out += "<wbr>";
+  }
+  return out;
+}
+
 std::string highlight_code_blocks(const std::string& html) {
   static const std::regex block(R"re(<pre><code class="language-(cuda|cpp|c)">([\s\S]*?)</code></pre>)re");
   std::string out;
@@ -150,8 +187,8 @@ const std::string& stylesheet() {
       "display:flex;flex-wrap:wrap;gap:.2rem .9rem;font-size:.9rem;z-index:1}\n"
       "nav.labbook a{text-decoration:none;color:#0645ad}\n"
       "nav.labbook a.current{font-weight:bold;color:#222}\n"
-      "table{border-collapse:collapse;margin:1rem 0;font-size:.88rem;display:block;overflow-x:auto;max-width:100%}\n"
-      "th,td{border:1px solid #ccc;padding:.3rem .5rem;vertical-align:top;text-align:left}\n"
+      "table{border-collapse:collapse;margin:1rem 0;font-size:.85rem;display:block;overflow-x:auto;max-width:100%}\n"
+      "th,td{border:1px solid #ccc;padding:.3rem .4rem;vertical-align:top;text-align:left}\n"
       "th{background:#f2f2f2}\ntd{background:#fff}\ntr:nth-child(even) td{background:#fcfcfc}\n"
       // A table wider than the page scrolls; its first column (what each row is) stays in view.
       "th:first-child,td:first-child{position:sticky;left:0;z-index:0;box-shadow:1px 0 0 #ccc}\n"
@@ -199,7 +236,8 @@ std::string html_page(const std::string& title, const std::string& body, const N
   // Every section gets an anchor; a page of three or more gets its contents: a menu under its
   // title and a sidebar, of which the stylesheet shows one by the screen's width (no script).
   std::string contents;
-  std::string text = anchor_headings(fold_tables(highlight_code_blocks(mark_badges(html_links(body)))), &contents);
+  std::string text =
+      anchor_headings(table_break_points(fold_tables(highlight_code_blocks(mark_badges(html_links(body))))), &contents);
   if (!contents.empty()) {
     const std::size_t title_end = text.find("</h1>");
     text.insert(title_end == std::string::npos ? 0 : title_end + 5 + (text.compare(title_end + 5, 1, "\n") == 0 ? 1 : 0),

@@ -2,12 +2,12 @@
 # Browser test of the workbook: renders every lab's sheet and the index from the labs'
 # recordings, then opens every HTML page in headless Chromium at 1280 px and at 390 px (a
 # phone). Fails on a broken link, a missing image or stylesheet, a picture without a text
-# alternative, a page wider than the window, or a console error; saves a screenshot of each
-# page at each width.
+# alternative, a page wider than the window, a table that hides its Verdict column at 1280 px,
+# or a console error; saves a screenshot of each page at each width.
 # Usage: check_pages.sh LABBOOK OUT_DIR [--sabotage]   (screenshots: OUT_DIR/screenshots/*.png)
 # --sabotage breaks the rendered pages first (a figure removed, a link to nowhere, a script
-# error, an image without alt text, a picture without a title, an element wider than a phone) and passes only if each is
-# caught: the test of the test.
+# error, an image without alt text, a picture without a title, an element wider than a phone, a
+# table whose Verdict column is out of view) and passes only if each is caught: the test of the test.
 set -uo pipefail
 labbook=$1; out=$2; sabotage=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +19,7 @@ cp "$here/page_check.html" "$out/pages/"
 if [ "$sabotage" = --sabotage ]; then
   rm "$(ls "$out"/pages/*.svg | head -1)"
   sed -i 's|<title[^>]*>[^<]*</title>||g' "$(ls "$out"/pages/*.svg | sed -n 2p)"
-  sed -i 's|</body>|<a href="no-such-lab.html">gone</a><script>console.error("sabotage")</script><img src="labbook.css"><div style="width:900px">wide</div></body>|' "$out/pages/index.html"
+  sed -i 's|</body>|<a href="no-such-lab.html">gone</a><script>console.error("sabotage")</script><img src="labbook.css"><div style="width:900px">wide</div><table><tr><th>Experiment</th><th>Verdict</th></tr><tr><td><div style="width:1400px">x</div></td><td>as predicted</td></tr></table></body>|' "$out/pages/index.html"
 fi
 flags=(--headless --no-sandbox --disable-gpu --no-first-run --allow-file-access-from-files
        --user-data-dir="$out/profile" --virtual-time-budget=5000)
@@ -61,6 +61,7 @@ if [ "$sabotage" = --sabotage ]; then
     grep -q 'console messages' "$out/report.log" && grep -q 'image without a text alternative: labbook.css' "$out/report.log" &&
     grep -q 'picture without a title element' "$out/report.log" &&
     grep -q '390 px: PROBLEM page .* px wider than 390 px, widest: div "wide"' "$out/report.log" &&
+    grep -q '1280 px: PROBLEM table hides its Verdict column at 1280 px' "$out/report.log" &&
     ! grep -q '1280 px: PROBLEM page .* wider' "$out/report.log" && echo "every sabotage was caught"
   exit
 fi
