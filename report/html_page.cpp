@@ -128,15 +128,16 @@ std::string fold_tables(const std::string& html) {
   return std::regex_replace(html, folded, "<details class=\"folded\"><summary>$1</summary>\n<table>$2</table></details>");
 }
 
-/// Places where a table cell's text may wrap that the browser would not choose: after a `/`
-/// or `_` joining two words ("readSegment/offset=11", "gld_transactions_per_request",
-/// "transactions/request"), after a namespace ("labbook::kernels::MatMulKernel<float>"), or
-/// after a comma between sizes ("m=1024,k=2048"), so that a
-/// results table fits beside the contents on a 1280 px screen instead of hiding its verdicts
-/// behind a scroll. Only text inside tables, never a tag or an entity; "GB/s" and
-/// "(fermi_ca)" keep together (the next word is shorter than 3 letters), and so do numbers
-/// ("4,194,304"). Copied text is unchanged: `<wbr>` adds no character.
-std::string table_break_points(const std::string& html) {
+/// Places where text may wrap that the browser would not choose: after a `/` or `_` joining
+/// two words ("readSegment/offset=11", "gld_transactions_per_request", "transactions/request"),
+/// after a namespace ("labbook::kernels::MatMulKernel<float>"), or after a comma between sizes
+/// ("m=1024,k=2048"), so that a results table fits beside the contents on a 1280 px screen
+/// instead of hiding its verdicts behind a scroll, and a long entry of the contents wraps
+/// between names rather than inside one. Text inside tables only, unless `everywhere`; never a
+/// tag or an entity; "GB/s" and "(fermi_ca)" keep together (the next word is shorter than 3
+/// letters), and so do numbers ("4,194,304"). Copied text is unchanged: `<wbr>` adds no
+/// character.
+std::string with_break_points(const std::string& html, bool everywhere) {
   const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
   const auto alnum = [&](char c) { return letter(c) || (c >= '0' && c <= '9'); };
   std::string out;
@@ -154,7 +155,7 @@ std::string table_break_points(const std::string& html) {
       continue;
     }
     out += c;
-    if (tables == 0 || i < 2 || i + 3 >= html.size()) continue;
+    if ((tables == 0 && !everywhere) || i < 2 || i + 3 >= html.size()) continue;
     const char before = html[i - 1];
     const bool joins_words =
         (c == '/' || c == '_') && alnum(before) && letter(html[i + 1]) && letter(html[i + 2]) && letter(html[i + 3]);
@@ -237,8 +238,9 @@ std::string html_page(const std::string& title, const std::string& body, const N
   // title and a sidebar, of which the stylesheet shows one by the screen's width (no script).
   std::string contents;
   std::string text =
-      anchor_headings(table_break_points(fold_tables(highlight_code_blocks(mark_badges(html_links(body))))), &contents);
+      anchor_headings(with_break_points(fold_tables(highlight_code_blocks(mark_badges(html_links(body)))), false), &contents);
   if (!contents.empty()) {
+    contents = with_break_points(contents, true);
     const std::size_t title_end = text.find("</h1>");
     text.insert(title_end == std::string::npos ? 0 : title_end + 5 + (text.compare(title_end + 5, 1, "\n") == 0 ? 1 : 0),
                 "<nav class=\"contents menu\" aria-label=\"Contents\"><details><summary>Contents</summary>" + contents +

@@ -130,3 +130,17 @@ TEST(HtmlPage, TableCellsMayWrapBetweenTheWordsOfANameAndNowhereElse) {
     EXPECT_NE(page.find(whole), std::string::npos) << whole << "\n" << page;
   EXPECT_EQ(page.find("<wbr>", page.find("</table>")), std::string::npos) << "none after the table";
 }
+
+TEST(HtmlPage, ALongEntryOfTheContentsWrapsBetweenNamesAndItsHeadingStaysWhole) {
+  const std::string body = markdown_to_html(
+      "# Profile\n\n## GPU activities\n\n## Memory charts\n\n### readSegment/offset=0: labbook::kernels::readSegment\n");
+  const std::string page = html_page("T", body);
+  const std::string entry = "readSegment/<wbr>offset=0: labbook::<wbr>kernels::<wbr>readSegment</a>";
+  const std::size_t sidebar = page.find("<nav class=\"contents sidebar\"");
+  ASSERT_NE(sidebar, std::string::npos) << page;
+  EXPECT_NE(page.find(entry, sidebar), std::string::npos) << page;
+  EXPECT_NE(page.find("<nav class=\"contents menu\""), std::string::npos);
+  EXPECT_NE(page.find(entry, page.find("<nav class=\"contents menu\"")), std::string::npos) << "the menu too";
+  EXPECT_NE(page.find(">readSegment/offset=0: labbook::kernels::readSegment <a class=\"anchor\""), std::string::npos)
+      << "the heading itself is left as written\n" << page;
+}
