@@ -15,7 +15,7 @@ set -euo pipefail
 old=$1 new=$2 rounds=${3:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-source "$(dirname "$0")/timing.sh"   # seconds, rss, median3
+source "$(dirname "$0")/timing.sh"   # seconds, rss, median3, stages
 tools=$(dirname "$0")/../tools
 metrics=$("$new/labbook" metrics --lab lab4)
 runs=${LABBOOK_AB_RUNS:-"trace tests/programs/many_launches 100000
@@ -37,7 +37,7 @@ while read -r mode program args; do
       # shellcheck disable=SC2086 # ARGS are words
       if t=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile "${flags[@]}" --out "$work/$side" -- "$build/$program" $args); then
         echo "$side, round $round: $t s, peak $(rss)"
-        grep -h "labbook collector:\|labbook: .* in all\|labbook: [^ ]* read in " "$work/last.log" | sed "s/^/    /"
+        stages "    "
       else
         echo "$side, round $round: failed"
       fi

@@ -15,7 +15,7 @@ metrics=${LABBOOK_BENCH_METRICS:-$("$build/labbook" metrics --lab lab4)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-source "$(dirname "$0")/timing.sh"   # seconds, rss, median3
+source "$(dirname "$0")/timing.sh"   # seconds, rss, median3, stages
 size() { [ -e "$1" ] && echo "$(du -sb "$1" | cut -f1 | awk '{ printf "%.2f MB", $1 / 1e6 }')" || echo "none"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'
@@ -46,4 +46,4 @@ done
 echo
 echo "Stages of one trace run at $n launches (LABBOOK_VERBOSE=1):"
 LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --out "$work/v" -- "$program" "$n" >/dev/null
-grep -E "^labbook collector: |^labbook: [0-9.]+ s in all|^labbook: [^ ]+ read in " "$work/last.log" | sed 's/^/  /'
+stages "  "

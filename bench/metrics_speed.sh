@@ -14,7 +14,7 @@ build=$1
 metrics=${LABBOOK_BENCH_METRICS:-$("$build/labbook" metrics --lab lab4)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-source "$(dirname "$0")/timing.sh"   # seconds, rss, median3
+source "$(dirname "$0")/timing.sh"   # seconds, rss, median3, stages
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 
 p=$build/tests/programs
@@ -57,6 +57,6 @@ while read -r -a command; do
   [ ${#command[@]} -gt 0 ] || continue
   LABBOOK_VERBOSE=1 seconds "$build/labbook" profile --metrics "$metrics" --out "$work/verbose" -- "${command[@]}" >/dev/null
   echo "- $(basename "${command[0]}") ${command[*]:1}"
-  grep -E "^labbook collector: |^labbook: [0-9.]+ s in all|^labbook: [^ ]+ read in " "$work/last.log" | sed 's/^/  /'
+  stages "  "
   rm -rf "$work/verbose"
 done <<<"$programs"

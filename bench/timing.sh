@@ -12,3 +12,6 @@ seconds() {
 # rss: the last run's peak resident memory, in MB.
 rss() { [ -s "$work/last.rss" ] && echo "$(( $(tail -1 "$work/last.rss") / 1024 )) MB" || echo "not measured (no /usr/bin/time)"; }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+# stages INDENT: the last run's LABBOOK_VERBOSE lines (the collector's stages, each run's
+# measurement read, labbook's whole time), each after INDENT.
+stages() { grep -E "^labbook collector: |^labbook: [0-9.]+ s in all|^labbook: [^ ]+ read in " "$work/last.log" | sed "s/^/$1/"; }
