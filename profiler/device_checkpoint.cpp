@@ -73,7 +73,7 @@ std::string DeviceCheckpoint::save() {
   const ScopeSeconds timed(seconds_);
   // Work the program queued on other streams must be done before its memory is copied.
   if (CUresult r = synchronize_context(handle_->checkpoint.ctx); r != CUDA_SUCCESS)
-    return describe_driver_call("cuCtxSynchronize", r);
+    return describe_driver_call("waiting for the context's work (cuCtxPushCurrent, cuCtxSynchronize)", r);
   const CUptiResult s = library().save(&handle_->checkpoint);
   if (s != CUPTI_SUCCESS) return describe_call("cuptiCheckpointSave", s);
   saved_ = true;
