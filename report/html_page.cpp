@@ -130,16 +130,25 @@ std::string fold_tables(const std::string& html) {
 
 /// Places where text may wrap that the browser would not choose: after a `/` or `_` joining
 /// two words ("readSegment/offset=11", "gld_transactions_per_request", "transactions/request"),
-/// after a namespace ("labbook::kernels::MatMulKernel<float>"), or after a comma between sizes
-/// ("m=1024,k=2048"), so that a results table fits beside the contents on a 1280 px screen
-/// instead of hiding its verdicts behind a scroll, and a long entry of the contents wraps
+/// after a namespace ("labbook::kernels::MatMulKernel<float>"), after a comma between sizes
+/// ("m=1024,k=2048"), or before a word's capital inside a camelCase name of 16 letters or more
+/// ("readSegment|Uncached"), so that a results table fits beside the contents on a 1280 px
+/// screen instead of hiding its verdicts behind a scroll, and a long entry of the contents wraps
 /// between names rather than inside one. Text inside tables only, unless `everywhere`; never a
-/// tag or an entity; "GB/s" and "(fermi_ca)" keep together (the next word is shorter than 3
-/// letters), and so do numbers ("4,194,304"). Copied text is unchanged: `<wbr>` adds no
-/// character.
+/// tag or an entity (cmark writes four, all short and lower case); "GB/s" and "(fermi_ca)" keep
+/// together (the next word is shorter than 3 letters), and so do numbers ("4,194,304") and
+/// shorter names ("cudaMemcpyAsync"). Copied text is unchanged: `<wbr>` adds no character.
 std::string with_break_points(const std::string& html, bool everywhere) {
-  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  const auto letter = [&](char c) { return lower(c) || upper(c); };
   const auto alnum = [&](char c) { return letter(c) || (c >= '0' && c <= '9'); };
+  const auto name_length = [&](std::size_t at) {   // letters and digits around `at`
+    std::size_t first = at, last = at;
+    while (first > 0 && alnum(html[first - 1])) --first;
+    while (last + 1 < html.size() && alnum(html[last + 1])) ++last;
+    return last - first + 1;
+  };
   std::string out;
   out.reserve(html.size());
   int tables = 0;   // tables open at this point
@@ -161,7 +170,9 @@ std::string with_break_points(const std::string& html, bool everywhere) {
         (c == '/' || c == '_') && alnum(before) && letter(html[i + 1]) && letter(html[i + 2]) && letter(html[i + 3]);
     const bool lists_sizes = c == ',' && alnum(before) && letter(html[i + 1]) && html[i + 2] == '=';   // "m=1024,k=2048"
     const bool ends_scope = c == ':' && before == ':' && alnum(html[i - 2]) && letter(html[i + 1]);   // "labbook::kernels::"
-    if (joins_words || lists_sizes || ends_scope) out += "<wbr>";
+    const bool ends_camel_word = lower(c) && lower(before) && lower(html[i - 2]) && upper(html[i + 1]) &&
+                                 lower(html[i + 2]) && lower(html[i + 3]) && name_length(i) >= 16;
+    if (joins_words || lists_sizes || ends_scope || ends_camel_word) out += "<wbr>";
   }
   return out;
 }
@@ -190,6 +201,9 @@ const std::string& stylesheet() {
       "nav.labbook a.current{font-weight:bold;color:#222}\n"
       "table{border-collapse:collapse;margin:1rem 0;font-size:.85rem;display:block;overflow-x:auto;max-width:100%}\n"
       "th,td{border:1px solid #ccc;padding:.3rem .4rem;vertical-align:top;text-align:left}\n"
+      // A table of eight columns or more (a compiler's report, a results table with a ratio
+      // column) spends less on padding, so that it fits beside the contents at 1280 px.
+      "table:has(tr>:nth-child(8)) :is(th,td){padding:.25rem .3rem}\n"
       "th{background:#f2f2f2}\ntd{background:#fff}\ntr:nth-child(even) td{background:#fcfcfc}\n"
       // A table wider than the page scrolls; its first column (what each row is) stays in view.
       "th:first-child,td:first-child{position:sticky;left:0;z-index:0;box-shadow:1px 0 0 #ccc}\n"

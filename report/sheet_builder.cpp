@@ -260,6 +260,10 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
 
 /// Rows beyond which a sweep's table folds under a summary line in the HTML.
 constexpr std::size_t kLongSweepRows = 12;
+/// Columns of measurements beyond which a sweep of several quantities gets a table for each
+/// quantity (eleven columns do not fit beside the contents on a 1280 px screen), as a sweep of
+/// one quantity always does: its name heads the table once, not in every column.
+constexpr std::size_t kWidestSweepTable = 8;
 
 void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measurement& m) {
   // Parameter values in the order the program ran them, from the ranges of the first group.
@@ -272,33 +276,53 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
     }
   sheet.heading(3, sweep.title);
   if (!sweep.text.empty()) sheet.markdown(expand_placeholders(sweep.text, m, lab.peaks));
-  Table t;
-  t.header.push_back(quantity_label(sweep.parameter));
-  for (const auto& g : sweep.groups)
-    for (const auto& q : sweep.quantities) t.header.push_back(g + ": " + quantity_label(q));
   json rows = json::array();
   for (const auto& v : values) {
-    // A size in bytes reads as one ("4 KiB"), not as its digits.
-    char* end = nullptr;
-    const double number = std::strtod(v.c_str(), &end);
-    std::vector<Text> cells = {sweep.unit == "bytes" && end && *end == '\0' ? format_size(number) : v};
     json row = {{sweep.parameter, v}};
     for (const auto& g : sweep.groups)
-      for (const auto& q : sweep.quantities) {
-        const QuantityValue value = range_quantity(m, g + "/" + sweep.parameter + "=" + v, q, lab.peaks);
-        cells.push_back(cell(value, quantity_unit(q)));
-        row[g][q] = value_json(value, quantity_unit(q));
-      }
-    t.rows.push_back(std::move(cells));
+      for (const auto& q : sweep.quantities)
+        row[g][q] = value_json(range_quantity(m, g + "/" + sweep.parameter + "=" + v, q, lab.peaks), quantity_unit(q));
     rows.push_back(std::move(row));
   }
-  // A long sweep folds under one line in the HTML; its curve, where the lab draws one, stays in view.
-  if (t.rows.size() > kLongSweepRows)
-    t.folded_under = "The sweep's table: " + std::to_string(t.rows.size()) + " values of " + sweep.parameter + ", " +
-                     std::to_string(t.header.size() - 1) + " columns";
-  if (values.empty()) sheet.markdown("_No sweep ranges were measured._");
-  else sheet.table(std::move(t));
   sheet.data["sweeps"].push_back({{"title", sweep.title}, {"rows", rows}});
+  if (values.empty()) {
+    sheet.markdown("_No sweep ranges were measured._");
+    return;
+  }
+  const bool apart = sweep.quantities.size() == 1 || sweep.groups.size() * sweep.quantities.size() > kWidestSweepTable;
+  // One table of every (group, quantity), or one table a quantity whose columns are the groups.
+  std::vector<std::vector<std::string>> tables;
+  if (apart) {
+    for (const auto& q : sweep.quantities) tables.push_back({q});
+  } else {
+    tables.push_back(sweep.quantities);
+  }
+  for (const auto& quantities : tables) {
+    Table t;
+    t.header.push_back(quantity_label(sweep.parameter));
+    for (const auto& g : sweep.groups)
+      for (const auto& q : quantities) t.header.push_back(apart ? g : g + ": " + quantity_label(q));
+    for (const auto& v : values) {
+      // A size in bytes reads as one ("4 KiB"), not as its digits.
+      char* end = nullptr;
+      const double number = std::strtod(v.c_str(), &end);
+      std::vector<Text> cells = {sweep.unit == "bytes" && end && *end == '\0' ? format_size(number) : v};
+      for (const auto& g : sweep.groups)
+        for (const auto& q : quantities)
+          cells.push_back(cell(range_quantity(m, g + "/" + sweep.parameter + "=" + v, q, lab.peaks), quantity_unit(q)));
+      t.rows.push_back(std::move(cells));
+    }
+    // A long sweep folds under one line in the HTML, which names the quantity; its curve, where
+    // the lab draws one, stays in view. A short one shows its quantity above it.
+    const std::size_t columns = t.header.size() - 1;
+    if (t.rows.size() > kLongSweepRows)
+      t.folded_under = (apart ? "The sweep's " + quantity_label(quantities.front()) : std::string("The sweep's table")) +
+                       ": " + std::to_string(t.rows.size()) + " values of " + sweep.parameter + ", " +
+                       std::to_string(columns) + (columns == 1 ? " column" : " columns");
+    else if (apart)
+      sheet.lines({Text{strong(quantity_label(quantities.front()))}});
+    sheet.table(std::move(t));
+  }
 }
 
 void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations,

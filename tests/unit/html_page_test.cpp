@@ -120,13 +120,16 @@ TEST(HtmlPage, TableCellsMayWrapBetweenTheWordsOfANameAndNowhereElse) {
       "Text readSegment/offset=0 and gld_transactions_per_request stay whole outside tables.\n\n"
       "| Experiment | Quantity | Kernel | Sizes | Kept | Link |\n| --- | --- | --- | --- | --- | --- |\n"
       "| readSegment/offset=0 | gld_transactions_per_request | labbook::kernels::MatMulKernel&lt;float&gt; | "
-      "cublas/float/m=1024,k=2048 | 2546.6 GB/s, 4,194,304 sectors (fermi_ca) | [x](a_b/c_d.html) |\n");
+      "cublas/float/m=1024,k=2048 | 2546.6 GB/s, 4,194,304 sectors (fermi_ca) | [x](a_b/c_d.html) |\n"
+      "| readSegmentUncached | cudaMemcpyAsync | a_b | c | d | e |\n");
   const std::string page = html_page("T", body);
   for (const char* broken : {"readSegment/<wbr>offset=0", "gld_<wbr>transactions_<wbr>per_<wbr>request",
-                             "labbook::<wbr>kernels::<wbr>MatMulKernel&lt;float&gt;", "cublas/<wbr>float/m=1024,<wbr>k=2048"})
+                             "labbook::<wbr>kernels::<wbr>MatMulKernel&lt;float&gt;", "cublas/<wbr>float/m=1024,<wbr>k=2048",
+                             "read<wbr>Segment<wbr>Uncached"})
     EXPECT_NE(page.find(broken), std::string::npos) << broken << "\n" << page;
   for (const char* whole : {"2546.6 GB/s", "4,194,304 sectors (fermi_ca)", "href=\"a_b/c_d.html\"",
-                            "Text readSegment/offset=0 and gld_transactions_per_request stay"})
+                            "Text readSegment/offset=0 and gld_transactions_per_request stay",
+                            "cudaMemcpyAsync"})
     EXPECT_NE(page.find(whole), std::string::npos) << whole << "\n" << page;
   EXPECT_EQ(page.find("<wbr>", page.find("</table>")), std::string::npos) << "none after the table";
 }
