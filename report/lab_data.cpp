@@ -295,9 +295,14 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
   for (const toml::table* t : top.tables("section")) {
     const TableReader s(*t, origin, "[[section]]", peaks);
     Section section{s.string("title"), s.string("text", false), s.strings("experiments"), s.strings("quantities"),
-                    s.string("baseline", false)};
+                    s.string("baseline", false), s.strings("baseline_quantities", false)};
     if (section.experiments.empty()) s.fail("experiments", "is empty");
     for (const auto& q : section.quantities) s.check_quantity("quantities", q);
+    if (!section.baseline_quantities.empty() && section.baseline.empty())
+      s.fail("baseline_quantities", "needs a baseline");
+    for (const auto& q : section.baseline_quantities)
+      if (std::find(section.quantities.begin(), section.quantities.end(), q) == section.quantities.end())
+        s.fail("baseline_quantities", "names '" + q + "', which is not one of the section's quantities");
     lab.sections.push_back(std::move(section));
   }
   if (lab.sections.empty()) top.fail(root.source(), "needs at least one [[section]]");

@@ -27,6 +27,9 @@ struct Section {
   /// An experiment every row is also shown against ("Of <baseline>": the measured value
   /// over the baseline's, same quantity), e.g. a device-to-device copy; "" for none.
   std::string baseline;
+  /// The quantities shown against it, where the others mean nothing beside it (cuBLAS's
+  /// instructions are not the same kind of work as a hand-written kernel's); empty: all.
+  std::vector<std::string> baseline_quantities = {};
 };
 
 /// A parameter sweep shown as one table: a row per parameter value.

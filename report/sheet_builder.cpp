@@ -240,9 +240,11 @@ void add_section(Sheet& sheet, const LabData& lab, const Section& section, const
         if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
       }
       if (!section.baseline.empty()) {
+        const auto& shown = section.baseline_quantities;
+        const bool against = shown.empty() || std::find(shown.begin(), shown.end(), quantity) != shown.end();
         const QuantityValue base = range_quantity(m, section.baseline, quantity, lab.peaks);
         Text of = "—";
-        if (measured.value && base.value && *base.value != 0) {
+        if (against && measured.value && base.value && *base.value != 0) {
           of = printf1("%.1f %%", 100.0 * *measured.value / *base.value);
           row["of_baseline"] = *measured.value / *base.value;
         }

@@ -8,6 +8,7 @@
 
 #include "cmark_document.h"
 #include "lab_data.h"
+#include "lab_toml_fixture.h"
 #include "labbook/model/measurement_json.h"
 #include "markdown_writer.h"
 #include "sheet_builder.h"
@@ -131,6 +132,39 @@ TEST(Lab4Sheet, ABaselineAddsAColumnOfRatios) {
       EXPECT_EQ(r[6], "80.0 %");
     }
   }
+}
+
+TEST(Lab4Sheet, BaselineQuantitiesLimitTheRatiosToThoseQuantities) {
+  LabData lab = load_lab_data(kLab + "/lab.toml");
+  lab.sections.at(0).baseline = "readSegment/offset=0";
+  lab.sections.at(0).baseline_quantities = {"time"};
+  const std::string md = to_markdown(build_sheet(lab, read_measurement(kLab + "/recorded/h100.json"), {}));
+  int ratios = 0, dashes = 0;
+  for (const auto& t : parse_tables(md)) {
+    if (t.header.size() < 7 || t.header[6] != "Of readSegment/offset=0") continue;
+    for (const auto& r : t.rows) {
+      if (r[1] == "time") {
+        EXPECT_NE(r[6].find(" %"), std::string::npos) << r[0];
+        ++ratios;
+      } else {
+        EXPECT_EQ(r[6], "—") << r[0] << " " << r[1];
+        ++dashes;
+      }
+    }
+  }
+  EXPECT_GT(ratios, 0);
+  EXPECT_GT(dashes, 0);
+}
+
+TEST(Lab4Sheet, BaselineQuantitiesMustBeTheSectionsOwnAndNeedABaseline) {
+  const std::string head = fixture::lab_toml_head() + "[[section]]\ntitle = \"S\"\nexperiments = [\"a\"]\n"
+                           "quantities = [\"time\"]\n";
+  EXPECT_NE(fixture::lab_toml_error(head + "baseline = \"b\"\nbaseline_quantities = [\"gld_efficiency\"]\n")
+                .find("'baseline_quantities' names 'gld_efficiency', which is not one of the section's quantities"),
+            std::string::npos);
+  EXPECT_NE(fixture::lab_toml_error(head + "baseline_quantities = [\"time\"]\n").find("'baseline_quantities' needs a baseline"),
+            std::string::npos);
+  EXPECT_EQ(fixture::lab_toml_error(head + "baseline = \"b\"\nbaseline_quantities = [\"time\"]\n"), "");
 }
 
 TEST(Lab4Sheet, WithoutAModelTheModelAndVerdictColumnsGoAndATraceOnlyRunSaysSo) {
