@@ -278,12 +278,18 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
     }
   sheet.heading(3, sweep.title);
   if (!sweep.text.empty()) sheet.markdown(expand_placeholders(sweep.text, m, lab.peaks));
+  // Each (value, group, quantity) once, for the JSON and for the tables.
+  std::map<std::string, QuantityValue> measured;   // keyed by value, group and quantity
+  const auto key = [](const std::string& v, const std::string& g, const std::string& q) { return v + '\n' + g + '\n' + q; };
   json rows = json::array();
   for (const auto& v : values) {
     json row = {{sweep.parameter, v}};
     for (const auto& g : sweep.groups)
-      for (const auto& q : sweep.quantities)
-        row[g][q] = value_json(range_quantity(m, g + "/" + sweep.parameter + "=" + v, q, lab.peaks), quantity_unit(q));
+      for (const auto& q : sweep.quantities) {
+        const QuantityValue& value = measured[key(v, g, q)] =
+            range_quantity(m, g + "/" + sweep.parameter + "=" + v, q, lab.peaks);
+        row[g][q] = value_json(value, quantity_unit(q));
+      }
     rows.push_back(std::move(row));
   }
   sheet.data["sweeps"].push_back({{"title", sweep.title}, {"rows", rows}});
@@ -311,7 +317,7 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
       std::vector<Text> cells = {sweep.unit == "bytes" && end && *end == '\0' ? format_size(number) : v};
       for (const auto& g : sweep.groups)
         for (const auto& q : quantities)
-          cells.push_back(cell(range_quantity(m, g + "/" + sweep.parameter + "=" + v, q, lab.peaks), quantity_unit(q)));
+          cells.push_back(cell(measured.at(key(v, g, q)), quantity_unit(q)));
       t.rows.push_back(std::move(cells));
     }
     // A long sweep folds under one line in the HTML, which names the quantity; its curve, where
