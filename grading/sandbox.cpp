@@ -598,7 +598,7 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   auto ended_at = start;
   ino_t ns = 0;
   pid_t ns_init = 0;
-  long peak_tasks = 0;
+  long& peak_tasks = result.peak_tasks;
 
   auto next_sample = start;
   auto sample = [&] {
