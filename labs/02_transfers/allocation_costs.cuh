@@ -9,7 +9,8 @@
 //   alloc/pinned      cudaMallocHost + one store per page | cudaFreeHost
 //   alloc/registered  malloc + one store per page + cudaHostRegister | cudaHostUnregister + free
 // The variant's range holds all its cycles (1 + repeat per size, 20 for 1 MiB); after each
-// size two empty ranges inside it carry the medians, in ns, as their payloads:
+// size, empty ranges inside it carry each cycle's times, in ns, as their payloads (the report
+// takes their median, and their spread is the noise a claim is decided against):
 //   alloc/<variant>/allocate/bytes=N   from the first call to the last page's store
 //   alloc/<variant>/free/bytes=N       the release
 // Each cycle checks, untimed, that the runtime sees the memory as it should: page-locked host
@@ -129,17 +130,16 @@ inline void run_allocation_costs(Run& run) {
       if (!right)
         std::fprintf(stderr, "alloc/%s: cudaPointerGetAttributes did not report the memory as %s\n", v.name,
                      v.expected == cudaMemoryTypeHost ? "page-locked host memory" : "unregistered");
-      const double allocate_median = median(allocate_ns), free_median = median(free_ns);
-      {
-        NvtxRange step("allocate");
-        NvtxRange size("bytes=" + std::to_string(bytes), allocate_median);
+      for (std::size_t c = 0; c < allocate_ns.size(); ++c) {
+        NvtxRange allocate_step("allocate");
+        NvtxRange allocate_size("bytes=" + std::to_string(bytes), allocate_ns[c]);
       }
-      {
-        NvtxRange step("free");
-        NvtxRange size("bytes=" + std::to_string(bytes), free_median);
+      for (std::size_t c = 0; c < free_ns.size(); ++c) {
+        NvtxRange free_step("free");
+        NvtxRange free_size("bytes=" + std::to_string(bytes), free_ns[c]);
       }
-      run.add({allocate_path, allocate_median / 1e6, "", right});
-      run.add({free_path, free_median / 1e6, "", right});
+      run.add({allocate_path, median(allocate_ns) / 1e6, "", right});
+      run.add({free_path, median(free_ns) / 1e6, "", right});
     }
   }
 }
