@@ -59,7 +59,7 @@ TEST(Lab4Sheet, KeyCellsParseBackThroughCmarkGfm) {
   // Source | model then | model now | measured | verdict for the misaligned read: the book's
   // Fermi number beside the model's explanation of it and the H100's.
   const auto& r11 = rows.at("readSegment/offset=11|gld_efficiency");
-  EXPECT_EQ(r11.at("source"), "49.81 % (Fermi M2070) [1]");
+  EXPECT_EQ(r11.at("source"), "49.81 % (Fermi) [1]");
   EXPECT_EQ(r11.at("model_then"), "50.00 % (fermi_ca)");
   EXPECT_EQ(r11.at("model_now"), "80.00 %");
   EXPECT_EQ(r11.at("measured"), "80.00 %");
