@@ -8,7 +8,7 @@
 //                               (which waits for the worker), read it, launch again;
 //   device_launch/device_loop   a master kernel decides: it launches the worker, then itself
 //                               as a tail launch, which starts once the worker is done.
-//   .../per_step                payload: the loop's wall time per step, ns (median over runs).
+//   .../per_step                payload: the loop's wall time per step, ns, one range per run.
 // Device-side launches need relocatable device code and the device runtime (CMakeLists.txt).
 // CUDA 12 removed cudaDeviceSynchronize in kernels; a tail launch (cudaStreamTailLaunch) is
 // how a kernel now waits for the work it launched.
@@ -81,7 +81,7 @@ inline void device_launch_loop(LabRun& run, const std::string& name, unsigned st
       right = right && seen.steps == steps && seen.value == want;
       per_step_ns.push_back(ms * 1e6 / steps);
     }
-    NvtxRange per_step("per_step", median(per_step_ns));
+    for (double ns : per_step_ns) NvtxRange per_step("per_step", ns);   // one payload per run: its spread is the noise
   }
   std::printf("%-32s %.2f us per step (%u steps)\n", path.c_str(), median(per_step_ns) / 1e3, steps);
   run.record(path, median(per_step_ns) * steps / 1e6, right);

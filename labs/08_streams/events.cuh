@@ -85,8 +85,8 @@ inline void event_pairs(LabRun& run) {
   run.record(path, median(ms), tags.right(path) && readings.step_ns > 0);
 }
 
-/// cudaEventSynchronize on an event behind a spinning kernel, 1 + repeat times; the payload
-/// of <path>/cpu_busy is the median share of the wait the thread was on a CPU.
+/// cudaEventSynchronize on an event behind a spinning kernel, 1 + repeat times; a
+/// <path>/cpu_busy range per wait carries the share of it the thread was on a CPU.
 inline void event_wait(LabRun& run, const std::string& flag_name, unsigned flags) {
   const std::string path = "events/wait/" + flag_name;
   if (!run.selected(path)) return;
@@ -109,7 +109,7 @@ inline void event_wait(LabRun& run, const std::string& flag_name, unsigned flags
       busy_pct.push_back(100.0 * (thread_cpu_ns() - cpu) / waited);
       wait_ms.push_back(waited / 1e6);
     }
-    NvtxRange busy("cpu_busy", median(busy_pct));
+    for (double pct : busy_pct) NvtxRange busy("cpu_busy", pct);   // one payload per wait: its spread is the noise
   }
   CUDA_CHECK(cudaEventDestroy(done));
   std::printf("%-32s the thread was on a CPU %.1f %% of the wait\n", path.c_str(), median(busy_pct));

@@ -2,7 +2,7 @@
 // Which calls give the host control back before the GPU is done (000, VI-A and V-F-1; 004,
 // « CUDA-Streams », « CUDA-Event-Operationen »): each experiment host_return/<call> queues a
 // kernel spinning --spin-ms on a fresh stream, then makes the call and times how long it
-// takes to return; <call>/call carries that time (median over 1 + repeat runs, ns) as its
+// takes to return; <call>/call carries that time (ns) of each of 1 + repeat runs as its
 // payload. A call that waits for the GPU takes about the spin; one that does not, microseconds.
 //   kernel_launch                 a second kernel on the stream
 //   memcpy_async_pinned           cudaMemcpyAsync host -> device from pinned memory, on the stream
@@ -162,7 +162,7 @@ inline void run_host_return(LabRun& run) {
           statuses_right = false;
         }
       }
-      NvtxRange call("call", median(call_ns));
+      for (double ns : call_ns) NvtxRange call("call", ns);   // one payload per call: its spread is the noise
     }
     for (auto s : streams)
       if (s) CUDA_CHECK(cudaStreamDestroy(s));
