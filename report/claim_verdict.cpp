@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <vector>
 
 #include "format.h"
@@ -21,6 +22,16 @@ std::string with_noise(const QuantityValue& v, const std::string& unit) {
 
 /// " or 2.00 %" for a claim's tolerance, "" for none.
 std::string or_tolerance(double tolerance) { return tolerance > 0 ? " (or " + two_decimals(tolerance * 100) + " %)" : ""; }
+
+/// Whether `values` of `quantity` are single runs of a quantity that moves from run to run:
+/// then no verdict on them can know the noise, and the reason says so.
+bool noise_unknown(const std::string& quantity, std::initializer_list<const QuantityValue*> values) {
+  if (!is_timed_quantity(quantity)) return false;
+  for (const QuantityValue* v : values)
+    if (v->samples.size() > 1) return false;
+  return true;
+}
+constexpr const char* kOneRunEach = "one run each: the noise was not measured";
 
 /// Two measured values are told apart when their repeats do not overlap and their medians
 /// differ by more than `tolerance` (relative to `b`).
@@ -44,6 +55,7 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
   out.verdict = judge_interval(r.low, r.high, c.min_ratio, c.max_ratio);
   std::string ratio = "ratio " + two_decimals(r.value);
   if (r.low != r.high) ratio += " (" + two_decimals(r.low) + " to " + two_decimals(r.high) + " over the repeats)";
+  else if (noise_unknown(c.quantity, {&num, &den})) ratio += std::string(" (") + kOneRunEach + ")";
   out.reason = ratio + "; the claim needs " + band_text(c.min_ratio, c.max_ratio) +
                (out.verdict == Verdict::kInconclusive ? ": some repeats meet it, others do not" : "");
   return out;
@@ -78,7 +90,9 @@ ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<
     if (distinguishable(winner_value, runner_up_value, c.tolerance)) {
       out.verdict = Verdict::kHolds;
       out.reason = c.best + " is the " + extreme + " (" + format_value(*winner_value.value, unit) + "), ahead of " +
-                   runner_up + " (" + format_value(*runner_up_value.value, unit) + ") beyond the noise";
+                   runner_up + " (" + format_value(*runner_up_value.value, unit) + ")" +
+                   (noise_unknown(c.quantity, {&winner_value, &runner_up_value}) ? std::string("; ") + kOneRunEach
+                                                                                  : std::string(" beyond the noise"));
     } else {
       out.verdict = Verdict::kInconclusive;
       out.reason = c.best + " is the " + extreme + " (" + format_value(*winner_value.value, unit) + "), but " + runner_up +
@@ -93,6 +107,7 @@ ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<
   if (distinguishable(claimed->second, winner_value, c.tolerance)) {
     out.verdict = Verdict::kDoesNotHold;
     out.reason = measured_best;
+    if (noise_unknown(c.quantity, {&claimed->second, &winner_value})) out.reason += std::string("; ") + kOneRunEach;
   } else {
     out.verdict = Verdict::kInconclusive;
     out.reason = measured_best + "; the two are within run-to-run noise" + or_tolerance(c.tolerance) + " of each other";

@@ -245,6 +245,15 @@ std::string quantity_unit(const std::string& quantity) {
   return "";
 }
 
+bool is_timed_quantity(const std::string& quantity) {
+  const std::string unit = quantity_unit(quantity);
+  const auto ends_with = [](const std::string& s, const std::string& end) {
+    return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
+  };
+  return unit == "ns" || ends_with(unit, "/s") || quantity.find("time") != std::string::npos ||
+         quantity.rfind("cycles_per_", 0) == 0 || ends_with(quantity, "_pct_of_peak");
+}
+
 std::string quantity_label(const std::string& quantity) {
   std::string label = quantity;
   std::replace(label.begin(), label.end(), '_', ' ');

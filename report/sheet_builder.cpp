@@ -339,7 +339,8 @@ void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citation
   sheet.heading(2, "Claims from the sources, checked here");
   sheet.markdown(
       "A claim holds when every repeat of the experiments agrees with it. When the repeats fall on both sides of "
-      "what the claim needs, the verdict is *inconclusive*: the difference is within run-to-run noise.");
+      "what the claim needs, the verdict is *inconclusive*: the difference is within run-to-run noise. A time "
+      "measured once on each side has no repeats to show its noise, and its verdict says so.");
   Table t{{"Claim", measured_title, "Verdict"}, {}};
   for (const auto& c : lab.claims) {
     const int n = citations.number(c.citation);

@@ -148,3 +148,36 @@ TEST(LabChecks, ATimeCheckOnBothSidesOfItsBoundIsInconclusiveNotFailed) {
   EXPECT_FALSE(outcomes[1].passed) << outcomes[1].text;   // every repeat below the bound
   EXPECT_FALSE(outcomes[1].inconclusive);
 }
+
+TEST(ClaimVerdict, OneRunOfATimeEachSaysItsNoiseWasNotMeasured) {
+  labbook::Measurement m;
+  add_launches(m, "slow", {80.0});
+  add_launches(m, "fast", {60.0});
+  const ClaimOutcome ratio = judge_claim(ratio_claim(1.1), m, {});
+  EXPECT_EQ(ratio.verdict, Verdict::kHolds);
+  EXPECT_NE(ratio.reason.find("ratio 1.33 (one run each: the noise was not measured)"), std::string::npos) << ratio.reason;
+  add_launches(m, "b128", {90.0});
+  add_launches(m, "b256", {60.0});
+  add_launches(m, "b1024", {75.0});
+  const ClaimOutcome best = judge_claim(best_claim("b256"), m, {});
+  EXPECT_EQ(best.verdict, Verdict::kHolds);
+  EXPECT_NE(best.reason.find("ahead of b1024 (75.0 µs); one run each: the noise was not measured"), std::string::npos) << best.reason;
+  EXPECT_EQ(best.reason.find("beyond the noise"), std::string::npos) << best.reason;
+  const ClaimOutcome wrong = judge_claim(best_claim("b128"), m, {});
+  EXPECT_EQ(wrong.verdict, Verdict::kDoesNotHold);
+  EXPECT_NE(wrong.reason.find("one run each"), std::string::npos) << wrong.reason;
+  // Two runs on one side are repeats: the reason shows their spread instead.
+  add_launches(m, "slow", {82.0});
+  EXPECT_EQ(judge_claim(ratio_claim(1.1), m, {}).reason.find("one run each"), std::string::npos);
+}
+
+TEST(ClaimVerdict, OneCountOfACounterIsExactNotOneRun) {
+  EXPECT_TRUE(is_timed_quantity("time"));
+  EXPECT_TRUE(is_timed_quantity("range_time"));
+  EXPECT_TRUE(is_timed_quantity("host_bandwidth"));
+  EXPECT_TRUE(is_timed_quantity("cycles_per_load"));
+  EXPECT_TRUE(is_timed_quantity("kernels_time_pct"));
+  EXPECT_FALSE(is_timed_quantity("gld_transactions"));
+  EXPECT_FALSE(is_timed_quantity("shared_load_transactions_per_request"));
+  EXPECT_FALSE(is_timed_quantity("payload_bytes"));
+}
