@@ -53,8 +53,8 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
   out.ratio = r;
   out.measured = c.numerator + ": " + with_noise(num, unit) + "; " + c.denominator + ": " + with_noise(den, unit);
   out.verdict = judge_interval(r.low, r.high, c.min_ratio, c.max_ratio);
-  std::string ratio = "ratio " + two_decimals(r.value);
-  if (r.low != r.high) ratio += " (" + two_decimals(r.low) + " to " + two_decimals(r.high) + " over the repeats)";
+  std::string ratio = "ratio " + format_ratio(r.value);
+  if (r.low != r.high) ratio += " (" + format_ratio(r.low) + " to " + format_ratio(r.high) + " over the repeats)";
   else if (noise_unknown(c.quantity, {&num, &den})) ratio += std::string(" (") + kOneRunEach + ")";
   out.reason = ratio + "; the claim needs " + band_text(c.min_ratio, c.max_ratio) +
                (out.verdict == Verdict::kInconclusive ? ": some repeats meet it, others do not" : "");

@@ -30,6 +30,10 @@ std::string format_comparison(double measured, double source, const std::string&
 /// A plain number with two decimals, no unit ("1.61"): a ratio, a bound, a score.
 std::string two_decimals(double value);
 
+/// A ratio as a reader reads it: two decimals ("1.61"), or two significant digits below 0.01
+/// ("0.00067", not "0.00", which reads as nothing at all).
+std::string format_ratio(double ratio);
+
 /// 1234567 -> "1,234,567".
 std::string with_thousands(long long value);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "claim_verdict.h"
+#include "format.h"
 #include "lab_checks.h"
 #include "lab_data.h"
 #include "lab_toml_fixture.h"
@@ -180,4 +181,16 @@ TEST(ClaimVerdict, OneCountOfACounterIsExactNotOneRun) {
   EXPECT_FALSE(is_timed_quantity("gld_transactions"));
   EXPECT_FALSE(is_timed_quantity("shared_load_transactions_per_request"));
   EXPECT_FALSE(is_timed_quantity("payload_bytes"));
+}
+
+TEST(ClaimVerdict, ARatioFarBelowOneKeepsTwoSignificantDigits) {
+  EXPECT_EQ(format_ratio(1.234), "1.23");
+  EXPECT_EQ(format_ratio(0.05), "0.05");
+  EXPECT_EQ(format_ratio(0.00067), "0.00067");
+  EXPECT_EQ(format_ratio(0.0049), "0.0049");
+  EXPECT_EQ(format_ratio(0), "0.00");
+  labbook::Measurement m;
+  add_launches(m, "slow", {6.7});
+  add_launches(m, "fast", {10006.0});
+  EXPECT_NE(judge_claim(ratio_claim(0.5), m, {}).reason.find("ratio 0.00067"), std::string::npos);
 }
