@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "activity_summary.h"
+#include "architecture.h"
 #include "bar_chart.h"
 #include "claim_verdict.h"
 #include "format.h"
@@ -331,6 +332,20 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
       sheet.lines({Text{strong(quantity_label(quantities.front()))}});
     sheet.table(std::move(t));
   }
+}
+
+/// What a transaction is in each of the model's columns: the sources' architectures (as the
+/// lab's patterns name them) and this GPU's, from the model's own descriptions.
+std::string architectures_in_the_model(const ModelSettings& model) {
+  std::vector<std::string> sources;
+  for (const auto& p : model.patterns)
+    if (std::find(sources.begin(), sources.end(), p.source_architecture) == sources.end())
+      sources.push_back(p.source_architecture);
+  std::string out = "The model's source column stands for ";
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == sources.size() ? " and " : "; ") + warp::architecture(sources[i]).description +
+           " (" + sources[i] + ")";
+  return out + "; this GPU's, for " + warp::architecture(model.this_architecture).description + ".";
 }
 
 void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations,
@@ -694,8 +709,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
         "the source's GPU and for this one, from the addresses each warp of the kernel touches; the measured value; "
         "and the verdict, measured against the model for this GPU (\"as predicted\" within " +
         format_value(lab.model->tolerance, "") + " percentage points for percentages, " +
-        format_value(lab.model->tolerance, "") + " % otherwise). Transactions on the sources' GPUs were 128-byte "
-        "lines (L1 caching) or 32-byte segments; here they are 32-byte sectors.");
+        format_value(lab.model->tolerance, "") + " % otherwise). " + architectures_in_the_model(*lab.model));
   else
     sheet.markdown("Each row: the value a source printed (its GPU, citation in brackets), the measured value, and "
                    "what changed between the two.");

@@ -8,7 +8,7 @@ const std::vector<Architecture>& architectures() {
   static const std::vector<Architecture> table = [] {
     Architecture sm90;
     sm90.id = "sm_90";
-    sm90.description = "Volta and later (this H100): 32-byte sectors in L1 and L2, 32 banks of 4 bytes";
+    sm90.description = "Volta and later: 32-byte sectors in L1 and L2, 32 banks of 4 bytes";
     sm90.citation = "CUDA C++ Programming Guide, compute capability 7.x-9.x global and shared memory";
 
     Architecture fermi_ca = sm90;
