@@ -89,7 +89,7 @@ struct SandboxResult {
   std::string out, err;  ///< captured, each cut at limits.output_bytes
   std::vector<std::string> channels;   ///< what came through each record channel, in order
   double seconds = 0;    ///< wall time of the whole run
-  long peak_tasks = 0;   ///< the most tasks (threads, zombies too) a sample saw in the sandbox
+  long peak_tasks = 0;   ///< the most tasks (threads, zombies too) a sample saw in the sandbox, bwrap's init aside
 
   /// One sentence for the student's feedback, e.g. "stopped after 60 s (time limit)".
   std::string describe() const;

@@ -33,6 +33,13 @@ bool noise_unknown(const std::string& quantity, std::initializer_list<const Quan
 }
 constexpr const char* kOneRunEach = "one run each: the noise was not measured";
 
+/// Why two values were not told apart, ending in `of_what` (" of it"): their repeats overlap
+/// (or lie within the claim's tolerance), or, with one run each, only the tolerance.
+std::string too_close(const Claim& c, const QuantityValue& a, const QuantityValue& b, const std::string& of_what) {
+  if (!noise_unknown(c.quantity, {&a, &b})) return "within run-to-run noise" + or_tolerance(c.tolerance) + of_what;
+  return "within the claim's tolerance (" + two_decimals(c.tolerance * 100) + " %)" + of_what + "; " + kOneRunEach;
+}
+
 /// Two measured values are told apart when their repeats do not overlap and their medians
 /// differ by more than `tolerance` (relative to `b`).
 bool distinguishable(const QuantityValue& a, const QuantityValue& b, double tolerance) {
@@ -96,8 +103,8 @@ ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<
     } else {
       out.verdict = Verdict::kInconclusive;
       out.reason = c.best + " is the " + extreme + " (" + format_value(*winner_value.value, unit) + "), but " + runner_up +
-                   " (" + format_value(*runner_up_value.value, unit) + ") is within run-to-run noise" + or_tolerance(c.tolerance) +
-                   " of it";
+                   " (" + format_value(*runner_up_value.value, unit) + ") is " +
+                   too_close(c, winner_value, runner_up_value, " of it");
     }
     return out;
   }
@@ -110,7 +117,7 @@ ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<
     if (noise_unknown(c.quantity, {&claimed->second, &winner_value})) out.reason += std::string("; ") + kOneRunEach;
   } else {
     out.verdict = Verdict::kInconclusive;
-    out.reason = measured_best + "; the two are within run-to-run noise" + or_tolerance(c.tolerance) + " of each other";
+    out.reason = measured_best + "; the two are " + too_close(c, claimed->second, winner_value, " of each other");
   }
   return out;
 }
@@ -145,9 +152,9 @@ Verdict judge_interval(double low, double high, double min, std::optional<double
 }
 
 std::string band_text(double min, std::optional<double> max) {
-  if (!max) return "≥ " + two_decimals(min);
-  if (min <= 0) return "≤ " + two_decimals(*max);
-  return two_decimals(min) + " to " + two_decimals(*max);
+  if (!max) return "≥ " + format_ratio(min);
+  if (min <= 0) return "≤ " + format_ratio(*max);
+  return format_ratio(min) + " to " + format_ratio(*max);
 }
 
 Ratio ratio_of(const QuantityValue& numerator, const QuantityValue& denominator) {

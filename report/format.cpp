@@ -80,9 +80,10 @@ double svg_text_width(const std::string& text, double font_size) {
 std::string two_decimals(double value) { return printf_string("%.2f", value); }
 
 std::string format_ratio(double ratio) {
-  if (ratio == 0 || std::fabs(ratio) >= 0.005) return two_decimals(ratio);
-  // Two significant digits: as many decimals as the leading zeros after the point, plus two.
-  const int decimals = 1 - static_cast<int>(std::floor(std::log10(std::fabs(ratio))));
+  if (!std::isfinite(ratio) || ratio == 0 || std::fabs(ratio) >= 0.01) return two_decimals(ratio);
+  // Two significant digits: as many decimals as the leading zeros after the point, plus two
+  // (at most 12: smaller ratios read as zero anyway).
+  const int decimals = std::min(12, 1 - static_cast<int>(std::floor(std::log10(std::fabs(ratio)))));
   const std::string format = "%." + std::to_string(decimals) + "f";
   return printf_string(format.c_str(), ratio);
 }

@@ -31,7 +31,7 @@ std::string format_comparison(double measured, double source, const std::string&
 std::string two_decimals(double value);
 
 /// A ratio as a reader reads it: two decimals ("1.61"), or two significant digits below 0.01
-/// ("0.00067", not "0.00", which reads as nothing at all).
+/// ("0.00067", not "0.00", which reads as nothing at all; at most 12 decimals).
 std::string format_ratio(double ratio);
 
 /// 1234567 -> "1,234,567".

@@ -88,10 +88,19 @@ std::vector<CheckOutcome> check_measurement(const LabData& lab, const Measuremen
     for (const auto& r : ranges) out.push_back(check_range(c, r, m, lab, model));
   }
 
+  // Each experiment is one range, except one that carries a number per run (a payload each
+  // time): its occurrences are the repeats the report takes the median and the noise of.
   for (const auto& experiment : lab.experiments()) {
     int count = 0;
-    for (const auto& r : m.ranges) count += r.path == experiment ? 1 : 0;
-    if (count != 1) out.push_back({false, "range " + experiment + " appears " + std::to_string(count) + " times in the timeline"});
+    bool all_payloads = true;
+    for (const auto& r : m.ranges)
+      if (r.path == experiment) {
+        ++count;
+        all_payloads = all_payloads && r.payload.has_value();
+      }
+    if (count == 0 || (count > 1 && !all_payloads))
+      out.push_back({false, "range " + experiment + " appears " + std::to_string(count) + " times in the timeline" +
+                                (count > 1 ? ", not every time with a payload" : "")});
   }
   std::size_t inside = 0;
   for (const auto& k : m.kernels) {

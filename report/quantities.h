@@ -37,9 +37,9 @@ std::optional<double> flop_count(const MeasuredQuantity& measured, const std::st
 
 /// Unit of a quantity ("%", "ns", "bytes/s", ...); "" when unknown.
 std::string quantity_unit(const std::string& quantity);
-/// Whether the quantity rests on a duration (a time, a rate per second, cycles from a time,
-/// a share of time or of a peak rate), so that it moves from run to run; counters repeat
-/// exactly. A claim on one run of such a quantity cannot know its noise.
+/// Whether the quantity moves from run to run: a duration, a rate, a clock, or what rests on
+/// them (cycles from a time, a share of time or of a peak rate, how much overlapped); counters
+/// repeat exactly. A claim on one run of such a quantity cannot know its noise.
 bool is_timed_quantity(const std::string& quantity);
 /// The quantity's name as a label a reader reads (a column header, an axis): its words
 /// without underscores, "cycles_per_load" -> "cycles per load".

@@ -334,18 +334,17 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
   }
 }
 
-/// What a transaction is in each of the model's columns: the sources' architectures (as the
-/// lab's patterns name them) and this GPU's, from the model's own descriptions.
+/// What a transaction is in each of the model's columns, a line per architecture: the
+/// sources' (as the lab's patterns name them) and this GPU's, from the model's descriptions.
 std::string architectures_in_the_model(const ModelSettings& model) {
   std::vector<std::string> sources;
   for (const auto& p : model.patterns)
     if (std::find(sources.begin(), sources.end(), p.source_architecture) == sources.end())
       sources.push_back(p.source_architecture);
-  std::string out = "The model's source column stands for ";
-  for (std::size_t i = 0; i < sources.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == sources.size() ? " and " : "; ") + warp::architecture(sources[i]).description +
-           " (" + sources[i] + ")";
-  return out + "; this GPU's, for " + warp::architecture(model.this_architecture).description + ".";
+  std::string out = "The architectures in the model's columns:\n\n";
+  for (const auto& id : sources) out += "- **" + id + "** (a source's GPU): " + warp::architecture(id).description + "\n";
+  return out + "- **" + model.this_architecture + "** (this GPU): " + warp::architecture(model.this_architecture).description +
+         "\n";
 }
 
 void add_claims(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations,

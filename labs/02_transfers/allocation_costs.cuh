@@ -130,13 +130,14 @@ inline void run_allocation_costs(Run& run) {
       if (!right)
         std::fprintf(stderr, "alloc/%s: cudaPointerGetAttributes did not report the memory as %s\n", v.name,
                      v.expected == cudaMemoryTypeHost ? "page-locked host memory" : "unregistered");
-      for (std::size_t c = 0; c < allocate_ns.size(); ++c) {
-        NvtxRange allocate_step("allocate");
-        NvtxRange allocate_size("bytes=" + std::to_string(bytes), allocate_ns[c]);
+      const std::string size = "bytes=" + std::to_string(bytes);
+      for (double ns : allocate_ns) {
+        NvtxRange step("allocate");
+        NvtxRange cycle(size, ns);
       }
-      for (std::size_t c = 0; c < free_ns.size(); ++c) {
-        NvtxRange free_step("free");
-        NvtxRange free_size("bytes=" + std::to_string(bytes), free_ns[c]);
+      for (double ns : free_ns) {
+        NvtxRange step("free");
+        NvtxRange cycle(size, ns);
       }
       run.add({allocate_path, median(allocate_ns) / 1e6, "", right});
       run.add({free_path, median(free_ns) / 1e6, "", right});

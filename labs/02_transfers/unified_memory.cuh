@@ -10,7 +10,7 @@
 // back. The collector counts the migrations and page faults in each range. In manual and
 // managed_prefetch, whose pages are on the GPU when the kernel starts, the kernel runs
 // `repeat` times: its repeats are the noise that the claim comparing the two is decided
-// against (the few extra kernels add well under 1 % to either range's time).
+// against (at the default 3 repeats, the extra kernels add well under 1 % to either range's time).
 // unified/managed runs it once: its first launch is the one that faults the pages in.
 #include <chrono>
 #include <string>

@@ -4,6 +4,7 @@
 // that the noise decides. Each case failed with the median-only verdicts before.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "claim_verdict.h"
@@ -167,13 +168,45 @@ TEST(ClaimVerdict, OneRunOfATimeEachSaysItsNoiseWasNotMeasured) {
   const ClaimOutcome wrong = judge_claim(best_claim("b128"), m, {});
   EXPECT_EQ(wrong.verdict, Verdict::kDoesNotHold);
   EXPECT_NE(wrong.reason.find("one run each"), std::string::npos) << wrong.reason;
+  // Within the tolerance, one run each: only the tolerance kept them apart, not any noise.
+  labbook::Measurement close;
+  add_launches(close, "b128", {90.0});
+  add_launches(close, "b256", {60.0});
+  add_launches(close, "b1024", {60.6});
+  const ClaimOutcome tie = judge_claim(best_claim("b256", 0.02), close, {});
+  EXPECT_EQ(tie.verdict, Verdict::kInconclusive);
+  EXPECT_NE(tie.reason.find("within the claim's tolerance (2.00 %) of it; one run each"), std::string::npos) << tie.reason;
+  EXPECT_EQ(tie.reason.find("run-to-run noise"), std::string::npos) << tie.reason;
   // Two runs on one side are repeats: the reason shows their spread instead.
   add_launches(m, "slow", {82.0});
-  EXPECT_EQ(judge_claim(ratio_claim(1.1), m, {}).reason.find("one run each"), std::string::npos);
+  const ClaimOutcome repeated = judge_claim(ratio_claim(1.1), m, {});
+  EXPECT_EQ(repeated.reason.find("one run each"), std::string::npos) << repeated.reason;
+  EXPECT_NE(repeated.reason.find("over the repeats"), std::string::npos) << repeated.reason;
 }
 
 TEST(ClaimVerdict, OneCountOfACounterIsExactNotOneRun) {
+  labbook::Measurement m;
+  for (const char* range : {"conflicted", "padded"}) {
+    labbook::Kernel k;
+    k.range = range;
+    k.launch = m.kernels.size();
+    k.metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = range == std::string("conflicted") ? 32 : 1;
+    k.metrics["smsp__inst_executed_op_shared_ld.sum"] = 1;
+    m.kernels.push_back(k);
+  }
+  Claim counter;
+  counter.quantity = "shared_load_transactions_per_request";
+  counter.numerator = "conflicted";
+  counter.denominator = "padded";
+  counter.min_ratio = 16;
+  const ClaimOutcome o = judge_claim(counter, m, {});
+  EXPECT_EQ(o.verdict, Verdict::kHolds) << o.reason << o.measured;
+  EXPECT_EQ(o.reason.find("one run each"), std::string::npos) << o.reason;
   EXPECT_TRUE(is_timed_quantity("time"));
+  EXPECT_TRUE(is_timed_quantity("payload_pct"));
+  EXPECT_TRUE(is_timed_quantity("copy_overlap_pct"));
+  EXPECT_TRUE(is_timed_quantity("effective_bandwidth_pct_of_peak"));
+  EXPECT_TRUE(is_timed_quantity("sm_clock"));
   EXPECT_TRUE(is_timed_quantity("range_time"));
   EXPECT_TRUE(is_timed_quantity("host_bandwidth"));
   EXPECT_TRUE(is_timed_quantity("cycles_per_load"));
@@ -189,8 +222,40 @@ TEST(ClaimVerdict, ARatioFarBelowOneKeepsTwoSignificantDigits) {
   EXPECT_EQ(format_ratio(0.00067), "0.00067");
   EXPECT_EQ(format_ratio(0.0049), "0.0049");
   EXPECT_EQ(format_ratio(0), "0.00");
+  EXPECT_EQ(format_ratio(0.0067), "0.0067");
+  EXPECT_EQ(format_ratio(-0.00067), "-0.00067");
+  EXPECT_EQ(format_ratio(1e-300), "0.000000000000");   // capped at 12 decimals
+  EXPECT_EQ(format_ratio(std::nan("")), "nan");
   labbook::Measurement m;
   add_launches(m, "slow", {6.7});
   add_launches(m, "fast", {10006.0});
   EXPECT_NE(judge_claim(ratio_claim(0.5), m, {}).reason.find("ratio 0.00067"), std::string::npos);
+}
+
+TEST(LabChecks, AnExperimentIsOneRangeOrOneRangePerRunEachWithItsNumber) {
+  const LabData lab = parse_lab_data(fixture::lab_toml_head() +
+                                         "[[section]]\ntitle = \"S\"\nexperiments = [\"work\", \"call\"]\n"
+                                         "quantities = [\"payload_ns\"]\n",
+                                     "lab.toml");
+  auto range = [](const std::string& path, std::optional<double> payload) {
+    labbook::Range r;
+    r.path = r.name = path;
+    r.start_ns = 1;
+    r.end_ns = 2;
+    r.payload = payload;
+    return r;
+  };
+  auto problems = [&](const labbook::Measurement& m) {
+    std::string out;
+    for (const auto& o : check_measurement(lab, m))
+      if (!o.passed && o.text.find("in the timeline") != std::string::npos) out += o.text + "\n";
+    return out;
+  };
+  labbook::Measurement m;
+  m.ranges = {range("work", std::nullopt), range("call", 1e3), range("call", 2e3), range("call", 1.5e3)};
+  EXPECT_EQ(problems(m), "");   // three runs of "call", each with its number: its repeats
+  m.ranges.push_back(range("work", std::nullopt));
+  EXPECT_EQ(problems(m), "range work appears 2 times in the timeline, not every time with a payload\n");
+  m.ranges = {range("work", std::nullopt)};
+  EXPECT_EQ(problems(m), "range call appears 0 times in the timeline\n");
 }
