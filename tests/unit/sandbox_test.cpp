@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -200,11 +201,20 @@ TEST_F(Sandbox, StopsAForkBombAndLeavesNoProcessBehind) {
   // start (one CI run with two saw it below 90 % of the limit, and called it a plain timeout).
   q.limits.wall_seconds = 4;  // processes: the default 64
   const auto r = run_sandboxed(q);
-  EXPECT_EQ(r.end, End::TooManyProcesses) << r.describe() << "; at most " << r.peak_tasks << " tasks seen\n"
-                                          << r.err.substr(0, 300);
   EXPECT_GE(r.seconds, 4.0);
   EXPECT_LT(r.seconds, 5.0);
   EXPECT_FALSE(process_with_marker_alive(tag));
+  // Where the machine refuses forks first (a container's process limit, a busy CI host), bash
+  // complains while the sandbox holds fewer tasks than its own limit: that run is a plain
+  // timeout, which is what happened. Everywhere else the bomb is seen at its limit.
+  const bool refused_below_the_limit =
+      r.end == End::TimedOut && r.peak_tasks < 58 && r.err.find("fork: retry") != std::string::npos;
+  if (refused_below_the_limit) {
+    std::cerr << "note: forks were refused at " << r.peak_tasks << " tasks, below the sandbox's limit of 64\n";
+    return;
+  }
+  EXPECT_EQ(r.end, End::TooManyProcesses) << r.describe() << "; at most " << r.peak_tasks << " tasks seen\n"
+                                          << r.err.substr(0, 300);
   EXPECT_NE(r.describe().find("process limit"), std::string::npos) << r.describe();
 }
 
