@@ -246,18 +246,16 @@ std::string quantity_unit(const std::string& quantity) {
 }
 
 bool is_timed_quantity(const std::string& quantity) {
-  const auto ends_with = [](const std::string& s, const std::string& end) {
-    return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
-  };
-  // Durations, rates and clocks, by their unit; then what rests on a time or on what ran when
-  // without a time's unit: shares of time or of a peak rate, cycles from a time, overlaps.
+  // Durations, rates and clocks, by their unit; shares of a peak rate; then what rests on a time
+  // or on what ran when without a time's unit: shares of time, cycles from a time, overlaps.
   const std::string unit = quantity_unit(quantity);
-  if (unit == "ns" || unit == "Hz" || ends_with(unit, "/s") || ends_with(quantity, "_pct_of_peak")) return true;
+  const bool per_second = unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0;
+  if (unit == "ns" || unit == "Hz" || per_second || !peak_rate_of(quantity).empty()) return true;
   static const char* const kTimedWithoutATimesUnit[] = {
-      "payload_pct",          "kernels_time_pct",     "memcpy_htod_time_pct",   "memcpy_dtoh_time_pct",
-      "copy_overlap_pct",     "max_concurrent_kernels", "cycles_per_load",      "cycles_per_instruction",
-      "elapsed_cycles",       "speed_pct_of_reference", "wall_speed_pct_of_reference", "link_pct",
-      "dram_utilization",     "achieved_occupancy"};
+      "effective_bandwidth_pct_of_peak", "payload_pct", "kernels_time_pct", "memcpy_htod_time_pct",
+      "memcpy_dtoh_time_pct", "copy_overlap_pct", "max_concurrent_kernels", "cycles_per_load",
+      "cycles_per_instruction", "elapsed_cycles", "speed_pct_of_reference", "wall_speed_pct_of_reference",
+      "link_pct", "dram_utilization", "achieved_occupancy"};
   for (const char* name : kTimedWithoutATimesUnit)
     if (quantity == name) return true;
   return false;
