@@ -9,12 +9,13 @@
 
 namespace labbook::report {
 
-namespace {
-std::string printf_string(const char* format, double value) {
+std::string format_number(const char* printf_format, double value) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, format, value);
+  std::snprintf(buf, sizeof buf, printf_format, value);
   return buf;
 }
+
+namespace {
 bool is_count(const std::string& unit) {
   for (const char* u : {"sectors", "requests", "transactions", "threads", "wavefronts", "conflicts", "cycles", "calls", "faults", "B",
                         "FLOP", "kernels", "instructions"})
@@ -39,7 +40,7 @@ std::string counted(double v, const std::string& unit) {
 }
 }  // namespace
 
-std::string svg_number(double value) { return printf_string("%.1f", value); }
+std::string svg_number(double value) { return format_number("%.1f", value); }
 
 std::size_t text_length(const std::string& text) {
   std::size_t n = 0;
@@ -77,7 +78,7 @@ double svg_text_width(const std::string& text, double font_size) {
   return ems * font_size;
 }
 
-std::string two_decimals(double value) { return printf_string("%.2f", value); }
+std::string two_decimals(double value) { return format_number("%.2f", value); }
 
 std::string format_ratio(double ratio) {
   if (!std::isfinite(ratio) || ratio == 0 || std::fabs(ratio) >= 0.01) return two_decimals(ratio);
@@ -85,7 +86,7 @@ std::string format_ratio(double ratio) {
   // (at most 12: smaller ratios read as zero anyway).
   const int decimals = std::min(12, 1 - static_cast<int>(std::floor(std::log10(std::fabs(ratio)))));
   const std::string format = "%." + std::to_string(decimals) + "f";
-  return printf_string(format.c_str(), ratio);
+  return format_number(format.c_str(), ratio);
 }
 
 std::string escape_markup(const std::string& text) {
@@ -141,7 +142,7 @@ std::optional<Scaled> scaled_form(double v, const std::string& unit) {
 std::string with_decimals(double v, int decimals) {
   char format[16];
   std::snprintf(format, sizeof format, "%%.%df", decimals);
-  return printf_string(format, v);
+  return format_number(format, v);
 }
 
 }  // namespace
@@ -151,14 +152,14 @@ std::string format_value(double v, const std::string& unit) {
   if (const auto form = scaled_form(v, unit)) return with_decimals(v / form->scale, form->decimals) + form->suffix;
   if (is_count(unit)) return counted(v, unit);
   if (is_word_unit(unit) && v == std::floor(v) && std::fabs(v) < 1e15) return counted(v, unit);
-  return printf_string("%.2f", v) + (unit.empty() ? "" : " " + unit);
+  return format_number("%.2f", v) + (unit.empty() ? "" : " " + unit);
 }
 
 std::string format_size(double bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
   while (std::fabs(bytes) >= 1024 && u < 4) bytes /= 1024, ++u;
-  return (bytes == std::floor(bytes) ? printf_string("%.0f", bytes) : printf_string("%.1f", bytes)) + " " + kUnits[u];
+  return (bytes == std::floor(bytes) ? format_number("%.0f", bytes) : format_number("%.1f", bytes)) + " " + kUnits[u];
 }
 
 std::string format_as_printed(double v, const std::string& unit) {
@@ -185,10 +186,10 @@ bool is_scaled_unit(const std::string& unit) {
 std::string format_comparison(double measured, double source, const std::string& unit) {
   if (unit == "%") {
     const double d = measured - source;
-    return printf_string("%+.2f pts", d);
+    return format_number("%+.2f pts", d);
   }
   if (source == 0) return "—";
-  return printf_string("x%.2f", measured / source);
+  return format_number("x%.2f", measured / source);
 }
 
 std::string readable_time(const std::string& iso) {

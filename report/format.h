@@ -34,6 +34,9 @@ std::string two_decimals(double value);
 /// ("0.00067", not "0.00", which reads as nothing at all; at most 12 decimals).
 std::string format_ratio(double ratio);
 
+/// One number through a printf format ("%.1f %%"): the one place a sheet calls snprintf.
+std::string format_number(const char* printf_format, double value);
+
 /// 1234567 -> "1,234,567".
 std::string with_thousands(long long value);
 

@@ -123,6 +123,63 @@ std::string anchor_headings(const std::string& body, std::string* contents) {
   return out + body.substr(last);
 }
 
+std::string fold_sections(const std::string& html) {
+  const std::string open = std::string("<h2>") + kFoldMark + " ";
+  std::string out;
+  std::size_t at = 0;
+  bool folded = false;
+  for (std::size_t h = html.find("<h2>"); h != std::string::npos; h = html.find("<h2>", h + 4)) {
+    out += html.substr(at, h - at);
+    if (folded) out += "</details>\n";
+    folded = html.compare(h, open.size(), open) == 0;
+    at = h;
+    if (!folded) continue;
+    const std::size_t end = html.find("</h2>", h);
+    if (end == std::string::npos) break;
+    out += "<details class=\"section\"><summary><h2>" + html.substr(h + open.size(), end - h - open.size()) + "</h2></summary>";
+    at = end + 5;
+  }
+  out += html.substr(at);
+  if (folded) out += "</details>\n";
+  return out;
+}
+
+std::string label_cells(const std::string& html) {
+  static const std::regex table(R"re(<table>([\s\S]*?)</table>)re");
+  static const std::regex header_cell(R"re(<th[^>]*>([\s\S]*?)</th>)re");
+  static const std::regex tag(R"re(<[^>]*>)re");
+  std::string out;
+  std::size_t last = 0;
+  for (std::sregex_iterator it(html.begin(), html.end(), table), end; it != end; ++it) {
+    const auto& m = *it;
+    out += html.substr(last, static_cast<std::size_t>(m.position()) - last);
+    const std::string inner = m[1].str();
+    std::vector<std::string> labels;
+    for (std::sregex_iterator h(inner.begin(), inner.end(), header_cell); h != std::sregex_iterator(); ++h)
+      labels.push_back(std::regex_replace((*h)[1].str(), tag, ""));
+    // Each body cell names its column, which a phone shows before the cell's value.
+    std::string labelled;
+    std::size_t column = 0, from = 0;
+    for (std::size_t c = inner.find("<t", from); c != std::string::npos; c = inner.find("<t", from)) {
+      labelled += inner.substr(from, c - from);
+      from = c + 2;
+      if (inner.compare(c, 3, "<tr") == 0) {
+        column = 0;
+        labelled += "<t";
+      } else if (inner.compare(c, 3, "<td") == 0) {
+        labelled += "<td data-label=\"" + (column < labels.size() ? labels[column] : std::string()) + "\"";
+        from = c + 3;
+        ++column;
+      } else {
+        labelled += "<t";
+      }
+    }
+    out += "<table>" + labelled + inner.substr(from) + "</table>";
+    last = static_cast<std::size_t>(m.position() + m.length());
+  }
+  return out + html.substr(last);
+}
+
 std::string fold_tables(const std::string& html) {
   static const std::regex folded(std::string("<p>") + kFoldMark + R"re( ([\s\S]*?)</p>\s*<table>([\s\S]*?)</table>)re");
   return std::regex_replace(html, folded, "<details class=\"folded\"><summary>$1</summary>\n<table>$2</table></details>");
@@ -219,7 +276,7 @@ const std::string& stylesheet() {
       "h2:hover a.anchor,h3:hover a.anchor,h4:hover a.anchor,a.anchor:focus{opacity:1}\n"
       "nav.contents{border:1px solid #ddd;background:#fafafa;padding:.3rem .8rem;margin:1rem 0;font-size:.9rem}\n"
       "nav.contents summary{cursor:pointer;font-weight:600}\n"
-      "nav.contents ol{margin:.3rem 0;padding-left:1.3rem}\nnav.contents a{text-decoration:none;color:#0645ad}\n"
+      "nav.contents ol{margin:.3rem 0;padding-left:1.3rem;list-style:none}\nnav.contents a{text-decoration:none;color:#0645ad}\n"
       "@media (max-width:600px){h1{font-size:1.5rem}h2{font-size:1.25rem}body{padding:0 .6rem}}\n"
       // On a phone a chart drawn for 1280 px would shrink its text to a few pixels: pictures
       // keep at least 56rem and scroll sideways inside their paragraph instead.
@@ -233,8 +290,16 @@ const std::string& stylesheet() {
       "overflow-y:auto;margin:1rem 0}nav.contents.menu{display:none}}\n"
       + std::string(badge_css()) +
       "details.folded{margin:1rem 0}details.folded summary{cursor:pointer;color:#0645ad}\n"
+      // The end matter (setup, notes, references) folds under its heading.
+      "details.section>summary{cursor:pointer}details.section>summary>h2{display:inline}\n"
+      // A phone stacks each row: one cell a line, its column's name before it, so that no
+      // verdict hides behind a sideways scroll.
+      "@media (max-width:600px){table,tbody,tr,td{display:block}table{overflow-x:visible}thead{display:none}"
+      "tr{border:1px solid #ccc;margin:.5rem 0}td{border:0;border-bottom:1px solid #eee}"
+      "th:first-child,td:first-child{position:static;box-shadow:none;font-weight:600}"
+      "td[data-label]:not([data-label=\"\"])::before{content:attr(data-label) \": \";color:#555;font-weight:normal}}\n"
       "@media print{nav.labbook,nav.contents,a.anchor{display:none}table{display:table;overflow:visible}"
-      "details.folded::details-content{content-visibility:visible;display:block}"
+      "details.folded::details-content,details.section::details-content{content-visibility:visible;display:block}"
       "tr,img{page-break-inside:avoid}}\n";
   return css;
 }
@@ -252,7 +317,7 @@ std::string html_page(const std::string& title, const std::string& body, const N
   // title and a sidebar, of which the stylesheet shows one by the screen's width (no script).
   std::string contents;
   std::string text =
-      anchor_headings(with_break_points(fold_tables(highlight_code_blocks(mark_badges(html_links(body)))), false), &contents);
+      anchor_headings(fold_sections(with_break_points(label_cells(fold_tables(highlight_code_blocks(mark_badges(html_links(body))))), false)), &contents);
   if (!contents.empty()) {
     contents = with_break_points(contents, true);
     const std::size_t title_end = text.find("</h1>");

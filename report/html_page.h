@@ -28,6 +28,14 @@ std::string html_page(const std::string& title, const std::string& body, const N
 const std::string& stylesheet();
 inline constexpr const char* kStylesheetFile = "labbook.css";
 
+/// Folds each second-level section whose heading starts with kFoldMark (Sheet::folded_heading)
+/// into a <details> whose summary is that heading, up to the next second-level heading.
+std::string fold_sections(const std::string& html);
+
+/// Gives every body cell of every table a data-label: its column's header text, which the
+/// stylesheet shows before the cell when a narrow screen stacks the row's cells.
+std::string label_cells(const std::string& html);
+
 /// Folds each table that follows a paragraph starting with kFoldMark (a long sweep) into a
 /// <details> whose summary is that paragraph's text.
 std::string fold_tables(const std::string& html);

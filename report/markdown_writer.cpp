@@ -106,7 +106,7 @@ std::string table_markdown(const Table& t) {
   }
   if (!t.notes.empty()) out += "\n";
   for (std::size_t i = 0; i < t.notes.size(); ++i)
-    out += std::to_string(i + 1) + ". " + line_start_safe(render(t.notes[i], false)) + "\n";
+    out += std::to_string(static_cast<std::size_t>(t.first_note) + i) + ". " + line_start_safe(render(t.notes[i], false)) + "\n";
   return out;
 }
 

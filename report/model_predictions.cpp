@@ -56,12 +56,6 @@ std::string key_of(const std::string& kernel, const warp::ModelLaunch& l, const 
   return key;
 }
 
-std::string printf_string(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
-
 }  // namespace
 
 ModelPredictions::ModelPredictions(const LabData& lab, const Measurement& m) : lab_(lab), m_(m) {}
@@ -123,7 +117,7 @@ std::string ModelPredictions::verdict(const std::string& experiment, const std::
   } else {
     const double gap = percent ? *measured - model : 100.0 * (*measured - model) / model;
     if (std::fabs(gap) <= lab_.model->tolerance) return "as predicted";
-    text = "measured " + printf_string(percent ? "%.2f pts" : "%.1f %%", std::fabs(gap)) +
+    text = "measured " + format_number(percent ? "%.2f pts" : "%.1f %%", std::fabs(gap)) +
            (gap > 0 ? " above" : " below") + " the model";
   }
   if (const ModelGap* g = gap_for(experiment, quantity)) return text + ": " + g->reason;

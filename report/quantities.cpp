@@ -5,6 +5,7 @@
 
 #include "activity_summary.h"
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/quantity_labels.h"
 #include "labbook/model/quantity_table.h"
 #include "lab_data.h"
 #include "stream_overlap.h"
@@ -261,11 +262,7 @@ bool is_timed_quantity(const std::string& quantity) {
   return false;
 }
 
-std::string quantity_label(const std::string& quantity) {
-  std::string label = quantity;
-  std::replace(label.begin(), label.end(), '_', ' ');
-  return label;
-}
+std::string quantity_label(const std::string& quantity) { return quantity_reader_label(quantity); }
 
 std::string quantity_description(const std::string& quantity) {
   if (const DerivedQuantity* d = find_derived(quantity)) return d->description;

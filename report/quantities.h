@@ -41,8 +41,7 @@ std::string quantity_unit(const std::string& quantity);
 /// them (cycles from a time, a share of time or of a peak rate, how much overlapped); counters
 /// repeat exactly. A claim on one run of such a quantity cannot know its noise.
 bool is_timed_quantity(const std::string& quantity);
-/// The quantity's name as a label a reader reads (a column header, an axis): its words
-/// without underscores, "cycles_per_load" -> "cycles per load".
+/// The quantity's name as a label a reader reads (a column header, an axis): "Load efficiency".
 std::string quantity_label(const std::string& quantity);
 /// One line saying what the quantity is and how it is computed.
 std::string quantity_description(const std::string& quantity);

@@ -59,6 +59,8 @@ struct Table {
   /// Numbered notes under the table, for explanations too long for a cell: a cell refers to
   /// note i (from 1) as "note i".
   std::vector<Text> notes = {};
+  /// The number of the first note: notes are numbered across the sheet (NoteBook).
+  int first_note = 1;
   /// A line that stands for a long table (a sweep): the HTML folds the table under it, the
   /// Markdown prints it above the table. "" for a table shown as it is.
   std::string folded_under = {};
@@ -78,6 +80,7 @@ struct Block {
 struct Figure {
   std::string file;       ///< name relative to the sheet, e.g. "lab4.warp-1.svg"
   std::string svg;
+  std::string alt = {};   ///< the picture's text alternative, for the sheet's key picture
 };
 
 struct Sheet {
@@ -87,6 +90,9 @@ struct Sheet {
   nlohmann::json data;    ///< every number shown, machine-readable (reports/labN.json)
 
   void heading(int level, std::string text) { blocks.push_back({Block::Kind::Heading, level, std::move(text), {}, {}}); }
+  /// A section the HTML folds until the reader opens it (setup, notes, references): its
+  /// heading starts with kFoldMark, which the Markdown keeps as a hint.
+  void folded_heading(std::string text) { heading(2, std::string(kFoldMark) + " " + std::move(text)); }
   /// Authored Markdown (lab prose), written as it is: never put data such as names in it.
   void markdown(std::string text) { blocks.push_back({Block::Kind::Markdown, 0, std::move(text), {}, {}}); }
   void table(Table t) { blocks.push_back({Block::Kind::Table, 0, {}, std::move(t), {}}); }

@@ -4,6 +4,7 @@
 
 #include "lab_data.h"
 #include "labbook/model/measurement.h"
+#include "placeholders.h"
 #include "sheet.h"
 
 namespace labbook::report {
@@ -23,9 +24,5 @@ struct SheetContext {
 /// Lab data + measurement -> sheet: for each experiment the source's value, the value
 /// measured here, how they compare and why they differ; claims checked; questions.
 Sheet build_sheet(const LabData&, const Measurement&, const SheetContext&);
-
-/// Replaces each "{range:quantity}" in `text` with the measured value, formatted (`peaks`:
-/// the lab's, for shares of a peak).
-std::string expand_placeholders(const std::string& text, const Measurement&, const std::vector<ArithmeticPeak>& peaks);
 
 }  // namespace labbook::report

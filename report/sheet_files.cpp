@@ -9,7 +9,6 @@ namespace labbook::report {
 SheetFiles write_sheet(const Sheet& sheet, const std::string& folder, const std::string& name,
                        const Navigation& navigation, const Glossary* glossary) {
   const std::string markdown = to_markdown(sheet);
-  validate_markdown(sheet, markdown);
   SheetFiles files{folder + "/" + name + ".md", folder + "/" + name + ".html", folder + "/" + name + ".json"};
   write_file_atomically(files.markdown, markdown);
   write_file_atomically(folder + "/" + kStylesheetFile, stylesheet());

@@ -124,6 +124,12 @@ constexpr DerivedQuantity kDerived[] = {
 
 }  // namespace
 
+std::vector<std::string> derived_quantity_names() {
+  std::vector<std::string> names;
+  for (const auto& d : kDerived) names.push_back(d.name);
+  return names;
+}
+
 const DerivedQuantity* find_derived_quantity(const std::string& name) {
   for (const auto& d : kDerived)
     if (name == d.name) return &d;

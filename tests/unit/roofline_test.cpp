@@ -218,7 +218,7 @@ TEST(RooflineInSheets, Lab6PlacesItsProductsUnderTheH100Roofs) {
     if (p.at("label") == "tiled/double/n=4096") {
       EXPECT_EQ(p.at("bound"), "dram_bandwidth") << "left of the FP64 ridge";
     }
-  EXPECT_NE(to_markdown(sheet).find("### Roofline: The products at 2048"), std::string::npos);
+  EXPECT_NE(to_markdown(sheet).find(". Roofline: The products at 2048"), std::string::npos);
 }
 
 TEST(RooflineInProfileSummary, DrawnOnlyForKernelsWithFlopCounters) {

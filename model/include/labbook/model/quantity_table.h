@@ -6,6 +6,7 @@
 /// call of an exercise harness (a rubric's measure, grading/call_audit.h). A lab file or a
 /// rubric naming a quantity outside this table is an error with its file and line.
 #include <string>
+#include <vector>
 
 namespace labbook {
 
@@ -22,6 +23,9 @@ struct DerivedQuantity {
   QuantityScope scope;
   bool in(QuantityScope s) const { return (static_cast<int>(scope) & static_cast<int>(s)) != 0; }
 };
+
+/// Every derived quantity's name, in the table's order.
+std::vector<std::string> derived_quantity_names();
 
 /// The derived quantity `name`, or nullptr.
 const DerivedQuantity* find_derived_quantity(const std::string& name);

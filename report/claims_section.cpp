@@ -1,0 +1,84 @@
+#include "claims_section.h"
+
+#include <algorithm>
+
+#include "html_page.h"
+
+namespace labbook::report {
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> compared_experiments(const Claim& c) {
+  if (c.is_best_claim()) return c.candidates;
+  return {c.numerator, c.denominator};
+}
+
+Text verdict_text(const ClaimOutcome& outcome) {
+  return Text{badge(verdict_badge(outcome.verdict), verdict_name(outcome.verdict))};
+}
+
+}  // namespace
+
+bool ClaimHome::shows(const std::string& experiment) const {
+  if (std::find(experiments.begin(), experiments.end(), experiment) != experiments.end()) return true;
+  return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return experiment.rfind(p, 0) == 0; });
+}
+
+std::vector<JudgedClaim> judge_claims(const LabData& lab, const Measurement& m, Citations& citations,
+                                      const std::vector<ClaimHome>& homes) {
+  std::vector<JudgedClaim> out;
+  for (const auto& c : lab.claims) {
+    JudgedClaim j{&c, judge_claim(c, m, lab.peaks), citations.number(c.citation), -1};
+    const auto compared = compared_experiments(c);
+    for (std::size_t h = 0; h < homes.size() && j.home < 0; ++h)
+      if (std::any_of(compared.begin(), compared.end(), [&](const std::string& e) { return homes[h].shows(e); }))
+        j.home = static_cast<int>(h);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<JudgedClaim>& claims,
+                        const std::vector<ClaimHome>& homes, const std::string& measured_title) {
+  sheet.data["claims"] = json::array();
+  if (claims.empty()) return;
+  sheet.heading(2, "What the sources claim, checked here");
+  Table t{{"The source says", measured_title, "Verdict", "Shown in"}, {}};
+  for (const auto& j : claims) {
+    const Claim& c = *j.claim;
+    const SourceDocument* doc = cited_document(lab.sources, c.citation);
+    Text claim{c.text + " "};
+    claim.spans.push_back({doc ? "(" + doc->short_name + ") [" + std::to_string(j.citation) + "]"
+                               : "[" + std::to_string(j.citation) + "]"});
+    Text where = j.home < 0 ? Text{"below"} : Text{link("§ " + std::to_string(j.home + 1), "#" + heading_slug(homes[j.home].heading))};
+    t.rows.push_back({claim, j.outcome.measured, verdict_text(j.outcome), where});
+    json row = {{"claim", c.text}, {"citation", c.citation}, {"verdict", verdict_name(j.outcome.verdict)}};
+    if (!j.outcome.reason.empty()) row["verdict"] = verdict_name(j.outcome.verdict) + ": " + j.outcome.reason;
+    if (j.outcome.ratio)
+      row["ratio"] = {{"value", j.outcome.ratio->value}, {"low", j.outcome.ratio->low}, {"high", j.outcome.ratio->high}};
+    if (j.home >= 0) row["section"] = homes[j.home].heading;
+    sheet.data["claims"].push_back(std::move(row));
+  }
+  sheet.table(std::move(t));
+  sheet.markdown(
+      "A claim holds when every repeat of its experiments agrees with it; when the repeats fall on both sides of what "
+      "it needs, it is *inconclusive*. A time measured once on each side says so: its noise was not measured.");
+}
+
+void add_claims_of(Sheet& sheet, const std::vector<JudgedClaim>& claims, int home) {
+  std::vector<Text> items;
+  for (const auto& j : claims) {
+    if (j.home != home) continue;
+    Text item = verdict_text(j.outcome);
+    item.spans.push_back({" " + j.claim->text + " [" + std::to_string(j.citation) + "] " + j.outcome.measured});
+    if (!j.outcome.reason.empty()) item.spans.push_back({": " + j.outcome.reason});
+    items.push_back(std::move(item));
+  }
+  if (items.empty()) return;
+  sheet.lines({Text{strong("The sources' claims here")}});
+  sheet.list(std::move(items));
+}
+
+}  // namespace labbook::report

@@ -1,0 +1,327 @@
+#include "figure_sections.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+
+#include "activity_summary.h"
+#include "architecture.h"
+#include "bar_chart.h"
+#include "format.h"
+#include "labbook/model/text.h"
+#include "line_chart.h"
+#include "markdown_writer.h"
+#include "memory_chart.h"
+#include "placeholders.h"
+#include "quantities.h"
+#include "results_table.h"
+#include "roofline_chart.h"
+#include "source_lines_table.h"
+#include "timeline_svg.h"
+#include "warp_figure.h"
+
+namespace labbook::report {
+
+using nlohmann::json;
+
+namespace {
+
+/// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070" for a chart's legend.
+std::string short_gpu(const std::string& gpu) { return gpu.substr(0, gpu.find(" (")); }
+
+}  // namespace
+
+/// One warp of each figure experiment in one picture: the source's architecture above, this
+/// GPU's below, on one memory axis.
+void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model) {
+  if (!lab.model || lab.model->figures.empty()) return;
+  sheet.heading(3, "One warp, then and now");
+  std::string text =
+      "The first warp of each kernel, as the model sees it: the memory instruction the source's GPU served least "
+      "efficiently, in one picture per kernel with the source's GPU above (then) and this one below (now). Lanes 0 "
+      "to 31 on top; memory below, with byte offsets from the first 128-byte line drawn, a heavy line every 128 "
+      "bytes and a light tick every 32-byte sector; in blue the bytes the lanes load or store, and one coloured band "
+      "per transaction. Lines no lane touches are left out where the warp's addresses lie far apart.\n\n";
+  for (const auto& experiment : lab.model->figures) {
+    const auto access = model.telling_access(experiment);
+    const ModelPattern* pattern = lab.model->pattern_for(experiment);
+    if (!access || !pattern) continue;
+    std::vector<WarpPanel> panels;
+    if (pattern->source_architecture == lab.model->this_architecture)
+      panels.push_back({"then and now", warp::architecture(pattern->source_architecture)});
+    else
+      panels = {{"then", warp::architecture(pattern->source_architecture)}, {"now", warp::architecture(lab.model->this_architecture)}};
+    std::string file = lab.id + ".warp." + experiment + ".svg";
+    std::replace(file.begin(), file.end(), '/', '-');
+    std::replace(file.begin(), file.end(), '=', '-');
+    sheet.figures.push_back({file, warp_figure_svg(*access, panels, experiment), warp_figure_description(*access, panels, experiment)});
+    text += "![" + warp_figure_description(*access, panels, experiment) + "](" + file + ")\n\n";
+  }
+  sheet.markdown(text);
+}
+
+/// Each [[chart]]: the source's value and the measured one per experiment, as an SVG figure.
+void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  for (std::size_t i = 0; i < lab.charts.size(); ++i) {
+    const Chart& c = lab.charts[i];
+    std::vector<Bar> bars;
+    std::string source_gpu;
+    for (const auto& e : c.experiments) {
+      Bar bar{e, std::nullopt, range_quantity(m, e, c.quantity, lab.peaks).value};
+      for (const auto& r : lab.references)
+        if (r.experiment == e && r.quantity == c.quantity) {
+          bar.source = r.value;
+          if (source_gpu.empty()) source_gpu = short_gpu(r.gpu);
+        }
+      bars.push_back(std::move(bar));
+    }
+    const std::string file = lab.id + ".chart-" + std::to_string(i + 1) + ".svg";
+    sheet.figures.push_back({file, bar_chart_svg(c.title, bars, quantity_unit(c.quantity),
+                                                 "source" + (source_gpu.empty() ? "" : " (" + source_gpu + ")")), c.title});
+    sheet.heading(3, c.title);
+    sheet.markdown((c.text.empty() ? "" : c.text + "\n\n") + "![" + c.title + "](" + file + ")");
+  }
+}
+
+/// What the warp model predicts per request for `experiment`'s kernel on this GPU, as one
+/// sentence ("" where it predicts none of it): what each line's measured numbers stand beside.
+std::string model_per_request(ModelPredictions& model, const std::string& experiment) {
+  std::vector<std::string> parts;
+  const auto add = [&](const char* quantity, const std::string& what) {
+    // 0 per request: the kernel makes no such request.
+    if (const auto v = model.predict(experiment, quantity).this_gpu; v && *v > 0) parts.push_back(what + " " + two_decimals(*v));
+  };
+  add("gld_transactions_per_request", "sectors per load request");
+  add("gst_transactions_per_request", "sectors per store request");
+  add("shared_load_transactions_per_request", "shared wavefronts per load request");
+  add("shared_store_transactions_per_request", "shared wavefronts per store request");
+  if (parts.empty()) return "";
+  std::string sentence = "The warp model, for this kernel's launch on this GPU (the whole kernel, each access kind "
+                         "averaged over its instructions): ";
+  for (std::size_t i = 0; i < parts.size(); ++i) sentence += (i ? "; " : "") + parts[i];
+  return sentence + ".";
+}
+
+/// The experiment's kernels line by line ([sheet] source_lines), from the source run's
+/// per-instruction counts, beside the model's prediction per request; says so where the
+/// measurement has none. CUPTI counts a kernel's launches together (Kernel::sass): a kernel
+/// that also ran in another experiment is not shown, since its lines would mix the two. The
+/// lines shown go to `data` too ("source_lines": the launches they sum, each line's numbers).
+void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment, ModelPredictions& model,
+                         json& data) {
+  std::vector<SassInstruction> instructions;
+  std::vector<std::string> mixed;
+  std::size_t launches = 0;   // that the shown counts sum
+  for (const auto& k : m.kernels) {
+    if (k.sass.empty()) continue;
+    const auto covered = sass_covered(m.kernels, k);
+    const auto here = std::count_if(covered.begin(), covered.end(), [&](const Kernel* c) { return c->range == experiment; });
+    if (here == 0) continue;
+    if (static_cast<std::size_t>(here) == covered.size()) {
+      instructions.insert(instructions.end(), k.sass.begin(), k.sass.end());
+      launches += covered.size();
+    } else mixed.push_back("`" + kernel_short_name(k.name) + "` (" + std::to_string(here) + " of its " +
+                         std::to_string(covered.size()) + " launches here)");
+  }
+  if (!mixed.empty())
+    sheet.markdown("Lines that move memory: not shown for " + join(mixed, ", ") +
+                   ": CUPTI counts a kernel's instructions once per run, summed over all its launches, and this "
+                   "kernel also ran in other experiments.");
+  if (instructions.empty()) {
+    if (mixed.empty())
+      sheet.markdown("Lines that move memory: this measurement has no source run (`labbook run` makes one for this "
+                     "lab; a recording made before it does not hold one).");
+    return;
+  }
+  const SourceProfile profile = source_profile(instructions);
+  if (profile.lines.empty()) return;
+  sheet.markdown("Lines that move memory, worst first (sectors per request against the ideal, shared wavefronts "
+                 "against the ideal, local sectors), summed over " +
+                 (launches == 1 ? std::string("the experiment's launch") : "the experiment's " + std::to_string(launches) + " launches") +
+                 " (the chart shows one launch's medians):");
+  sheet.table(source_lines_table(profile, 5));
+  data["source_lines"] = {{"launches", launches}, {"line_info", profile.line_info}, {"lines", source_lines_json(profile)}};
+  if (const std::string predicted = model_per_request(model, experiment); !predicted.empty()) sheet.markdown(predicted);
+}
+
+/// Each [[memory_chart]]: the experiment's traffic from the SM to DRAM as a picture, its
+/// numbers in the picture's text alternative and in the sheet's data.
+void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, ModelPredictions& model) {
+  if (lab.memory_charts.empty()) return;
+  sheet.heading(3, "Memory charts");
+  sheet.markdown(
+      "Where the key kernels' memory traffic went, after Nsight Compute's memory chart: requests (warp "
+      "instructions) and 32-byte sectors from the threads to L1, L1's hit rate, sectors from L1 to L2, L2's hit "
+      "rate, and the bytes L2 read from and wrote to DRAM; shared memory's instructions, wavefronts and bank "
+      "conflicts below. Values are medians over the experiment's launches; a counter this run did not collect "
+      "reads \"not measured\".");
+  for (std::size_t i = 0; i < lab.memory_charts.size(); ++i) {
+    const MemoryChartSpec& spec = lab.memory_charts[i];
+    const MemoryFlow flow = range_memory_flow(m, spec.experiment);
+    const std::string file = lab.id + ".memory-" + std::to_string(i + 1) + ".svg";
+    const std::string alt = "Memory chart of " + spec.experiment + ". " + memory_flow_description(flow);
+    sheet.figures.push_back({file, memory_chart_svg(flow, spec.experiment + ": medians over its launches"), alt});
+    sheet.heading(4, "Memory chart: " + escape_inline(spec.experiment));
+    sheet.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
+                   escape_inline(alt) + "](" + file + ")");
+    json data = {{"experiment", spec.experiment}, {"figure", file}, {"measured", memory_flow_json(flow)}};
+    if (const std::string caption = memory_flow_caption(flow); !caption.empty()) data["caption"] = caption;
+    if (lab.source_lines) add_source_lines_of(sheet, m, spec.experiment, model, data);
+    sheet.data["memory_charts"].push_back(std::move(data));
+  }
+}
+
+/// Each [[roofline]]: its experiments on this GPU's roofs, the lab's [[peak]]s as ceilings.
+void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  for (std::size_t i = 0; i < lab.rooflines.size(); ++i) {
+    const RooflineSpec& spec = lab.rooflines[i];
+    Roofline roofline = roofline_for(m, lab.peaks);
+    for (const auto& e : spec.experiments) roofline.kernels.push_back(range_roofline_kernel(m, e));
+    const std::string file = lab.id + ".roofline-" + std::to_string(i + 1) + ".svg";
+    const std::string l2_note = l2_roof_note(roofline);
+    sheet.figures.push_back({file, roofline_svg(roofline, spec.title, "rl" + std::to_string(i + 1)), roofline_description(roofline)});
+    sheet.heading(3, "Roofline: " + spec.title);
+    sheet.markdown("The roofline: each kernel's arithmetic intensity (its FLOPs per byte of DRAM traffic) against "
+                   "the FLOP rate it reached, medians over the experiment's launches. The slope is the DRAM bandwidth, "
+                   "the flat lines the FMA lanes' peaks: a kernel left of where they meet can go no faster than memory "
+                   "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth." +
+                   (l2_note.empty() ? "" : " " + l2_note) + "\n\n" +
+                   (spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
+                   escape_inline(roofline_description(roofline)) + "](" + file + ")");
+    json data = roofline_json(roofline);
+    data["title"] = spec.title, data["figure"] = file;
+    sheet.data["rooflines"].push_back(std::move(data));
+  }
+}
+
+std::vector<std::string> sweep_values(const Measurement& m, const std::string& group, const std::string& parameter) {
+  std::vector<std::string> values;
+  const std::string prefix = group + "/" + parameter + "=";
+  for (const auto& r : m.ranges)
+    if (r.path.rfind(prefix, 0) == 0) {
+      const std::string v = r.path.substr(prefix.size());
+      if (v.find('/') == std::string::npos && std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+  return values;
+}
+
+/// A parameter value as a number: "4096", "0.5", or a size with a binary unit ("16KiB", "2GiB").
+std::optional<double> as_number(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == text.c_str()) return std::nullopt;
+  const std::string unit = end;
+  if (unit.empty() || unit == "B") return v;
+  if (unit == "KiB") return v * 1024.0;
+  if (unit == "MiB") return v * 1024.0 * 1024.0;
+  if (unit == "GiB") return v * 1024.0 * 1024.0 * 1024.0;
+  return std::nullopt;
+}
+
+/// Each [[curve]]: one line per group over the parameter's values, the sources' values as
+/// markers (a value for one parameter value) or dashed levels (a value for the whole group).
+void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  for (std::size_t i = 0; i < lab.curves.size(); ++i) {
+    const Curve& c = lab.curves[i];
+    std::vector<CurveLine> lines;
+    std::vector<CurveLevel> levels;
+    json data = {{"title", c.title}, {"quantity", c.quantity}, {"parameter", c.parameter}, {"groups", json::object()}};
+    for (const auto& g : c.groups) {
+      CurveLine line{g, {}, {}};
+      for (const auto& v : sweep_values(m, g, c.parameter)) {
+        const auto x = as_number(v);
+        const QuantityValue value = range_quantity(m, g + "/" + c.parameter + "=" + v, c.quantity, lab.peaks);
+        if (x && value.value) line.measured.push_back({*x, *value.value});
+        data["groups"][g].push_back({{c.parameter, v}, {"measured", value_json(value, quantity_unit(c.quantity))}});
+      }
+      for (const auto& r : lab.references) {
+        if (r.quantity != c.quantity) continue;
+        if (r.experiment == g) levels.push_back({r.experiment + " (" + short_gpu(r.gpu) + ")", r.value});
+        const std::string prefix = g + "/" + c.parameter + "=";
+        if (r.experiment.rfind(prefix, 0) == 0)
+          if (auto x = as_number(r.experiment.substr(prefix.size()))) line.source.push_back({*x, r.value});
+      }
+      lines.push_back(std::move(line));
+    }
+    const std::string file = lab.id + ".curve-" + std::to_string(i + 1) + ".svg";
+    const CurveAxes axes{c.parameter, c.x_unit, quantity_label(c.quantity), quantity_unit(c.quantity), c.log_x, c.log_y};
+    sheet.figures.push_back({file, line_chart_svg(c.title, lines, levels, axes), c.title});
+    sheet.heading(3, c.title);
+    sheet.markdown((c.text.empty() ? "" : c.text + "\n\n") + "![" + c.title + "](" + file + ")");
+    sheet.data["curves"].push_back(std::move(data));
+  }
+}
+
+/// Each [[activity_table]]: nvprof's GPU-activities rows for the range, then the source's.
+void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations) {
+  struct Row {
+    const char* prefix;
+    const char* name;
+  };
+  const Row rows[] = {{"kernels_", "kernels"}, {"memcpy_htod_", "[CUDA memcpy HtoD]"}, {"memcpy_dtoh_", "[CUDA memcpy DtoH]"}};
+  const char* stats[] = {"time_pct", "time", "calls", "avg", "min", "max"};
+  for (const auto& spec : lab.activity_tables) {
+    sheet.heading(3, spec.title);
+    if (!spec.text.empty()) sheet.markdown(spec.text);
+    for (const auto& e : spec.experiments) {
+      Table t{{"Range", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name"}, {}};
+      for (const auto& r : gpu_activities_in(m, e))
+        t.rows.push_back({e, format_number("%.2f%%", r.share_pct), nvprof_duration(static_cast<double>(r.total_ns)),
+                          std::to_string(r.calls), nvprof_duration(r.average_ns()),
+                          nvprof_duration(static_cast<double>(r.min_ns)), nvprof_duration(static_cast<double>(r.max_ns)),
+                          Text{code(r.name)}});
+      if (t.rows.empty()) t.rows.push_back({e, "—", "—", "—", "—", "—", "—", "no GPU activity measured"});
+      for (const auto& row : rows) {
+        std::vector<Text> cells = {"source", "—", "—", "—", "—", "—", "—", ""};
+        std::string citation;
+        for (std::size_t s = 0; s < 6; ++s)
+          for (const auto& r : lab.references)
+            if (r.experiment == e && r.quantity == std::string(row.prefix) + stats[s]) {
+              cells[s + 1] = s == 0 ? format_number("%.2f%%", r.value) : s == 2 ? format_number("%.0f", r.value) : nvprof_duration(r.value);
+              citation = r.citation;
+            }
+        if (citation.empty()) continue;
+        cells[0] = "source [" + std::to_string(citations.number(citation)) + "]";
+        cells[7] = row.name;
+        t.rows.push_back(std::move(cells));
+      }
+      sheet.table(std::move(t));
+    }
+  }
+}
+
+/// Each [[timeline]]: per range, its kernels and copies stream by stream, on one time scale.
+void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
+  for (std::size_t i = 0; i < lab.timelines.size(); ++i) {
+    const TimelineSpec& spec = lab.timelines[i];
+    std::vector<std::uint64_t> spans;
+    for (const auto& e : spec.experiments) spans.push_back(range_activity_span_ns(m, e));
+    const std::uint64_t span = *std::max_element(spans.begin(), spans.end());   // one scale for all
+    std::string text = (spec.text.empty() ? "" : spec.text + "\n\n") +
+                       "One lane per stream, named at its left: kernels green, copies orange, memsets purple, each named "
+                       "inside when it is wide enough (open a picture on its own and hover a box for its name and duration). "
+                       "Time runs from each range's first kernel or copy, on one scale for all the pictures below.\n\n";
+    json data = {{"title", spec.title}, {"experiments", json::array()}};
+    for (std::size_t j = 0; j < spec.experiments.size(); ++j) {
+      const std::string& e = spec.experiments[j];
+      const std::uint64_t own = spans[j];
+      data["experiments"].push_back({{"experiment", e}, {"span_ns", own}});
+      text += "`" + e + "`\n\n";
+      if (own == 0) {
+        text += "_No kernel or copy was measured in this range._\n\n";
+        continue;
+      }
+      const std::string file = lab.id + ".timeline-" + std::to_string(i + 1) + "-" + std::to_string(j + 1) + ".svg";
+      sheet.figures.push_back({file, range_timeline_svg(m, e, span, spec.streams)});
+      text += "[![Timeline of " + e + "](" + file + ")](" + file + ")\n\n";   // an <img> shows no tooltips
+    }
+    sheet.heading(3, spec.title);
+    sheet.markdown(text);
+    sheet.data["timelines"].push_back(std::move(data));
+  }
+}
+
+Text issue_advice(const Issue& issue) { return {strong(issue.code), {": " + issue.message}}; }
+
+
+}  // namespace labbook::report

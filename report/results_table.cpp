@@ -1,0 +1,218 @@
+#include "results_table.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "format.h"
+#include "quantities.h"
+
+namespace labbook::report {
+
+using nlohmann::json;
+
+namespace {
+
+/// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070" for table cells.
+std::string short_gpu(const std::string& gpu) { return gpu.substr(0, gpu.find(" (")); }
+
+/// "transactions" where the unit says "sectors": the sources' GPUs counted lines or segments.
+std::string source_unit(const std::string& unit) {
+  const auto at = unit.find("sectors");
+  return at == std::string::npos ? unit : unit.substr(0, at) + "transactions" + unit.substr(at + 7);
+}
+
+bool blank(const Text& cell) {
+  const std::string p = cell.plain();
+  return p.empty() || p == " " || p == "—";
+}
+
+/// One column as it is built: a formatted value per row, and what follows it (a citation, a
+/// note, the model's value where the measurement differs from it).
+struct Column {
+  std::string header;
+  std::vector<std::string> values;
+  std::vector<std::vector<Span>> after;
+  bool measured = false;   ///< its unit may move to the header
+
+  void add(std::string value, std::vector<Span> rest = {}) {
+    values.push_back(std::move(value));
+    after.push_back(std::move(rest));
+  }
+};
+
+/// The unit every value of the column ends with (" %", " GB/s"), or "" when they differ.
+std::string common_unit(const Column& c) {
+  std::string unit;
+  for (const auto& v : c.values) {
+    if (v.empty() || v == "—") continue;
+    if (!(std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '-')) return "";   // "not measured"
+    const auto space = v.rfind(' ');
+    if (space == std::string::npos) return "";
+    const std::string u = v.substr(space + 1);
+    if (u.empty() || (u[0] >= '0' && u[0] <= '9')) return "";
+    if (!unit.empty() && u != unit) return "";
+    unit = u;
+  }
+  return unit;
+}
+
+/// The measurement differs from the model beyond its own repeats: a median outside the
+/// tolerance while the repeats' spread reaches the prediction does not count.
+bool differs_beyond_noise(ModelPredictions& model, const std::string& e, const std::string& q, const QuantityValue& v) {
+  const std::string verdict = model.verdict(e, q, v.value);
+  if (verdict == "—" || verdict == "as predicted") return false;
+  if (!v.varies()) return true;
+  const double predicted = *model.predict(e, q).this_gpu;
+  if (predicted >= v.low() && predicted <= v.high()) return false;
+  return model.verdict(e, q, v.low()) != "as predicted" && model.verdict(e, q, v.high()) != "as predicted";
+}
+
+}  // namespace
+
+json value_json(const QuantityValue& v, const std::string& unit) {
+  json j = {{"unit", unit}};
+  if (v.value) j["value"] = *v.value;
+  else j["missing"] = v.missing;
+  if (v.varies()) j["repeats"] = v.samples;   // the run-to-run noise behind the median
+  return j;
+}
+
+std::string shared_prefix(const std::vector<std::string>& experiments) {
+  if (experiments.size() < 2) return "";
+  const std::string& first = experiments.front();
+  const auto slash = first.find('/');
+  if (slash == std::string::npos) return "";
+  const std::string prefix = first.substr(0, slash + 1);
+  for (const auto& e : experiments)
+    if (e.rfind(prefix, 0) != 0 || e.size() == prefix.size()) return "";
+  return prefix;
+}
+
+std::string experiment_label(const std::string& experiment, const std::string& drop_prefix) {
+  std::string path = experiment.rfind(drop_prefix, 0) == 0 ? experiment.substr(drop_prefix.size()) : experiment;
+  std::string out;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const auto end = std::min(path.find('/', start), path.size());
+    std::string part = path.substr(start, end - start);
+    const auto eq = part.find('=');
+    if (eq != std::string::npos && part.substr(0, eq).find("bytes") != std::string::npos) {
+      const std::string digits = part.substr(eq + 1);
+      if (!digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        part = format_size(std::stod(digits));
+    }
+    out += (out.empty() ? "" : "/") + part;
+    start = end + 1;
+  }
+  return out;
+}
+
+Table results_table(const Section& section, ResultsTableContext& c, json& rows) {
+  const LabData& lab = c.lab;
+  const std::string prefix = shared_prefix(section.experiments);
+  Table t;
+  std::vector<Column> columns;
+  Column names{"Experiment", {}, {}, false};
+  for (const auto& e : section.experiments) names.add(experiment_label(e, prefix));
+  columns.push_back(std::move(names));
+  std::vector<Text> notes;
+  const auto note_for = [&](const std::string& text) {
+    const NoteBook::Reference ref = c.notes.add(text);
+    if (ref.first_use) {
+      if (notes.empty()) t.first_note = ref.number;
+      notes.push_back(Text{authored(text)});
+    }
+    return Span{" (note " + std::to_string(ref.number) + ")"};
+  };
+  std::vector<json> json_rows(section.experiments.size() * section.quantities.size());
+  for (std::size_t qi = 0; qi < section.quantities.size(); ++qi) {
+    const std::string& q = section.quantities[qi];
+    const std::string label = quantity_label(q);
+    Column then{label + ", source", {}, {}, false}, now{label, {}, {}, true}, of{label + ", of " + experiment_label(section.baseline), {}, {}, true};
+    const auto& shown = section.baseline_quantities;
+    const bool against = !section.baseline.empty() && (shown.empty() || std::find(shown.begin(), shown.end(), q) != shown.end());
+    for (std::size_t ei = 0; ei < section.experiments.size(); ++ei) {
+      const std::string& e = section.experiments[ei];
+      auto ref = std::find_if(lab.references.begin(), lab.references.end(),
+                              [&](const ReferenceValue& r) { return r.experiment == e && r.quantity == q; });
+      // A number the program reported (a payload) has no unit of its own: it counts what the
+      // source's value counts ("formats", "cudaError_t").
+      std::string unit = quantity_unit(q);
+      if (unit.empty() && ref != lab.references.end()) unit = ref->unit;
+      const QuantityValue measured = range_quantity(c.m, e, q, lab.peaks);
+      const Prediction p = c.model.predict(e, q);
+      const std::string verdict = c.model.verdict(e, q, measured.value);
+      json row = {{"experiment", e}, {"quantity", q}, {"measured", value_json(measured, unit)}};
+      if (p.source_gpu) row["model_source_gpu"] = {{"value", *p.source_gpu}, {"architecture", p.source_architecture}};
+      if (p.this_gpu) row["model_this_gpu"] = *p.this_gpu;
+      row["verdict"] = verdict;
+
+      std::string then_value;
+      std::vector<Span> then_after;
+      if (ref != lab.references.end()) {
+        then_value = format_as_printed(ref->value, ref->unit);
+        then_after.push_back({" (" + short_gpu(ref->gpu) + ") [" + std::to_string(c.citations.number(ref->citation)) + "]"});
+        std::string changed = expand_placeholders(ref->explanation, c.m, lab.peaks);
+        if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
+        if (!changed.empty()) then_after.push_back(note_for(changed));
+        row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu}, {"build", ref->build}, {"citation", ref->citation}};
+        if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
+      }
+      if (p.source_gpu) {
+        const std::string model_then = format_value(*p.source_gpu, source_unit(unit)) + " (" + p.source_architecture + ")";
+        if (then_value.empty()) then_value = "model " + model_then;
+        else then_after.push_back({"; model " + model_then});
+      }
+      then.add(then_value.empty() ? "—" : then_value, std::move(then_after));
+
+      std::vector<Span> now_after;
+      if (differs_beyond_noise(c.model, e, q, measured)) {
+        now_after.push_back({" ≠ model " + format_value(*p.this_gpu, unit)});
+        now_after.push_back(note_for("Measured against the warp model for this GPU (" + experiment_label(e) + ", " + label + "): " + verdict + "."));
+      }
+      if (!measured.value && !measured.missing.empty()) {
+        now.add("not measured", {note_for(measured.missing)});
+      } else {
+        now.add(measured.value ? format_value(*measured.value, unit) : "—", std::move(now_after));
+      }
+      if (against) {
+        const QuantityValue base = range_quantity(c.m, section.baseline, q, lab.peaks);
+        if (measured.value && base.value && *base.value != 0) {
+          of.add(format_value(100.0 * *measured.value / *base.value, "%"));
+          row["of_baseline"] = *measured.value / *base.value;
+        } else {
+          of.add("—");
+        }
+      }
+      json_rows[ei * section.quantities.size() + qi] = std::move(row);
+    }
+    columns.push_back(std::move(then));
+    columns.push_back(std::move(now));
+    if (against) columns.push_back(std::move(of));
+  }
+  for (auto& row : json_rows) rows.push_back(std::move(row));
+
+  // Columns with nothing in any row go; a unit every value shares moves to the header.
+  for (auto& col : columns) {
+    std::vector<Text> cells;
+    std::string unit = col.measured ? common_unit(col) : "";
+    for (std::size_t i = 0; i < col.values.size(); ++i) {
+      std::string v = col.values[i];
+      if (!unit.empty() && v.size() > unit.size() + 1 && v.compare(v.size() - unit.size() - 1, std::string::npos, " " + unit) == 0)
+        v.resize(v.size() - unit.size() - 1);
+      Text cell{v};
+      for (auto& s : col.after[i]) cell.spans.push_back(s);
+      cells.push_back(std::move(cell));
+    }
+    if (std::all_of(cells.begin(), cells.end(), blank)) continue;
+    t.header.push_back(unit.empty() ? col.header : col.header + " (" + unit + ")");
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (t.rows.size() <= i) t.rows.emplace_back();
+      t.rows[i].push_back(std::move(cells[i]));
+    }
+  }
+  t.notes = std::move(notes);
+  return t;
+}
+
+}  // namespace labbook::report
