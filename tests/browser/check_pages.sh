@@ -47,7 +47,7 @@ for page in "$out"/pages/*.html; do
     report=$(printf '%s' "$dom" | sed -n '/<pre id="result">/,/<\/pre>/p' | sed 's/<[^>]*>//g')
     if ! grep -q DONE <<<"$report"; then echo "FAIL $name: the page check did not finish at $width px"; continue; fi
     grep PROBLEM <<<"$report" | sed "s/^/$width px: /"
-    echo "$name at $width px: $(grep checked <<<"$report"), $(grep '^screens' <<<"$report")"
+    echo "$name at $width px: $(grep checked <<<"$report"), $(grep '^screens' <<<"$report") $(grep '^over budget' <<<"$report")"
   done
 done | tee "$out/report.log"
 # The pictures a reader looks at first: lab 4's misaligned read and lab 6's tiled product.
