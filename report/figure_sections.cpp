@@ -24,13 +24,6 @@ namespace labbook::report {
 
 using nlohmann::json;
 
-namespace {
-
-/// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070" for a chart's legend.
-std::string short_gpu(const std::string& gpu) { return gpu.substr(0, gpu.find(" (")); }
-
-}  // namespace
-
 /// One warp of each figure experiment in one picture: the source's architecture above, this
 /// GPU's below, on one memory axis.
 void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model) {
@@ -82,6 +75,8 @@ void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
     sheet.markdown((c.text.empty() ? "" : c.text + "\n\n") + "![" + c.title + "](" + file + ")");
   }
 }
+
+namespace {
 
 /// What the warp model predicts per request for `experiment`'s kernel on this GPU, as one
 /// sentence ("" where it predicts none of it): what each line's measured numbers stand beside.
@@ -144,6 +139,8 @@ void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& 
   if (const std::string predicted = model_per_request(model, experiment); !predicted.empty()) sheet.markdown(predicted);
 }
 
+}  // namespace
+
 /// Each [[memory_chart]]: the experiment's traffic from the SM to DRAM as a picture, its
 /// numbers in the picture's text alternative and in the sheet's data.
 void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, ModelPredictions& model) {
@@ -205,6 +202,8 @@ std::vector<std::string> sweep_values(const Measurement& m, const std::string& g
   return values;
 }
 
+namespace {
+
 /// A parameter value as a number: "4096", "0.5", or a size with a binary unit ("16KiB", "2GiB").
 std::optional<double> as_number(const std::string& text) {
   char* end = nullptr;
@@ -217,6 +216,8 @@ std::optional<double> as_number(const std::string& text) {
   if (unit == "GiB") return v * 1024.0 * 1024.0 * 1024.0;
   return std::nullopt;
 }
+
+}  // namespace
 
 /// Each [[curve]]: one line per group over the parameter's values, the sources' values as
 /// markers (a value for one parameter value) or dashed levels (a value for the whole group).

@@ -12,9 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-/// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070" for table cells.
-std::string short_gpu(const std::string& gpu) { return gpu.substr(0, gpu.find(" (")); }
-
 /// "transactions" where the unit says "sectors": the sources' GPUs counted lines or segments.
 std::string source_unit(const std::string& unit) {
   const auto at = unit.find("sectors");
@@ -68,6 +65,8 @@ bool differs_beyond_noise(ModelPredictions& model, const std::string& e, const s
 }
 
 }  // namespace
+
+std::string short_gpu(const std::string& gpu) { return gpu.substr(0, gpu.find(" (")); }
 
 json value_json(const QuantityValue& v, const std::string& unit) {
   json j = {{"unit", unit}};

@@ -32,6 +32,9 @@ struct ResultsTableContext {
   ModelPredictions& model;
 };
 
+/// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070": a source's GPU in a cell or legend.
+std::string short_gpu(const std::string& gpu);
+
 /// A measured value as the JSON of a sheet holds it: value or why missing, unit, repeats.
 nlohmann::json value_json(const QuantityValue&, const std::string& unit);
 
