@@ -65,6 +65,35 @@ std::string html_links(const std::string& body) {
   return std::regex_replace(body, markdown_link, "href=\"$1.html$2\"");
 }
 
+/// Text without its tags, such as a header cell's label.
+std::string without_tags(const std::string& html) {
+  std::string out;
+  bool in_tag = false;
+  for (const char c : html) {
+    if (c == '<') in_tag = true;
+    else if (c == '>') in_tag = false;
+    else if (!in_tag) out += c;
+  }
+  return out;
+}
+
+/// Calls `each(start, inner_start, inner_end, end)` for every `open`...`close` element in
+/// turn and copies the text between them. A scan, not a regex: libstdc++'s regex recurses
+/// once a character and overflows the stack on a page of long tables.
+template <typename Each>
+std::string each_element(const std::string& html, const std::string& open, const std::string& close, Each each) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t start = html.find(open); start != std::string::npos; start = html.find(open, at)) {
+    const std::size_t inner = start + open.size(), inner_end = html.find(close, inner);
+    if (inner_end == std::string::npos) break;
+    out += html.substr(at, start - at);
+    out += each(inner, inner_end);
+    at = inner_end + close.size();
+  }
+  return out + html.substr(at);
+}
+
 }  // namespace
 
 std::string heading_slug(const std::string& html) {
@@ -145,18 +174,15 @@ std::string fold_sections(const std::string& html) {
 }
 
 std::string label_cells(const std::string& html) {
-  static const std::regex table(R"re(<table>([\s\S]*?)</table>)re");
-  static const std::regex header_cell(R"re(<th[^>]*>([\s\S]*?)</th>)re");
-  static const std::regex tag(R"re(<[^>]*>)re");
-  std::string out;
-  std::size_t last = 0;
-  for (std::sregex_iterator it(html.begin(), html.end(), table), end; it != end; ++it) {
-    const auto& m = *it;
-    out += html.substr(last, static_cast<std::size_t>(m.position()) - last);
-    const std::string inner = m[1].str();
+  return each_element(html, "<table>", "</table>", [&](std::size_t begin, std::size_t end) {
+    const std::string inner = html.substr(begin, end - begin);
     std::vector<std::string> labels;
-    for (std::sregex_iterator h(inner.begin(), inner.end(), header_cell); h != std::sregex_iterator(); ++h)
-      labels.push_back(std::regex_replace((*h)[1].str(), tag, ""));
+    for (std::size_t h = inner.find("<th"); h != std::string::npos; h = inner.find("<th", h + 3)) {
+      if (inner[h + 3] != '>' && inner[h + 3] != ' ') continue;   // <thead>
+      const std::size_t text = inner.find('>', h), close = inner.find("</th>", h);
+      if (text == std::string::npos || close == std::string::npos) break;
+      labels.push_back(without_tags(inner.substr(text + 1, close - text - 1)));
+    }
     // Each body cell names its column, which a phone shows before the cell's value.
     std::string labelled;
     std::size_t column = 0, from = 0;
@@ -174,15 +200,21 @@ std::string label_cells(const std::string& html) {
         labelled += "<t";
       }
     }
-    out += "<table>" + labelled + inner.substr(from) + "</table>";
-    last = static_cast<std::size_t>(m.position() + m.length());
-  }
-  return out + html.substr(last);
+    return "<table>" + labelled + inner.substr(from) + "</table>";
+  });
 }
 
 std::string fold_tables(const std::string& html) {
-  static const std::regex folded(std::string("<p>") + kFoldMark + R"re( ([\s\S]*?)</p>\s*<table>([\s\S]*?)</table>)re");
-  return std::regex_replace(html, folded, "<details class=\"folded\"><summary>$1</summary>\n<table>$2</table></details>");
+  const std::string mark = std::string("<p>") + kFoldMark + " ";
+  return each_element(html, mark, "</table>", [&](std::size_t begin, std::size_t end) {
+    const std::size_t line_end = html.find("</p>", begin);
+    std::size_t table = line_end + 4;
+    while (table < end && std::isspace(static_cast<unsigned char>(html[table]))) ++table;
+    if (line_end > end || html.compare(table, 7, "<table>") != 0)   // a marked line with no table under it
+      return mark + html.substr(begin, end - begin) + "</table>";
+    return "<details class=\"folded\"><summary>" + html.substr(begin, line_end - begin) + "</summary>\n" +
+           html.substr(table, end - table) + "</table></details>";
+  });
 }
 
 /// Places where text may wrap that the browser would not choose: after a `/` or `_` joining
@@ -235,16 +267,14 @@ std::string with_break_points(const std::string& html, bool everywhere) {
 }
 
 std::string highlight_code_blocks(const std::string& html) {
-  static const std::regex block(R"re(<pre><code class="language-(cuda|cpp|c)">([\s\S]*?)</code></pre>)re");
-  std::string out;
-  std::size_t last = 0;
-  for (std::sregex_iterator it(html.begin(), html.end(), block), end; it != end; ++it) {
-    const auto& m = *it;
-    out += html.substr(last, static_cast<std::size_t>(m.position()) - last);
-    out += "<pre><code class=\"language-" + m[1].str() + "\">" + highlight(m[2].str()) + "</code></pre>";
-    last = static_cast<std::size_t>(m.position() + m.length());
+  std::string out = html;
+  for (const char* language : {"cuda", "cpp", "c"}) {
+    const std::string open = std::string("<pre><code class=\"language-") + language + "\">";
+    out = each_element(out, open, "</code></pre>", [&, in = out](std::size_t begin, std::size_t end) {
+      return open + highlight(in.substr(begin, end - begin)) + "</code></pre>";
+    });
   }
-  return out + html.substr(last);
+  return out;
 }
 
 const std::string& stylesheet() {

@@ -63,7 +63,7 @@ if [ "$sabotage" = --sabotage ]; then
   grep -q 'missing image' "$out/report.log" && grep -q 'broken link: no-such-lab.html' "$out/report.log" &&
     grep -q 'console messages' "$out/report.log" && grep -q 'image without a text alternative: labbook.css' "$out/report.log" &&
     grep -q 'picture without a title element' "$out/report.log" &&
-    grep -q '390 px: PROBLEM page .* px wider than 390 px, widest: div "wide"' "$out/report.log" &&
+    grep -qE '390 px: PROBLEM page .* px wider than 390 px, widest: div "(wide|x)"' "$out/report.log" &&
     grep -q '1280 px: PROBLEM table hides its Verdict column at 1280 px' "$out/report.log" &&
     ! grep -q '1280 px: PROBLEM page .* wider' "$out/report.log" && echo "every sabotage was caught"
   exit

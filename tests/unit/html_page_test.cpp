@@ -115,6 +115,16 @@ TEST(HtmlPage, ALongTableFoldsUnderItsLineAndNothingElseFolds) {
   EXPECT_EQ(page.find("</details>", fold_end + 18), std::string::npos);
 }
 
+TEST(HtmlPage, APageOfLongTablesIsLabelledWithoutExhaustingTheStack) {
+  // A profile of many kernels: a table of 300 KB, far beyond what a recursive regex survives.
+  std::string markdown = "| Kernel | Time |\n| --- | --- |\n";
+  for (int i = 0; i < 5000; ++i) markdown += "| kernel_" + std::to_string(i) + "_with_a_long_name | 1.0 µs |\n";
+  const std::string page = html_page("T", markdown_to_html(markdown));
+  EXPECT_NE(page.find("<td data-label=\"Time\">1.0"), std::string::npos) ;
+  EXPECT_NE(page.find("<td data-label=\"Kernel\">kernel_0"), std::string::npos);
+  EXPECT_NE(page.find("kernel_4999"), std::string::npos);
+}
+
 TEST(HtmlPage, TableCellsMayWrapBetweenTheWordsOfANameAndNowhereElse) {
   const std::string body = markdown_to_html(
       "Text readSegment/offset=0 and gld_transactions_per_request stay whole outside tables.\n\n"
