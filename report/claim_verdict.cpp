@@ -59,6 +59,8 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
   const Ratio r = ratio_of(num, den);
   out.ratio = r;
   out.measured = c.numerator + ": " + with_noise(num, unit) + "; " + c.denominator + ": " + with_noise(den, unit);
+  out.headline = c.numerator + " " + format_value(*num.value, unit) + " against " + c.denominator + " " +
+                 format_value(*den.value, unit) + ": ×" + format_ratio(r.value);
   out.verdict = judge_interval(r.low, r.high, c.min_ratio, c.max_ratio);
   std::string ratio = "ratio " + format_ratio(r.value);
   if (r.low != r.high) ratio += " (" + format_ratio(r.low) + " to " + format_ratio(r.high) + " over the repeats)";
@@ -92,6 +94,9 @@ ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<
   });
   const auto& [winner, winner_value] = values[0];
   const auto claimed = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == c.best; });
+  const Candidate& second = claimed == values.begin() ? values[1] : *claimed;
+  out.headline = extreme + ": " + winner + " " + format_value(*winner_value.value, unit) + "; " +
+                 (claimed == values.begin() ? "next " : "") + second.first + " " + format_value(*second.second.value, unit);
   if (claimed == values.begin()) {
     const auto& [runner_up, runner_up_value] = values[1];
     if (distinguishable(winner_value, runner_up_value, c.tolerance)) {
@@ -129,6 +134,16 @@ std::string verdict_name(Verdict v) {
     case Verdict::kHolds: return "holds here";
     case Verdict::kDoesNotHold: return "does not hold here";
     case Verdict::kInconclusive: return "inconclusive (within run-to-run noise)";
+    case Verdict::kCannotBeChecked: break;
+  }
+  return "cannot be checked";
+}
+
+std::string verdict_word(Verdict v) {
+  switch (v) {
+    case Verdict::kHolds: return "holds";
+    case Verdict::kDoesNotHold: return "does not hold";
+    case Verdict::kInconclusive: return "inconclusive";
     case Verdict::kCannotBeChecked: break;
   }
   return "cannot be checked";

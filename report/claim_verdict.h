@@ -19,6 +19,10 @@ enum class Verdict { kHolds, kDoesNotHold, kInconclusive, kCannotBeChecked };
 /// "holds here", "does not hold here", "inconclusive (within run-to-run noise)", "cannot be checked".
 std::string verdict_name(Verdict);
 
+/// The verdict on a badge, where the sheet explains the words once: "holds", "does not hold",
+/// "inconclusive", "cannot be checked".
+std::string verdict_word(Verdict);
+
 /// The badge a sheet shows for the verdict.
 Badge verdict_badge(Verdict);
 
@@ -38,7 +42,8 @@ Ratio ratio_of(const QuantityValue& numerator, const QuantityValue& denominator)
 
 struct ClaimOutcome {
   Verdict verdict = Verdict::kCannotBeChecked;
-  std::string measured;   ///< what was compared, with units
+  std::string measured;   ///< what was compared, with units and the repeats' spread
+  std::string headline;   ///< the same in a few words, medians only: for the summary
   std::string reason;     ///< follows the verdict's name: why, in the claim's own direction
   std::optional<Ratio> ratio;
 };

@@ -1,8 +1,11 @@
 #include "claims_section.h"
 
 #include <algorithm>
+#include <map>
 
+#include "format.h"
 #include "html_page.h"
+#include "labbook/model/text.h"
 
 namespace labbook::report {
 
@@ -16,7 +19,30 @@ std::vector<std::string> compared_experiments(const Claim& c) {
 }
 
 Text verdict_text(const ClaimOutcome& outcome) {
-  return Text{badge(verdict_badge(outcome.verdict), verdict_name(outcome.verdict))};
+  return Text{badge(verdict_badge(outcome.verdict), verdict_word(outcome.verdict))};
+}
+
+/// The claim without its long asides, for the summary: a parenthesis of more than a few words
+/// qualifies the claim, and the claim's section gives it in full.
+std::string without_asides(const std::string& text) {
+  constexpr std::size_t kLongAside = 40;
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t open = text.find(" (", at);
+    if (open == std::string::npos) break;
+    int depth = 0;
+    std::size_t close = open + 1;
+    for (; close < text.size(); ++close) {
+      if (text[close] == '(') ++depth;
+      if (text[close] == ')' && --depth == 0) break;
+    }
+    if (close >= text.size()) break;
+    out += text.substr(at, open - at);
+    if (close - open <= kLongAside) out += text.substr(open, close + 1 - open);
+    at = close + 1;
+  }
+  return out + text.substr(at);
 }
 
 }  // namespace
@@ -45,15 +71,18 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
   sheet.data["claims"] = json::array();
   if (claims.empty()) return;
   sheet.heading(2, "What the sources claim, checked here");
-  Table t{{"The source says", measured_title, "Verdict", "Shown in"}, {}};
+  Table t{{"The source says", measured_title, "Verdict"}, {}};
   for (const auto& j : claims) {
     const Claim& c = *j.claim;
     const SourceDocument* doc = cited_document(lab.sources, c.citation);
-    Text claim{c.text + " "};
+    Text claim{without_asides(c.text) + " "};
     claim.spans.push_back({doc ? "(" + doc->short_name + ") [" + std::to_string(j.citation) + "]"
                                : "[" + std::to_string(j.citation) + "]"});
-    Text where = j.home < 0 ? Text{"below"} : Text{link("§ " + std::to_string(j.home + 1), "#" + heading_slug(homes[j.home].heading))};
-    t.rows.push_back({claim, j.outcome.measured, verdict_text(j.outcome), where});
+    Text verdict = verdict_text(j.outcome);
+    verdict.spans.push_back({" "});
+    verdict.spans.push_back(j.home < 0 ? Span{"below"}
+                                       : link("§ " + std::to_string(j.home + 1), "#" + heading_slug(homes[j.home].heading)));
+    t.rows.push_back({claim, j.outcome.headline.empty() ? j.outcome.measured : j.outcome.headline, verdict});
     json row = {{"claim", c.text}, {"citation", c.citation}, {"verdict", verdict_name(j.outcome.verdict)}};
     if (!j.outcome.reason.empty()) row["verdict"] = verdict_name(j.outcome.verdict) + ": " + j.outcome.reason;
     if (j.outcome.ratio)
@@ -64,7 +93,9 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
   sheet.table(std::move(t));
   sheet.markdown(
       "A claim holds when every repeat of its experiments agrees with it; when the repeats fall on both sides of what "
-      "it needs, it is *inconclusive*. A time measured once on each side says so: its noise was not measured.");
+      "it needs, it is *inconclusive* (within run-to-run noise). The measured column gives medians; each section "
+      "gives the repeats' spread and the claim in full. A time measured once on each side says so: its noise was "
+      "not measured.");
 }
 
 void add_claims_of(Sheet& sheet, const std::vector<JudgedClaim>& claims, int home) {
@@ -77,8 +108,15 @@ void add_claims_of(Sheet& sheet, const std::vector<JudgedClaim>& claims, int hom
     items.push_back(std::move(item));
   }
   if (items.empty()) return;
-  sheet.lines({Text{strong("The sources' claims here")}});
-  sheet.list(std::move(items));
+  // The summary above gives each verdict; here the numbers behind them wait under one line.
+  std::map<Verdict, int> tally;
+  for (const auto& j : claims)
+    if (j.home == home) ++tally[j.outcome.verdict];
+  std::vector<std::string> counts;
+  for (const auto& [verdict, n] : tally) counts.push_back(std::to_string(n) + " " + verdict_word(verdict));
+  Sheet inside;
+  inside.list(std::move(items));
+  sheet.fold("The sources' claims here: " + join(counts, ", "), std::move(inside.blocks));
 }
 
 }  // namespace labbook::report

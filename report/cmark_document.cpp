@@ -106,9 +106,17 @@ std::vector<ParsedTable> parse_tables(const std::string& markdown) {
 
 void validate_markdown(const Sheet& sheet, const std::string& markdown) {
   const std::vector<ParsedTable> parsed = parse_tables(markdown);
+  std::vector<const Block*> tables;
+  const auto collect = [&tables](const std::vector<Block>& blocks, const auto& self) -> void {
+    for (const auto& b : blocks) {
+      if (b.kind == Block::Kind::Table) tables.push_back(&b);
+      self(b.children, self);
+    }
+  };
+  collect(sheet.blocks, collect);
   std::size_t index = 0;
-  for (const auto& b : sheet.blocks) {
-    if (b.kind != Block::Kind::Table) continue;
+  for (const Block* table : tables) {
+    const Block& b = *table;
     const std::string where = "sheet table " + std::to_string(index + 1);
     if (index >= parsed.size()) throw Error(where + ": cmark-gfm did not parse it as a table");
     const ParsedTable& p = parsed[index++];

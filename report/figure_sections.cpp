@@ -35,6 +35,7 @@ void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model)
       "to 31 on top; memory below, with byte offsets from the first 128-byte line drawn, a heavy line every 128 "
       "bytes and a light tick every 32-byte sector; in blue the bytes the lanes load or store, and one coloured band "
       "per transaction. Lines no lane touches are left out where the warp's addresses lie far apart.\n\n";
+  std::vector<std::pair<std::string, std::string>> pictures;   // experiment, Markdown image
   for (const auto& experiment : lab.model->figures) {
     const auto access = model.telling_access(experiment);
     const ModelPattern* pattern = lab.model->pattern_for(experiment);
@@ -48,9 +49,18 @@ void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model)
     std::replace(file.begin(), file.end(), '/', '-');
     std::replace(file.begin(), file.end(), '=', '-');
     sheet.figures.push_back({file, warp_figure_svg(*access, panels, experiment), warp_figure_description(*access, panels, experiment)});
-    text += "![" + warp_figure_description(*access, panels, experiment) + "](" + file + ")\n\n";
+    pictures.push_back({experiment, "![" + warp_figure_description(*access, panels, experiment) + "](" + file + ")"});
   }
-  sheet.markdown(text);
+  if (pictures.empty()) return;
+  // The first picture is the sheet's key picture, under its summary: here all wait in a fold.
+  sheet.markdown(text + "The first, " + pictures.front().first + ", is the picture under the summary.");
+  Sheet all;
+  std::vector<std::string> names;
+  for (const auto& [experiment, image] : pictures) {
+    all.markdown(image);
+    names.push_back(experiment);
+  }
+  sheet.fold("The warps of " + join(names, ", "), std::move(all.blocks));
 }
 
 /// Each [[chart]]: the source's value and the measured one per experiment, as an SVG figure.
@@ -152,20 +162,26 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, M
       "rate, and the bytes L2 read from and wrote to DRAM; shared memory's instructions, wavefronts and bank "
       "conflicts below. Values are medians over the experiment's launches; a counter this run did not collect "
       "reads \"not measured\".");
+  // The first chart stays in view; the others fold under one line that names them.
+  Sheet others;
+  std::vector<std::string> names;
   for (std::size_t i = 0; i < lab.memory_charts.size(); ++i) {
     const MemoryChartSpec& spec = lab.memory_charts[i];
+    Sheet& sheet_of = i == 0 ? sheet : others;
+    if (i > 0) names.push_back(spec.experiment);
     const MemoryFlow flow = range_memory_flow(m, spec.experiment);
     const std::string file = lab.id + ".memory-" + std::to_string(i + 1) + ".svg";
     const std::string alt = "Memory chart of " + spec.experiment + ". " + memory_flow_description(flow);
     sheet.figures.push_back({file, memory_chart_svg(flow, spec.experiment + ": medians over its launches"), alt});
-    sheet.heading(4, "Memory chart: " + escape_inline(spec.experiment));
-    sheet.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
-                   escape_inline(alt) + "](" + file + ")");
+    sheet_of.heading(4, "Memory chart: " + escape_inline(spec.experiment));
+    sheet_of.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
+                      escape_inline(alt) + "](" + file + ")");
     json data = {{"experiment", spec.experiment}, {"figure", file}, {"measured", memory_flow_json(flow)}};
     if (const std::string caption = memory_flow_caption(flow); !caption.empty()) data["caption"] = caption;
-    if (lab.source_lines) add_source_lines_of(sheet, m, spec.experiment, model, data);
+    if (lab.source_lines) add_source_lines_of(sheet_of, m, spec.experiment, model, data);
     sheet.data["memory_charts"].push_back(std::move(data));
   }
+  if (!names.empty()) sheet.fold("The memory charts of " + join(names, ", "), std::move(others.blocks));
 }
 
 /// Each [[roofline]]: its experiments on this GPU's roofs, the lab's [[peak]]s as ceilings.

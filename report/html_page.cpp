@@ -65,18 +65,6 @@ std::string html_links(const std::string& body) {
   return std::regex_replace(body, markdown_link, "href=\"$1.html$2\"");
 }
 
-/// Text without its tags, such as a header cell's label.
-std::string without_tags(const std::string& html) {
-  std::string out;
-  bool in_tag = false;
-  for (const char c : html) {
-    if (c == '<') in_tag = true;
-    else if (c == '>') in_tag = false;
-    else if (!in_tag) out += c;
-  }
-  return out;
-}
-
 /// Calls `each(start, inner_start, inner_end, end)` for every `open`...`close` element in
 /// turn and copies the text between them. A scan, not a regex: libstdc++'s regex recurses
 /// once a character and overflows the stack on a page of long tables.
@@ -150,71 +138,6 @@ std::string anchor_headings(const std::string& body, std::string* contents) {
   entries += open_level == 3 ? "</ol></li>" : open_level == 2 ? "</li>" : "";
   if (contents) *contents = count < 3 ? "" : "<ol>" + entries + "</ol>";
   return out + body.substr(last);
-}
-
-std::string fold_sections(const std::string& html) {
-  const std::string open = std::string("<h2>") + kFoldMark + " ";
-  std::string out;
-  std::size_t at = 0;
-  bool folded = false;
-  for (std::size_t h = html.find("<h2>"); h != std::string::npos; h = html.find("<h2>", h + 4)) {
-    out += html.substr(at, h - at);
-    if (folded) out += "</details>\n";
-    folded = html.compare(h, open.size(), open) == 0;
-    at = h;
-    if (!folded) continue;
-    const std::size_t end = html.find("</h2>", h);
-    if (end == std::string::npos) break;
-    out += "<details class=\"section\"><summary><h2>" + html.substr(h + open.size(), end - h - open.size()) + "</h2></summary>";
-    at = end + 5;
-  }
-  out += html.substr(at);
-  if (folded) out += "</details>\n";
-  return out;
-}
-
-std::string label_cells(const std::string& html) {
-  return each_element(html, "<table>", "</table>", [&](std::size_t begin, std::size_t end) {
-    const std::string inner = html.substr(begin, end - begin);
-    std::vector<std::string> labels;
-    for (std::size_t h = inner.find("<th"); h != std::string::npos; h = inner.find("<th", h + 3)) {
-      if (inner[h + 3] != '>' && inner[h + 3] != ' ') continue;   // <thead>
-      const std::size_t text = inner.find('>', h), close = inner.find("</th>", h);
-      if (text == std::string::npos || close == std::string::npos) break;
-      labels.push_back(without_tags(inner.substr(text + 1, close - text - 1)));
-    }
-    // Each body cell names its column, which a phone shows before the cell's value.
-    std::string labelled;
-    std::size_t column = 0, from = 0;
-    for (std::size_t c = inner.find("<t", from); c != std::string::npos; c = inner.find("<t", from)) {
-      labelled += inner.substr(from, c - from);
-      from = c + 2;
-      if (inner.compare(c, 3, "<tr") == 0) {
-        column = 0;
-        labelled += "<t";
-      } else if (inner.compare(c, 3, "<td") == 0) {
-        labelled += "<td data-label=\"" + (column < labels.size() ? labels[column] : std::string()) + "\"";
-        from = c + 3;
-        ++column;
-      } else {
-        labelled += "<t";
-      }
-    }
-    return "<table>" + labelled + inner.substr(from) + "</table>";
-  });
-}
-
-std::string fold_tables(const std::string& html) {
-  const std::string mark = std::string("<p>") + kFoldMark + " ";
-  return each_element(html, mark, "</table>", [&](std::size_t begin, std::size_t end) {
-    const std::size_t line_end = html.find("</p>", begin);
-    std::size_t table = line_end + 4;
-    while (table < end && std::isspace(static_cast<unsigned char>(html[table]))) ++table;
-    if (line_end > end || html.compare(table, 7, "<table>") != 0)   // a marked line with no table under it
-      return mark + html.substr(begin, end - begin) + "</table>";
-    return "<details class=\"folded\"><summary>" + html.substr(begin, line_end - begin) + "</summary>\n" +
-           html.substr(table, end - table) + "</table></details>";
-  });
 }
 
 /// Places where text may wrap that the browser would not choose: after a `/` or `_` joining
@@ -291,6 +214,7 @@ const std::string& stylesheet() {
       // A table of eight columns or more (a compiler's report, a results table with a ratio
       // column) spends less on padding, so that it fits beside the contents at 1280 px.
       "table:has(tr>:nth-child(8)) :is(th,td){padding:.25rem .3rem}\n"
+      "table:has(tr>:nth-child(10)){font-size:.78rem}\n"
       "th{background:#f2f2f2}\ntd{background:#fff}\ntr:nth-child(even) td{background:#fcfcfc}\n"
       // A table wider than the page scrolls; its first column (what each row is) stays in view.
       "th:first-child,td:first-child{position:sticky;left:0;z-index:0;box-shadow:1px 0 0 #ccc}\n"
@@ -347,7 +271,7 @@ std::string html_page(const std::string& title, const std::string& body, const N
   // title and a sidebar, of which the stylesheet shows one by the screen's width (no script).
   std::string contents;
   std::string text =
-      anchor_headings(fold_sections(with_break_points(label_cells(fold_tables(highlight_code_blocks(mark_badges(html_links(body))))), false)), &contents);
+      anchor_headings(with_break_points(highlight_code_blocks(html_links(body)), false), &contents);
   if (!contents.empty()) {
     contents = with_break_points(contents, true);
     const std::size_t title_end = text.find("</h1>");

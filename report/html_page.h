@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The HTML around cmark-gfm's body: one shared stylesheet (labbook.css, written next to
+/// The page around a sheet's HTML body (html_writer.h): one shared stylesheet (labbook.css, written next to
 /// the pages), an optional navigation bar between the workbook's pages, links to sibling
 /// Markdown files turned into links to their HTML, CUDA code blocks highlighted, an anchor on
 /// every heading and a contents box under the title. Pages load nothing from the network, so
@@ -21,24 +21,12 @@ struct Navigation {
   std::string current;   ///< the file of this page, shown as the current one
 };
 
-/// The complete page; `body` is cmark-gfm's HTML.
+/// The complete page around `body` (html_body()).
 std::string html_page(const std::string& title, const std::string& body, const Navigation& navigation = {});
 
 /// The stylesheet every page links to, as labbook.css.
 const std::string& stylesheet();
 inline constexpr const char* kStylesheetFile = "labbook.css";
-
-/// Folds each second-level section whose heading starts with kFoldMark (Sheet::folded_heading)
-/// into a <details> whose summary is that heading, up to the next second-level heading.
-std::string fold_sections(const std::string& html);
-
-/// Gives every body cell of every table a data-label: its column's header text, which the
-/// stylesheet shows before the cell when a narrow screen stacks the row's cells.
-std::string label_cells(const std::string& html);
-
-/// Folds each table that follows a paragraph starting with kFoldMark (a long sweep) into a
-/// <details> whose summary is that paragraph's text.
-std::string fold_tables(const std::string& html);
 
 /// Gives every <h2> to <h4> an id (from its text, unique on the page) and a "#" link to itself;
 /// `contents`, if given, receives an <ol> listing the h2s with their h3s nested, or "" for a

@@ -74,19 +74,6 @@ std::string render(const Text& text, bool in_table) {
   return out;
 }
 
-/// A line or list item must not start a block of its own: leading blanks (a code block
-/// from four) are dropped, and '#', '-', '+', '>', '=' or a "1." / "1)" ordinal at its start
-/// are escaped.
-std::string line_start_safe(std::string line) {
-  line.erase(0, line.find_first_not_of(" \t"));
-  if (line.empty()) return line;
-  if (std::string("#-+>=").find(line.front()) != std::string::npos) return "\\" + line;
-  std::size_t digits = 0;
-  while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
-  if (digits > 0 && digits < line.size() && (line[digits] == '.' || line[digits] == ')')) line.insert(digits, "\\");
-  return line;
-}
-
 std::string cell(const Text& text) {
   const std::string out = render(text, true);
   return out.empty() ? " " : out;
@@ -112,6 +99,16 @@ std::string table_markdown(const Table& t) {
 
 }  // namespace
 
+std::string line_start_safe(std::string line) {
+  line.erase(0, line.find_first_not_of(" \t"));
+  if (line.empty()) return line;
+  if (std::string("#-+>=").find(line.front()) != std::string::npos) return "\\" + line;
+  std::size_t digits = 0;
+  while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
+  if (digits > 0 && digits < line.size() && (line[digits] == '.' || line[digits] == ')')) line.insert(digits, "\\");
+  return line;
+}
+
 std::string escape_inline(const std::string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -135,9 +132,11 @@ std::string escape_inline(const std::string& text) {
   return out;
 }
 
-std::string to_markdown(const Sheet& sheet) {
+namespace {
+
+std::string blocks_markdown(const std::vector<Block>& blocks) {
   std::string out;
-  for (const auto& b : sheet.blocks) {
+  for (const auto& b : blocks) {
     switch (b.kind) {
       case Block::Kind::Heading: out += std::string(static_cast<std::size_t>(b.level), '#') + " " + b.text + "\n\n"; break;
       case Block::Kind::Markdown: {
@@ -174,9 +173,16 @@ std::string to_markdown(const Sheet& sheet) {
         out += fence + "\n" + text + fence + "\n\n";
         break;
       }
+      case Block::Kind::Fold:
+        out += line_start_safe(std::string(kFoldMark) + " **" + escape_inline(b.text) + "**") + "\n\n" + blocks_markdown(b.children);
+        break;
     }
   }
   return out;
 }
+
+}  // namespace
+
+std::string to_markdown(const Sheet& sheet) { return blocks_markdown(sheet.blocks); }
 
 }  // namespace labbook::report

@@ -15,4 +15,9 @@ std::string to_markdown(const Sheet&);
 /// link, HTML, entity or table cell boundary. Newlines become spaces.
 std::string escape_inline(const std::string& text);
 
+/// A line or list item that starts no block of its own: leading blanks (a code block from
+/// four) are dropped, and '#', '-', '+', '>', '=' or a "1." / "1)" ordinal at its start are
+/// escaped.
+std::string line_start_safe(std::string line);
+
 }  // namespace labbook::report

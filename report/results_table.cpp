@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
+#include "architecture.h"
 #include "format.h"
 #include "quantities.h"
 
@@ -29,7 +31,7 @@ struct Column {
   std::string header;
   std::vector<std::string> values;
   std::vector<std::vector<Span>> after;
-  bool measured = false;   ///< its unit may move to the header
+  bool unit_to_header = false;   ///< a unit every value shares moves to the header
 
   void add(std::string value, std::vector<Span> rest = {}) {
     values.push_back(std::move(value));
@@ -127,7 +129,11 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
   for (std::size_t qi = 0; qi < section.quantities.size(); ++qi) {
     const std::string& q = section.quantities[qi];
     const std::string label = quantity_label(q);
-    Column then{label + ", source", {}, {}, false}, now{label, {}, {}, true}, of{label + ", of " + experiment_label(section.baseline), {}, {}, true};
+    // One meaning a column: what the source printed, what the model gives for the source's GPU,
+    // what this GPU measured, and the share of the section's baseline.
+    Column source{label + ", source", {}, {}, true}, model{label + ", model", {}, {}, true}, now{label, {}, {}, true},
+        of{label + ", of " + experiment_label(section.baseline), {}, {}, true};
+    std::set<std::string> source_gpus, model_architectures;
     const auto& shown = section.baseline_quantities;
     const bool against = !section.baseline.empty() && (shown.empty() || std::find(shown.begin(), shown.end(), q) != shown.end());
     for (std::size_t ei = 0; ei < section.experiments.size(); ++ei) {
@@ -146,23 +152,24 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
       if (p.this_gpu) row["model_this_gpu"] = *p.this_gpu;
       row["verdict"] = verdict;
 
-      std::string then_value;
-      std::vector<Span> then_after;
       if (ref != lab.references.end()) {
-        then_value = format_as_printed(ref->value, ref->unit);
-        then_after.push_back({" (" + short_gpu(ref->gpu) + ") [" + std::to_string(c.citations.number(ref->citation)) + "]"});
+        std::vector<Span> after{{" (" + short_gpu(ref->gpu) + ") [" + std::to_string(c.citations.number(ref->citation)) + "]"}};
+        source_gpus.insert(short_gpu(ref->gpu));
         std::string changed = expand_placeholders(ref->explanation, c.m, lab.peaks);
         if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
-        if (!changed.empty()) then_after.push_back(note_for(changed));
+        if (!changed.empty()) after.push_back(note_for(changed));
+        source.add(format_as_printed(ref->value, ref->unit), std::move(after));
         row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu}, {"build", ref->build}, {"citation", ref->citation}};
         if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
+      } else {
+        source.add("—");
       }
       if (p.source_gpu) {
-        const std::string model_then = format_value(*p.source_gpu, source_unit(unit)) + " (" + p.source_architecture + ")";
-        if (then_value.empty()) then_value = "model " + model_then;
-        else then_after.push_back({"; model " + model_then});
+        model.add(format_value(*p.source_gpu, source_unit(unit)), {{" (" + p.source_architecture + ")"}});
+        model_architectures.insert(p.source_architecture);
+      } else {
+        model.add("—");
       }
-      then.add(then_value.empty() ? "—" : then_value, std::move(then_after));
 
       std::vector<Span> now_after;
       if (differs_beyond_noise(c.model, e, q, measured)) {
@@ -185,7 +192,20 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
       }
       json_rows[ei * section.quantities.size() + qi] = std::move(row);
     }
-    columns.push_back(std::move(then));
+    // A GPU or architecture every row shares is named once, in the header.
+    if (source_gpus.size() == 1) {
+      const std::string& gpu = *source_gpus.begin();
+      source.header += gpu.rfind("not named", 0) == 0 ? " (GPU not named)" : ": " + gpu;
+      for (auto& after : source.after)
+        if (!after.empty()) after.front().text = after.front().text.substr(after.front().text.find(") [") + 1);
+    }
+    if (model_architectures.size() == 1) {
+      model.header += " of " + warp::architecture(*model_architectures.begin()).short_name;
+      for (auto& after : model.after)
+        if (!after.empty()) after.erase(after.begin());
+    }
+    columns.push_back(std::move(source));
+    columns.push_back(std::move(model));
     columns.push_back(std::move(now));
     if (against) columns.push_back(std::move(of));
   }
@@ -194,7 +214,7 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
   // Columns with nothing in any row go; a unit every value shares moves to the header.
   for (auto& col : columns) {
     std::vector<Text> cells;
-    std::string unit = col.measured ? common_unit(col) : "";
+    std::string unit = col.unit_to_header ? common_unit(col) : "";
     for (std::size_t i = 0; i < col.values.size(); ++i) {
       std::string v = col.values[i];
       if (!unit.empty() && v.size() > unit.size() + 1 && v.compare(v.size() - unit.size() - 1, std::string::npos, " " + unit) == 0)
@@ -211,6 +231,7 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
     }
   }
   t.notes = std::move(notes);
+  t.fold_notes = true;   // they explain single rows; the section's text answers its question
   return t;
 }
 

@@ -50,7 +50,8 @@ struct Text {
   }
 };
 
-/// Starts the line a folded table stands under (Table::folded_under) in the Markdown.
+/// Starts a folded section's heading and a fold's line in the Markdown: the HTML shows what
+/// follows only when the reader opens it.
 inline constexpr const char* kFoldMark = "▸";
 
 struct Table {
@@ -64,16 +65,21 @@ struct Table {
   /// A line that stands for a long table (a sweep): the HTML folds the table under it, the
   /// Markdown prints it above the table. "" for a table shown as it is.
   std::string folded_under = {};
+  /// Whether the HTML folds the notes under a line that counts them, for notes that explain
+  /// rows in detail rather than answer the section's question.
+  bool fold_notes = false;
 };
 
 struct Block {
   /// Callout: a paragraph set apart in a box (a blockquote), such as where the numbers come from.
-  enum class Kind { Heading, Markdown, Table, Lines, List, Code, Callout };
+  /// Fold: `children` under the line `text`, shown in the HTML when the reader opens it.
+  enum class Kind { Heading, Markdown, Table, Lines, List, Code, Callout, Fold };
   Kind kind = Kind::Markdown;
   int level = 2;           ///< for headings
-  std::string text;        ///< heading, authored Markdown (data in it goes through escape_inline), or code
+  std::string text;        ///< heading, authored Markdown (data in it goes through escape_inline), code, or a fold's line
   Table table;
   std::vector<Text> items; ///< Lines: one paragraph, a line each; List: bullet items
+  std::vector<Block> children = {};
 };
 
 /// A picture the sheet links to, written next to it.
@@ -104,6 +110,10 @@ struct Sheet {
   void callout(Text text) { blocks.push_back({Block::Kind::Callout, 0, {}, {}, {std::move(text)}}); }
   /// A bulleted list.
   void list(std::vector<Text> items) { blocks.push_back({Block::Kind::List, 0, {}, {}, std::move(items)}); }
+  /// `inside` (blocks built on a sheet of their own) folded under the line `summary`.
+  void fold(std::string summary, std::vector<Block> inside) {
+    blocks.push_back({Block::Kind::Fold, 0, std::move(summary), {}, {}, std::move(inside)});
+  }
 };
 
 }  // namespace labbook::report

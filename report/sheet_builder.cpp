@@ -163,6 +163,14 @@ void number_questions(Body& body) {
       b.level = 3;
     }
   }
+  // A fold's headings (the charts of a question's other kernels) move up a level as well.
+  const auto raise = [](std::vector<Block>& blocks, const auto& self) -> void {
+    for (auto& b : blocks) {
+      if (b.kind == Block::Kind::Heading && b.level == 4) b.level = 3;
+      self(b.children, self);
+    }
+  };
+  for (auto& b : body.sheet.blocks) raise(b.children, raise);
 }
 
 /// The lab's key picture under the summary: the first one-warp picture, else the first chart.
@@ -233,7 +241,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   sheet.markdown(lab.prose.goals);
   add_claims_summary(sheet, lab, claims, body.homes, measured_title);
   add_key_picture(sheet, body.sheet.figures);
-  sheet.heading(2, "Background");
+  sheet.folded_heading("Background");
   sheet.markdown(lab.prose.background);
   if (lab.model)
     sheet.markdown("In the tables, *source* columns give the value a source printed (its GPU, citation in brackets) "

@@ -34,23 +34,6 @@ const char* badge_symbol(const std::string& name) {
   return "";
 }
 
-std::string mark_badges(const std::string& html) {
-  std::string out = html;
-  for (const auto& s : kStyles) {
-    const std::string open = std::string(s.symbol) + " <strong>", close = "</strong>";
-    // The pill's colour replaces the symbol, which needs an emoji font the reader may lack.
-    const std::string mark = std::string("<span class=\"badge badge-") + s.name + "\">";
-    for (std::size_t at = out.find(open); at != std::string::npos; at = out.find(open, at)) {
-      const std::size_t end = out.find(close, at + open.size());
-      if (end == std::string::npos) break;
-      out.replace(end, close.size(), "</span>");
-      out.replace(at, open.size(), mark);
-      at += mark.size();
-    }
-  }
-  return out;
-}
-
 const char* badge_css() {
   return ".badge{display:inline-block;padding:0 .5em;border-radius:.9em;font-weight:600;white-space:nowrap}\n"
          "@media (max-width:600px){.badge{white-space:normal}}\n"

@@ -15,10 +15,6 @@ const char* badge_name(Badge);
 /// The coloured circle written before the verdict in Markdown, for a badge name ("" if unknown).
 const char* badge_symbol(const std::string& name);
 
-/// Turns each "SYMBOL <strong>verdict</strong>" cmark-gfm made of a badge into
-/// <span class="badge badge-NAME">verdict</span>.
-std::string mark_badges(const std::string& html);
-
 /// The stylesheet's rules for the badges.
 const char* badge_css();
 

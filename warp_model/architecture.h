@@ -10,6 +10,7 @@ namespace labbook::warp {
 struct Architecture {
   std::string id;                 ///< "sm_90", "fermi_ca", "fermi_cg", "cc1x"
   std::string description;
+  std::string short_name;         ///< for a table's header: "Fermi, L1 cached"
   std::string citation;           ///< where the rule comes from
 
   // Global memory.

@@ -10,6 +10,7 @@
 #include "class_summary.h"
 #include "cmark_document.h"
 #include "grade_writers.h"
+#include "html_writer.h"
 #include "markdown_writer.h"
 #include "rubric.h"
 
@@ -98,7 +99,7 @@ TEST(GradeWriters, FeedbackShowsVisibleCriteriaHintsAndTheCompilerOutput) {
   EXPECT_NE(instructor.find("**Score:** 74.00 / 100.00"), std::string::npos);
 
   const auto bob = feedback_sheet(c.rubric, c.scores[0], c.bob, false);
-  const std::string html = labbook::report::markdown_to_html(labbook::report::to_markdown(bob));
+  const std::string html = labbook::report::html_body(bob);
   EXPECT_NE(html.find("```not a fence end"), std::string::npos) << "the log stays inside its code block:\n" << html;
   EXPECT_NE(html.find("expected a &quot;;&quot;"), std::string::npos) << html;
 }

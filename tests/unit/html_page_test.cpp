@@ -80,51 +80,6 @@ TEST(HtmlPage, CudaCodeBlocksAreHighlightedAndStayEscaped) {
   EXPECT_EQ(highlight_code_blocks(plain), plain) << "blocks without a C/C++/CUDA language are left alone";
 }
 
-TEST(HtmlPage, VerdictsBecomeColouredBadgesWithTheirMarkdownSymbol) {
-  Sheet sheet;
-  Table t{{"Claim", "Verdict"}, {}};
-  t.rows.push_back({"a", Text{badge(Badge::kHolds, "holds here"), {": ratio 2.00"}}});
-  t.rows.push_back({"b", Text{badge(Badge::kDoesNotHold, "does not hold here")}});
-  t.rows.push_back({"c", Text{badge(Badge::kDiffers, "differs"), {": measured 3 % above"}}});
-  t.rows.push_back({"d", Text{strong("bold, not a verdict")}});
-  sheet.table(t);
-  const std::string markdown = to_markdown(sheet);
-  EXPECT_NE(markdown.find("| ✅ **holds here**: ratio 2.00 |"), std::string::npos) << markdown;
-  EXPECT_NO_THROW(validate_markdown(sheet, markdown)) << "the symbol is part of the cell as parsed";
-  const std::string page = html_page("T", markdown_to_html(markdown));
-  EXPECT_NE(page.find("<span class=\"badge badge-holds\">holds here</span>: ratio 2.00"), std::string::npos) << page;
-  EXPECT_NE(page.find("<span class=\"badge badge-does-not-hold\">does not hold here</span>"), std::string::npos);
-  EXPECT_NE(page.find("<span class=\"badge badge-differs\">differs</span>"), std::string::npos);
-  EXPECT_NE(page.find("<strong>bold, not a verdict</strong>"), std::string::npos) << "other bold text stays bold";
-  EXPECT_NE(stylesheet().find(".badge-does-not-hold{"), std::string::npos);
-}
-
-TEST(HtmlPage, ALongTableFoldsUnderItsLineAndNothingElseFolds) {
-  const std::string body = markdown_to_html(std::string(kFoldMark) +
-                                            " The sweep's table: 34 values of offset, 6 columns\n\n| a | b |\n| --- | --- |\n"
-                                            "| 1 | 2 |\n\nText.\n\n| c |\n| --- |\n| 3 |\n");
-  const std::string page = html_page("T", body);
-  EXPECT_NE(page.find("<details class=\"folded\"><summary>The sweep's table: 34 values of offset, 6 columns</summary>\n"
-                      "<table>"),
-            std::string::npos)
-      << page;
-  EXPECT_EQ(page.find(kFoldMark), std::string::npos) << "the mark is the summary now";
-  const std::size_t fold_end = page.find("</table></details>");
-  ASSERT_NE(fold_end, std::string::npos);
-  EXPECT_NE(page.find("<table>", fold_end), std::string::npos) << "the second table stays open";
-  EXPECT_EQ(page.find("</details>", fold_end + 18), std::string::npos);
-}
-
-TEST(HtmlPage, APageOfLongTablesIsLabelledWithoutExhaustingTheStack) {
-  // A profile of many kernels: a table of 300 KB, far beyond what a recursive regex survives.
-  std::string markdown = "| Kernel | Time |\n| --- | --- |\n";
-  for (int i = 0; i < 5000; ++i) markdown += "| kernel_" + std::to_string(i) + "_with_a_long_name | 1.0 µs |\n";
-  const std::string page = html_page("T", markdown_to_html(markdown));
-  EXPECT_NE(page.find("<td data-label=\"Time\">1.0"), std::string::npos) ;
-  EXPECT_NE(page.find("<td data-label=\"Kernel\">kernel_0"), std::string::npos);
-  EXPECT_NE(page.find("kernel_4999"), std::string::npos);
-}
-
 TEST(HtmlPage, TableCellsMayWrapBetweenTheWordsOfANameAndNowhereElse) {
   const std::string body = markdown_to_html(
       "Text readSegment/offset=0 and gld_transactions_per_request stay whole outside tables.\n\n"

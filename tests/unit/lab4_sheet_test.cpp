@@ -44,16 +44,17 @@ std::map<std::string, std::string> table_with(const std::vector<ParsedTable>& ta
 TEST(Lab4Sheet, ExperimentsAreRowsAndQuantitiesColumnsWithTheSourceBesideTheMeasurement) {
   const std::string md = render();
   const auto tables = parse_tables(md);
-  const auto read = table_with(tables, "Load efficiency, source");
+  const auto read = table_with(tables, "Load efficiency, source: Fermi (%)");
   ASSERT_FALSE(read.empty());
-  // The book's Fermi number, the model's explanation of it, then the H100's: the unit in the header.
-  const std::string source = read.at("offset=11|Load efficiency, source");
-  EXPECT_EQ(source.rfind("49.81 % (Fermi) [1]", 0), 0u) << source;
-  EXPECT_NE(source.find("; model 50.00 % (fermi_ca)"), std::string::npos) << source;
+  // One meaning a column: the book's Fermi number, the model's for Fermi, then the H100's;
+  // the unit and the GPU in the header.
+  const std::string source = read.at("offset=11|Load efficiency, source: Fermi (%)");
+  EXPECT_EQ(source.rfind("49.81 [1]", 0), 0u) << source;
+  EXPECT_EQ(read.at("offset=11|Load efficiency, model of Fermi, L1 cached (%)"), "50.00");
   EXPECT_EQ(read.at("offset=11|Load efficiency (%)"), "80.00");
   EXPECT_EQ(read.at("offset=11|Sectors per load (sectors/request)"), "5.00");
   EXPECT_EQ(read.at("offset=0|Sectors per load (sectors/request)"), "4.00");
-  EXPECT_EQ(read.at("offset=11|Sectors per load, source"), "model 2.00 transactions/request (fermi_ca)");
+  EXPECT_EQ(read.at("offset=11|Sectors per load, model of Fermi, L1 cached (transactions/request)"), "2.00");
   // The explanation is a numbered note under the table, written once.
   const auto note = source.find("(note ");
   ASSERT_NE(note, std::string::npos);
@@ -61,8 +62,8 @@ TEST(Lab4Sheet, ExperimentsAreRowsAndQuantitiesColumnsWithTheSourceBesideTheMeas
   const std::size_t at = md.find("\n" + number + ". ");
   ASSERT_NE(at, std::string::npos);
   EXPECT_NE(md.substr(at, md.find('\n', at + 1) - at).find("32-byte sector"), std::string::npos);
-  const auto write = table_with(tables, "Store efficiency, source");
-  EXPECT_EQ(write.at("offset=11|Store efficiency, source").rfind("80.00 % (not named) [", 0), 0u);
+  const auto write = table_with(tables, "Store efficiency, source (GPU not named) (%)");
+  EXPECT_EQ(write.at("offset=11|Store efficiency, source (GPU not named) (%)").rfind("80.00 [", 0), 0u);
   EXPECT_EQ(write.at("offset=11|Store efficiency (%)"), "80.00");
   // The recorded H100 run matches the model for sm_90: no cell says it differs.
   EXPECT_EQ(md.find(" ≠ model "), std::string::npos);
@@ -77,8 +78,8 @@ TEST(Lab4Sheet, TheSummaryListsEveryClaimWithItsVerdictAndSection) {
   const ParsedTable& summary = tables.front();
   ASSERT_EQ(summary.header.at(0), "The source says") << "the first table of the sheet is the claims' summary";
   EXPECT_EQ(summary.rows.size(), lab.claims.size());
-  for (const auto& r : summary.rows) EXPECT_EQ(r.at(3).rfind("§ ", 0), 0u) << r.at(0);
-  EXPECT_LT(md.find("What the sources claim"), md.find("## Background")) << "the summary comes before the background";
+  for (const auto& r : summary.rows) EXPECT_NE(r.at(2).find(" § "), std::string::npos) << "a link to its section: " << r.at(0);
+  EXPECT_LT(md.find("What the sources claim"), md.find("## ▸ Background")) << "the summary comes before the background";
   EXPECT_LT(md.find("## Questions"), md.find("▸ How this was measured")) << "the setup comes at the end";
 }
 
@@ -88,7 +89,7 @@ TEST(Lab4Sheet, MissingCountersShowNotCollectedWithTheReason) {
   for (auto& k : m.kernels) k.metrics.clear();
   m.issues.push_back({"counters_denied", "GPU performance counters are restricted to administrators"});
   const std::string md = to_markdown(build_sheet(lab, m, {}));
-  const auto read = table_with(parse_tables(md), "Load efficiency, source");
+  const auto read = table_with(parse_tables(md), "Load efficiency, source: Fermi (%)");
   EXPECT_EQ(read.at("offset=11|Load efficiency").rfind("not measured (note ", 0), 0u);
   EXPECT_NE(md.find("not collected: GPU counters were denied (see Collection notes)"), std::string::npos);
   EXPECT_FALSE(read.at("offset=11|Time (µs)").empty()) << "timings survive";
@@ -133,9 +134,9 @@ TEST(Lab4Sheet, WithoutAModelNoModelValueShowsAndATraceOnlyRunSaysSo) {
   Measurement m = read_measurement(kLab + "/recorded/h100.json");
   m.metrics_requested.clear();
   const std::string md = to_markdown(build_sheet(lab, m, {}));
-  const auto read = table_with(parse_tables(md), "Load efficiency, source");
+  const auto read = table_with(parse_tables(md), "Load efficiency, source: Fermi (%)");
   ASSERT_FALSE(read.empty());
-  EXPECT_EQ(read.at("offset=11|Load efficiency, source").find("model"), std::string::npos);
+  for (const auto& [cell, value] : read) EXPECT_EQ(cell.find("model"), std::string::npos) << cell;
   EXPECT_EQ(read.count("offset=0|Sectors per load, source"), 0u) << "a column of nothing but dashes goes";
   EXPECT_NE(md.find("| Metrics collected by | none: no metric was asked for"), std::string::npos);
   EXPECT_NE(md.find("and nothing else: the lab asks for no metrics"), std::string::npos);
