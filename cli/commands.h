@@ -68,10 +68,13 @@ int profile(const ProfileOptions&);
 /// Writes summary.{md,html,json}, timeline.svg, trace.json and measurements.json for `m`,
 /// each on its own: one that fails is said on stderr and as an issue in the measurement
 /// (written again when another failed). The four are written side by side. Returns how
-/// many files were written.
-int write_profile_outputs(const Measurement& m, const std::string& out_dir);
+/// many of the four were written; `pictures` receives the summary's pictures.
+int write_profile_outputs(const Measurement& m, const std::string& out_dir, std::size_t* pictures = nullptr);
 /// What write_profile_outputs() writes when nothing fails: trace, timeline, summary, measurement.
 constexpr int kProfileOutputs = 4;
+/// Their files besides the summary's pictures: summary.{md,html,json}, labbook.css,
+/// timeline.svg, trace.json, measurements.json.
+constexpr std::size_t kProfileFiles = 7;
 /// write_profile_outputs() for a measurement file.
 int summarize(const std::string& measurement, const std::string& out_dir);
 

@@ -68,7 +68,7 @@ report::LabData find_lab(const std::string& id) {
     if (lab.id == id) return lab;
     known += (known.empty() ? "" : ", ") + lab.id;
   }
-  throw UsageError("no lab '" + id + "' (known: " + known + ")");
+  throw UsageError("no lab '" + report::cut_text(id, 80) + "' (known: " + known + ")");
 }
 
 /// The measurement at `path`, refused when another program made it: lab 4's recording given to
@@ -154,6 +154,14 @@ std::string recording_path(const report::LabData& lab) {
 std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, const RunOptions& options) {
   std::string why;
   if (options.force_recorded || !gpu_available(why)) {
+    // A recording ran with the lab's own arguments: others cannot be honoured without a GPU.
+    if (!options.lab_args.empty()) {
+      const std::string args = "the program's arguments (" + report::cut_text(join(options.lab_args, " "), 80) + ")";
+      throw UsageError(options.force_recorded
+                           ? "--recorded shows the lab's recording, made with its own arguments: leave " + args + " out"
+                           : args + " need a GPU (" + why + "); without one, labbook shows the lab's recording, "
+                             "made with the lab's own arguments");
+    }
     const std::string path = recording_path(lab);
     Measurement m = read_measurement(path);
     const std::string note = recording_note(m, path, options.force_recorded ? "--recorded" : "no GPU here: " + why);

@@ -23,12 +23,14 @@
 // succeeded but labbook could write nothing at all does `profile` exit 70.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "format.h"
 #include "help_formatter.h"
 #include "labbook/model/error.h"
 #include "labbook/model/text.h"
@@ -44,7 +46,7 @@ std::string unknown_command(const CLI::App& app, const std::string& word) {
     const std::size_t d = labbook::edit_distance(word, sub->get_name());
     if (d < best) best = d, closest = sub->get_name();
   }
-  std::string message = "unknown command '" + word + "'";
+  std::string message = "unknown command '" + labbook::report::cut_text(word, 80) + "'";
   if (!closest.empty() && best <= 3) message += "; did you mean '" + closest + "'?";
   return message + " (labbook help lists the commands)";
 }
@@ -64,6 +66,24 @@ CLI::Validator at_least(long long minimum) {
       "N>=" + std::to_string(minimum));
 }
 
+/// An --out folder: one that exists or can be made, never a file, checked before any work.
+CLI::Validator output_folder() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        std::error_code error;
+        for (std::filesystem::path p = value; !p.empty(); p = p.parent_path()) {
+          if (std::filesystem::is_directory(p, error)) return "";
+          if (std::filesystem::exists(p, error))
+            return "'" + labbook::report::cut_text(value, 200) + "' cannot be a folder: " +
+                   (p == std::filesystem::path(value) ? std::string("a file stands there")
+                                                      : "'" + labbook::report::cut_text(p.string(), 200) + "' is a file");
+          if (p == p.parent_path()) break;
+        }
+        return "";
+      },
+      "FOLDER");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,7 +96,7 @@ int main(int argc, char** argv) {
   labbook::cli::RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "Measure a lab on this GPU (or use its recording) and write its sheet");
   run_cmd->add_option("lab", run.lab, "Lab id, e.g. lab4")->required();
-  run_cmd->add_option("--out", run.out_dir, "Folder for the sheet and its files")->capture_default_str();
+  run_cmd->add_option("--out", run.out_dir, "Folder for the sheet and its files")->check(output_folder())->capture_default_str();
   run_cmd->add_flag("--recorded", run.force_recorded, "Use the lab's recorded measurements even if a GPU is present");
   run_cmd->add_flag("--force", run.force, "Replace the sheet in --out even by one from a recording or with fewer values");
   run_cmd->add_option("lab_args", run.lab_args, "Extra arguments for the lab program (after --)");
@@ -85,7 +105,7 @@ int main(int argc, char** argv) {
   auto* render_cmd = app.add_subcommand("render", "Write a lab's sheet from a measurement file");
   render_cmd->add_option("lab", render.lab, "Lab id, e.g. lab4")->required();
   render_cmd->add_option("--measurement", render.measurement, "Measurement JSON file")->required()->check(CLI::ExistingFile);
-  render_cmd->add_option("--out", render.out_dir, "Folder for the sheet and its files")->capture_default_str();
+  render_cmd->add_option("--out", render.out_dir, "Folder for the sheet and its files")->check(output_folder())->capture_default_str();
   render_cmd->add_option("--note", render.note, "A line for the top of the sheet (e.g. where the data came from)");
   render_cmd->add_flag("--force", render.force, "Replace the sheet in --out even by one with fewer measured values");
 
@@ -97,7 +117,7 @@ int main(int argc, char** argv) {
 
   labbook::cli::RunOptions book;
   auto* workbook_cmd = app.add_subcommand("workbook", "Write every lab's sheet and the index that links them");
-  workbook_cmd->add_option("--out", book.out_dir, "Folder for the sheets and the index")->capture_default_str();
+  workbook_cmd->add_option("--out", book.out_dir, "Folder for the sheets and the index")->check(output_folder())->capture_default_str();
   workbook_cmd->add_flag("--recorded", book.force_recorded, "Use the labs' recordings even if a GPU is present");
   workbook_cmd->add_flag("--force", book.force, "Replace sheets even by ones from recordings or with fewer values");
 
@@ -106,7 +126,7 @@ int main(int argc, char** argv) {
   bool list_exercises = false;
   auto* handout_arg = exercise_cmd->add_option("exercise", handout_exercise, "Exercise id, or a lab with one exercise (e.g. lab4)");
   exercise_cmd->add_flag("--list", list_exercises, "List every exercise (id, lab, title) and write nothing")->excludes(handout_arg);
-  exercise_cmd->add_option("--out", handout_out, "Folder for the handout")->capture_default_str();
+  exercise_cmd->add_option("--out", handout_out, "Folder for the handout")->check(output_folder())->capture_default_str();
 
   labbook::cli::GradeOptions grade;
   auto* grade_cmd = app.add_subcommand("grade", "Build, check, measure and score every submission of a class (sandboxed)");
@@ -115,7 +135,7 @@ int main(int argc, char** argv) {
   auto* exercise_arg = grade_cmd->add_option("exercise", grade.exercise, "Exercise id, or a lab with one exercise (e.g. lab4)");
   auto* submissions_arg = grade_cmd->add_option("submissions", grade.submissions, "Folder: one folder or one .cu file per student")
                               ->check(CLI::ExistingDirectory);
-  auto* out_opt = grade_cmd->add_option("--out", grade.out_dir, "Folder for the grades")->capture_default_str();
+  auto* out_opt = grade_cmd->add_option("--out", grade.out_dir, "Folder for the grades")->check(output_folder())->capture_default_str();
   auto* rubric_opt =
       grade_cmd->add_option("--rubric", grade.rubric, "Your rubric (TOML) instead of the exercise's")->check(CLI::ExistingFile);
   auto* force_opt = grade_cmd->add_flag("--force", grade.force, "Grade again the students graded before");
@@ -182,13 +202,13 @@ int main(int argc, char** argv) {
                           "kernels find what earlier work left in L2")
       ->check(CLI::IsMember({"all", "none"}))
       ->capture_default_str();
-  profile_cmd->add_option("--out", profile.out_dir, "Output folder (default labbook-out/PROGRAM-DATE)");
+  profile_cmd->add_option("--out", profile.out_dir, "Output folder (default labbook-out/PROGRAM-DATE)")->check(output_folder());
   profile_cmd->add_option("command", profile.command, "Program and arguments, after --")->required();
 
   std::string summary_measurement, summary_out;
   auto* summary_cmd = app.add_subcommand("summary", "Write summary.md, timeline.svg and trace.json from a measurement file");
   summary_cmd->add_option("measurement", summary_measurement, "Measurement JSON file")->required()->check(CLI::ExistingFile);
-  summary_cmd->add_option("--out", summary_out, "Output folder")->required();
+  summary_cmd->add_option("--out", summary_out, "Output folder")->check(output_folder())->required();
 
   std::string metrics_lab;
   bool metrics_all = false;
@@ -202,6 +222,12 @@ int main(int argc, char** argv) {
   if (argc == 1 || std::string(argv[1]) == "help") {
     std::printf("%s", app.help().c_str());
     return 0;
+  }
+  const std::string first = argv[1];
+  if (first[0] == '-' && first != "--help" && first != "-h" && first != "--version") {
+    std::fprintf(stderr, "labbook: unknown option '%s': a command comes first (labbook COMMAND [OPTIONS]; labbook help lists the commands)\n",
+                 labbook::report::cut_text(first, 80).c_str());
+    return labbook::cli::kExitUsage;
   }
   const auto subcommands = app.get_subcommands({});
   if (argv[1][0] != '-' && std::none_of(subcommands.begin(), subcommands.end(),

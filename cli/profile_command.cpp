@@ -107,7 +107,7 @@ ProfileRequest checked_request(const ProfileOptions& options) {
 
 }  // namespace
 
-int write_profile_outputs(const Measurement& measured, const std::string& out) {
+int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures) {
   // The writers only read the measurement, so they run side by side: after the program
   // ends, a user waits for the slowest of them (trace.json), not for all four. What they
   // write is `measured`, or, once an output failed, a copy that says so (10^5 launches are
@@ -129,7 +129,9 @@ int write_profile_outputs(const Measurement& measured, const std::string& out) {
          const std::string peaks_file = install_layout().labs() + "/peaks.toml";
          const auto peaks = std::filesystem::exists(peaks_file) ? report::load_arithmetic_peaks(peaks_file)
                                                                 : std::vector<report::ArithmeticPeak>{};
-         report::write_sheet(report::build_profile_summary(*shown, "timeline.svg", peaks), out, "summary");
+         const report::Sheet summary = report::build_profile_summary(*shown, "timeline.svg", peaks);
+         report::write_sheet(summary, out, "summary");
+         if (pictures) *pictures = summary.figures.size();
        },
        true, ""},
       {"measurements.json", [&] { write_measurement(*shown, out + "/measurements.json", MeasurementWriting::SideBySide); },
@@ -188,9 +190,10 @@ int profile(const ProfileOptions& options) {
   const Measurement& m = outcome.measurement;
   const auto reporting = std::chrono::steady_clock::now();
   int written = 0;
+  std::size_t pictures = 0;
   try {
     std::filesystem::create_directories(out);
-    written = write_profile_outputs(m, out);
+    written = write_profile_outputs(m, out, &pictures);
     // measurements.json holds every run's: their own files would be a second copy. Kept
     // when anything could not be written, the merged measurement perhaps among them.
     const char* keep = std::getenv("LABBOOK_KEEP_RUNS");
@@ -206,16 +209,19 @@ int profile(const ProfileOptions& options) {
   for (const auto& issue : m.issues) std::fprintf(stderr, "labbook: note: %s: %s\n", issue.code.c_str(), issue.message.c_str());
   std::fprintf(stderr,
                "labbook: %zu kernels, %zu copies, %zu ranges; program exit code %d (%s)\n"
-               "labbook: wrote %d files to %s\n",
+               "labbook: wrote %d of %d outputs to %s (open summary.html in a browser; %zu pictures beside it)\n",
                m.kernels.size(), m.copies.size(), m.ranges.size(), outcome.exit_code,
                m.program.stop_reason.empty() ? "collection end unknown" : m.program.stop_reason.c_str(), written,
-               out.c_str());
+               kProfileOutputs, out.c_str(), pictures);
   return profile_exit_code(outcome.exit_code, written > 0);
 }
 
 int summarize(const std::string& measurement, const std::string& out_dir) {
-  if (write_profile_outputs(read_measurement(measurement), out_dir) < kProfileOutputs) return kExitFailure;
-  std::printf("labbook: wrote %s/{summary.md,summary.html,timeline.svg,trace.json,measurements.json}\n", out_dir.c_str());
+  std::size_t pictures = 0;
+  if (write_profile_outputs(read_measurement(measurement), out_dir, &pictures) < kProfileOutputs) return kExitFailure;
+  std::printf("labbook: wrote %zu files to %s: summary.html (open it in a browser), summary.md, summary.json, "
+              "measurements.json, trace.json, timeline.svg, labbook.css and %zu pictures\n",
+              kProfileFiles + pictures, out_dir.c_str(), pictures);
   return 0;
 }
 

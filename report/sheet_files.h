@@ -1,6 +1,6 @@
 #pragma once
-// Writes a sheet's files: NAME.md (validated through cmark-gfm), NAME.html, NAME.json and
-// its figures, each atomically, and the shared stylesheet beside them.
+// Writes a sheet's files: NAME.md, NAME.html, NAME.json and its figures, each atomically, and
+// the shared stylesheet beside them.
 #include <string>
 
 #include "glossary.h"
@@ -13,8 +13,8 @@ struct SheetFiles {
   std::string markdown, html, json;
 };
 
-/// Writes <folder>/<name>.{md,html,json}. Throws labbook::Error (nothing is replaced
-/// if the Markdown fails validation). With a glossary, the HTML links the first use of each
+/// Writes <folder>/<name>.{md,html,json}; throws labbook::Error naming a file that could not
+/// be written. With a glossary, the HTML links the first use of each
 /// term to its page (written beside the sheet by write_glossary).
 SheetFiles write_sheet(const Sheet& sheet, const std::string& folder, const std::string& name,
                        const Navigation& navigation = {}, const Glossary* glossary = nullptr);

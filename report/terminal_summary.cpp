@@ -21,8 +21,10 @@ std::string formatted(const nlohmann::json& value, const std::string& unit) {
 
 std::string terminal_summary(const Sheet& sheet) {
   std::string out = "\n" + sheet.title + "\n";
-  out += pad("experiment", 31) + pad("quantity", 25) + pad("measured here", 19) + pad("model, this GPU", 19) + pad("verdict", 15) +
-         "source (its GPU)\n";
+  // A recording's values were measured elsewhere: the heading must not say "here".
+  const bool recorded = sheet.data.value("recorded", false);
+  out += pad("experiment", 31) + pad("quantity", 25) + pad(recorded ? "recorded" : "measured here", 19) +
+         pad(recorded ? "model, its GPU" : "model, this GPU", 19) + pad("verdict", 15) + "source (its GPU)\n";
   for (const auto& section : sheet.data["sections"])
     for (const auto& row : section["rows"]) {
       if (!row.contains("source")) continue;

@@ -421,6 +421,9 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   if (j.is_object() && !j.contains("schema") && j.contains("sections") && j.contains("lab"))
     throw Error(origin + ": a lab sheet's numbers, not a measurement: give the measurement it was rendered from (" +
                 j["lab"].get<std::string>() + ".measurement.json beside it, or the lab's recorded/h100.json)");
+  if (!j.is_object() || !j.contains("schema"))
+    throw Error(origin + ": not a labbook measurement (it has no \"schema\" field): give a measurement.json that "
+                         "labbook run or labbook profile wrote");
   if (root.string("schema") != "labbook.measurement")
     root.fail("schema", "expected \"labbook.measurement\"");
   const int version = root.integer<int>("schema_version");

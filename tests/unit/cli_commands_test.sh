@@ -66,6 +66,24 @@ expect "a recording over a sheet measured here" 1 "lab4.json is not replaced: it
 cmp -s "$work/sheet4/lab4.json" "$work/measured.json" || { echo "FAIL: the measured sheet was replaced"; failures=$((failures + 1)); }
 expect "the same with --force" 0 "sheet:" run lab4 --recorded --force --out "$work/sheet4"
 cmp -s "$work/sheet4/lab4.json" "$work/measured.json" && { echo "FAIL: --force did not replace the sheet"; failures=$((failures + 1)); }
+# What a new user gets wrong on the first day: an option before the command, --out naming a
+# file, a JSON file that is no measurement, a name 100 KB long, arguments for a recording.
+expect "an option before any command" 2 "unknown option '--frob': a command comes first" --frob
+: > "$work/a_file"
+expect "--out names a file" 2 "--out: '$work/a_file' cannot be a folder: a file stands there" workbook --recorded --out "$work/a_file"
+if "$lb" workbook --recorded --out "$work/a_file" 2>&1 | grep -q "rendered from a recording"; then
+  echo "FAIL: the workbook went on after refusing --out"; failures=$((failures + 1))
+fi
+echo '{"a": 1}' > "$work/other.json"
+expect "a JSON file that is no measurement" 1 "not a labbook measurement (it has no \"schema\" field)" summary "$work/other.json" --out "$work/s2"
+long=$(head -c 100000 /dev/zero | tr '\0' a)
+"$lb" run "$long" > "$work/out" 2>&1
+if [ "$(wc -c < "$work/out")" -gt 400 ]; then echo "FAIL: a 100 KB lab name was echoed whole"; failures=$((failures + 1)); fi
+expect "a program's arguments with --recorded" 2 "leave the program's arguments (--bogus) out" run lab4 --recorded --out "$work/r" -- --bogus
+expect "summary counts what it wrote" 0 "summary.html (open it in a browser)" summary "$lab4" --out "$work/s3"
+files=$(find "$work/s3" -type f | wc -l)
+grep -q "wrote $files files to" "$work/out" || { echo "FAIL: summary's count is not the $files files it wrote: $(cat "$work/out")"; failures=$((failures + 1)); }
+expect "a recording's terminal table says so" 0 "recorded           model, its GPU" run lab4 --recorded --force --out "$work/r"
 mkdir -p "$work/no_students"
 expect "an empty class" 2 "holds no submission" grade lab4 "$work/no_students" --out "$work/grades" --build-only
 [ "$failures" -eq 0 ] || { echo "$failures case(s) failed"; exit 1; }
