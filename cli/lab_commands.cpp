@@ -91,13 +91,13 @@ report::Navigation navigation(const std::vector<report::LabData>& labs, const st
   return nav;
 }
 
-/// Prints the sheet's summary (report/terminal_summary.h) and where its files are.
+/// Prints the sheet's summary (report/render/terminal_summary.h) and where its files are.
 void print_summary(const report::Sheet& sheet, const report::SheetFiles& files) {
   std::fputs(report::terminal_summary(sheet).c_str(), stdout);
   std::printf("\nsheet: %s\n       %s\n       %s\n", files.markdown.c_str(), files.html.c_str(), files.json.c_str());
 }
 
-/// Refuses to replace the sheet in `out_dir` by a worse one (report/sheet_standing.h).
+/// Refuses to replace the sheet in `out_dir` by a worse one (report/analysis/sheet_standing.h).
 void keep_better_sheet(const report::Sheet& sheet, const std::string& out_dir, const std::string& id) {
   const std::string path = out_dir + "/" + id + ".json";
   if (!fs::exists(path)) return;

@@ -10,7 +10,7 @@
 #
 # The build also keeps ptxas's resource report for every kernel of PROGRAM (-Xptxas -v:
 # registers, spills, stack, shared and constant memory) in build/labs/PROGRAM.ptxas.txt;
-# a lab's [resources] table (report/lab_data.h) shows a copy of it.
+# a lab's [resources] table (report/analysis/lab_data.h) shows a copy of it.
 function(labbook_add_lab name)
   cmake_parse_arguments(PARSE_ARGV 1 LAB "" "" "MODEL")
   add_executable(${name} ${LAB_UNPARSED_ARGUMENTS})

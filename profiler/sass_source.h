@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The source run's CUPTI side (`labbook profile --source`): CUPTI's SASS metrics count, per
-/// instruction, what report/source_lines.h sums to source lines. The metrics a GPU offers are
+/// instruction, what report/analysis/source_lines.h sums to source lines. The metrics a GPU offers are
 /// listed at run time (cuptiSassMetricsGetMetrics) and only those are asked for (the report
 /// names the ones it lacks); a PC's file and line come from the cubin the driver loaded
 /// (cuptiGetSassToSourceCorrelation; code built with -lineinfo).

@@ -1,4 +1,4 @@
-// The memory chart (report/memory_flow.h, report/memory_chart.h): the flow built from a
+// The memory chart (report/analysis/memory_flow.h, report/pictures/memory_chart.h): the flow built from a
 // measurement's counters, "not measured" where one is missing, the SVG's text alternative and
 // well-formedness, the [[memory_chart]] lab data, and the charts in a sheet and in `labbook
 // profile`'s summary.

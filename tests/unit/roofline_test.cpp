@@ -1,4 +1,4 @@
-// The roofline (report/roofline.h, report/roofline_chart.h): points and their roofs from a
+// The roofline (report/analysis/roofline.h, report/pictures/roofline_chart.h): points and their roofs from a
 // kernel's counters, the kernels that cannot be points and why, the SVG's text alternative
 // and well-formedness, the [[roofline]] lab data and labs/peaks.toml, and the rooflines in
 // lab 6's sheet and in `labbook profile`'s summary.

@@ -1,4 +1,4 @@
-// The sheet lint (report/sheet_lint.h): each rule fires on a bad example and not on a close
+// The sheet lint (tests/support/sheet_lint.h): each rule fires on a bad example and not on a close
 // good one; then every lab's sheet rendered from its recording, its figures and the
 // workbook's index have nothing a student should never read.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// A kernel line by line (report/source_lines.h): SASS instructions summed to source lines,
+// A kernel line by line (report/analysis/source_lines.h): SASS instructions summed to source lines,
 // inlined code, instructions without line information, the order of the lines, the metrics
 // a GPU did not report, and the explanations a student reads.
 #include <gtest/gtest.h>

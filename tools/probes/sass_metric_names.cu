@@ -1,6 +1,6 @@
 // Lists the SASS metrics CUPTI offers on this GPU (name and description), one per line:
 // the names `labbook profile --source` may ask for (profiler/sass_source.cpp,
-// report/source_lines.cpp). Build and run on the GPU machine:
+// report/analysis/source_lines.cpp). Build and run on the GPU machine:
 //   nvcc -o /tmp/sass_metric_names tools/probes/sass_metric_names.cu -lcupti -lcuda && /tmp/sass_metric_names
 #include <cuda.h>
 #include <cupti_profiler_target.h>

@@ -2,7 +2,7 @@
 /// @file
 /// Every quantity labbook names, in one table: the catalog's metrics (metric_catalog.h) and the
 /// quantities labbook derives from them, each with its unit, what it is, and where it is
-/// defined: for an NVTX range of a lab (lab sheets and lab data, report/quantities.h) or for a
+/// defined: for an NVTX range of a lab (lab sheets and lab data, report/analysis/quantities.h) or for a
 /// call of an exercise harness (a rubric's measure, grading/call_audit.h). A lab file or a
 /// rubric naming a quantity outside this table is an error with its file and line.
 #include <string>

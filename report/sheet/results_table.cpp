@@ -68,7 +68,11 @@ bool differs_beyond_noise(ModelPredictions& model, const std::string& e, const s
 
 }  // namespace
 
-std::string short_gpu(const std::string& gpu) { return gpu.substr(0, gpu.find(" (")); }
+std::string short_gpu(const std::string& gpu) {
+  // The GPU before its explanation; every way of saying the source names none reads the same.
+  if (gpu.rfind("not named", 0) == 0) return "GPU not named";
+  return gpu.substr(0, std::min(gpu.find(" ("), gpu.find(';')));
+}
 
 json value_json(const QuantityValue& v, const std::string& unit) {
   json j = {{"unit", unit}};
@@ -195,7 +199,7 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
     // A GPU or architecture every row shares is named once, in the header.
     if (source_gpus.size() == 1) {
       const std::string& gpu = *source_gpus.begin();
-      source.header += gpu.rfind("not named", 0) == 0 ? " (GPU not named)" : ": " + gpu;
+      source.header += gpu == "GPU not named" ? " (GPU not named)" : ": " + gpu;
       for (auto& after : source.after)
         if (!after.empty()) after.front().text = after.front().text.substr(after.front().text.find(") [") + 1);
     }

@@ -32,7 +32,8 @@ struct ResultsTableContext {
   ModelPredictions& model;
 };
 
-/// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070": a source's GPU in a cell or legend.
+/// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070", "not named; presumably..." -> "GPU
+/// not named": a source's GPU in a cell, a header or a legend.
 std::string short_gpu(const std::string& gpu);
 
 /// A measured value as the JSON of a sheet holds it: value or why missing, unit, repeats.
