@@ -1,6 +1,7 @@
 #include "terminal_summary.h"
 
 #include "format.h"
+#include "quantities.h"
 
 namespace labbook::report {
 
@@ -33,7 +34,7 @@ std::string terminal_summary(const Sheet& sheet) {
           row.contains("model_this_gpu") ? format_value(row["model_this_gpu"].get<double>(), unit) : "-";
       std::string verdict = row["verdict"].get<std::string>();
       if (verdict == "—") verdict = "-";
-      out += pad(row["experiment"].get<std::string>(), 31) + pad(row["quantity"].get<std::string>(), 25) +
+      out += pad(row["experiment"].get<std::string>(), 31) + pad(quantity_label(row["quantity"].get<std::string>()), 25) +
              pad(formatted(row["measured"], unit), 19) + pad(model, 19) + pad(verdict, 15) +
              format_as_printed(row["source"]["value"].get<double>(), row["source"]["unit"].get<std::string>()) + "\n";
     }

@@ -156,12 +156,14 @@ void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& 
 void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, ModelPredictions& model) {
   if (lab.memory_charts.empty()) return;
   sheet.heading(3, "Memory charts");
-  sheet.markdown(
+  Sheet reading;
+  reading.markdown(
       "Where the key kernels' memory traffic went, after Nsight Compute's memory chart: requests (warp "
       "instructions) and 32-byte sectors from the threads to L1, L1's hit rate, sectors from L1 to L2, L2's hit "
       "rate, and the bytes L2 read from and wrote to DRAM; shared memory's instructions, wavefronts and bank "
       "conflicts below. Values are medians over the experiment's launches; a counter this run did not collect "
       "reads \"not measured\".");
+  sheet.fold("How to read a memory chart", std::move(reading.blocks));
   // The first chart stays in view; the others fold under one line that names them.
   Sheet others;
   std::vector<std::string> names;
@@ -194,12 +196,15 @@ void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m) {
     const std::string l2_note = l2_roof_note(roofline);
     sheet.figures.push_back({file, roofline_svg(roofline, spec.title, "rl" + std::to_string(i + 1)), roofline_description(roofline)});
     sheet.heading(3, "Roofline: " + spec.title);
-    sheet.markdown("The roofline: each kernel's arithmetic intensity (its FLOPs per byte of DRAM traffic) against "
-                   "the FLOP rate it reached, medians over the experiment's launches. The slope is the DRAM bandwidth, "
-                   "the flat lines the FMA lanes' peaks: a kernel left of where they meet can go no faster than memory "
-                   "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth." +
-                   (l2_note.empty() ? "" : " " + l2_note) + "\n\n" +
-                   (spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
+    // How to read any roofline waits in a fold; what this one shows stays in view.
+    Sheet reading;
+    reading.markdown("The roofline: each kernel's arithmetic intensity (its FLOPs per byte of DRAM traffic) against "
+                     "the FLOP rate it reached, medians over the experiment's launches. The slope is the DRAM bandwidth, "
+                     "the flat lines the FMA lanes' peaks: a kernel left of where they meet can go no faster than memory "
+                     "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth." +
+                     (l2_note.empty() ? "" : " " + l2_note));
+    sheet.fold("How to read a roofline", std::move(reading.blocks));
+    sheet.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
                    escape_inline(roofline_description(roofline)) + "](" + file + ")");
     json data = roofline_json(roofline);
     data["title"] = spec.title, data["figure"] = file;

@@ -262,7 +262,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
     add_claims_of(sheet, claims, -1);
   }
 
-  sheet.heading(2, "What to look at");
+  sheet.folded_heading("What to look at");
   sheet.markdown(lab.prose.look_at);
   sheet.heading(2, "Questions");
   std::string questions;
