@@ -209,10 +209,13 @@ int profile(const ProfileOptions& options) {
   for (const auto& issue : m.issues) std::fprintf(stderr, "labbook: note: %s: %s\n", issue.code.c_str(), issue.message.c_str());
   std::fprintf(stderr,
                "labbook: %zu kernels, %zu copies, %zu ranges; program exit code %d (%s)\n"
-               "labbook: wrote %d of %d outputs to %s (open summary.html in a browser; %zu pictures beside it)\n",
+               "labbook: wrote %d of %d outputs to %s%s\n",
                m.kernels.size(), m.copies.size(), m.ranges.size(), outcome.exit_code,
                m.program.stop_reason.empty() ? "collection end unknown" : m.program.stop_reason.c_str(), written,
-               kProfileOutputs, out.c_str(), pictures);
+               kProfileOutputs, out.c_str(),
+               written == kProfileOutputs
+                   ? (" (open summary.html in a browser; " + std::to_string(pictures) + " pictures beside it)").c_str()
+                   : "");
   return profile_exit_code(outcome.exit_code, written > 0);
 }
 

@@ -129,16 +129,6 @@ ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<
 
 }  // namespace
 
-std::string verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::kHolds: return "holds here";
-    case Verdict::kDoesNotHold: return "does not hold here";
-    case Verdict::kInconclusive: return "inconclusive (within run-to-run noise)";
-    case Verdict::kCannotBeChecked: break;
-  }
-  return "cannot be checked";
-}
-
 std::string verdict_word(Verdict v) {
   switch (v) {
     case Verdict::kHolds: return "holds";
@@ -147,6 +137,15 @@ std::string verdict_word(Verdict v) {
     case Verdict::kCannotBeChecked: break;
   }
   return "cannot be checked";
+}
+
+std::string verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kHolds: case Verdict::kDoesNotHold: return verdict_word(v) + " here";
+    case Verdict::kInconclusive: return verdict_word(v) + " (within run-to-run noise)";
+    case Verdict::kCannotBeChecked: break;
+  }
+  return verdict_word(v);
 }
 
 Badge verdict_badge(Verdict v) {

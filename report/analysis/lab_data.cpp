@@ -401,6 +401,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
     claim.best = c.string("best", false);
     if (claim.is_best_claim()) {
       claim.candidates = c.strings("candidates");
+      if (claim.candidates.size() < 2) c.fail("candidates", "must name at least two experiments: a best-of claim compares them");
       if (std::find(claim.candidates.begin(), claim.candidates.end(), claim.best) == claim.candidates.end())
         c.fail("best", "must be one of 'candidates'");
       claim.lowest = c.boolean("lowest", true);

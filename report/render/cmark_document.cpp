@@ -107,13 +107,9 @@ std::vector<ParsedTable> parse_tables(const std::string& markdown) {
 void validate_markdown(const Sheet& sheet, const std::string& markdown) {
   const std::vector<ParsedTable> parsed = parse_tables(markdown);
   std::vector<const Block*> tables;
-  const auto collect = [&tables](const std::vector<Block>& blocks, const auto& self) -> void {
-    for (const auto& b : blocks) {
-      if (b.kind == Block::Kind::Table) tables.push_back(&b);
-      self(b.children, self);
-    }
-  };
-  collect(sheet.blocks, collect);
+  for_each_block(sheet.blocks, [&tables](const Block& b) {
+    if (b.kind == Block::Kind::Table) tables.push_back(&b);
+  });
   std::size_t index = 0;
   for (const Block* table : tables) {
     const Block& b = *table;

@@ -5,7 +5,6 @@
 #include <set>
 
 #include "format.h"
-#include "sheet.h"
 #include "verdict_badge.h"
 
 namespace labbook::report {
@@ -65,8 +64,8 @@ std::string html_links(const std::string& body) {
   return std::regex_replace(body, markdown_link, "href=\"$1.html$2\"");
 }
 
-/// Calls `each(start, inner_start, inner_end, end)` for every `open`...`close` element in
-/// turn and copies the text between them. A scan, not a regex: libstdc++'s regex recurses
+/// Calls `each(inner_start, inner_end)` for every `open`...`close` element in turn, puts
+/// what it returns in the element's place and copies the text between them. A scan, not a regex: libstdc++'s regex recurses
 /// once a character and overflows the stack on a page of long tables.
 template <typename Each>
 std::string each_element(const std::string& html, const std::string& open, const std::string& close, Each each) {
@@ -244,7 +243,7 @@ const std::string& stylesheet() {
       "overflow-y:auto;margin:1rem 0}nav.contents.menu{display:none}}\n"
       + std::string(badge_css()) +
       "details.folded{margin:1rem 0}details.folded summary{cursor:pointer;color:#0645ad}\n"
-      // The end matter (setup, notes, references) folds under its heading.
+      // A folded section (background, setup, references) opens under its heading.
       "details.section>summary{cursor:pointer}details.section>summary>h2{display:inline}\n"
       // A phone stacks each row: one cell a line, its column's name before it, so that no
       // verdict hides behind a sideways scroll.

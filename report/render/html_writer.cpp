@@ -3,15 +3,19 @@
 #include "cmark_document.h"
 #include "format.h"
 #include "markdown_writer.h"
-#include "verdict_badge.h"
 
 namespace labbook::report {
 
 namespace {
 
-/// Authored inline Markdown (a heading, a cell's explanation) without cmark's paragraph.
+/// Authored inline Markdown (a heading, a cell's explanation) without cmark's paragraph: on
+/// one line, as the Markdown writer joins it, so that a "- " or a blank line inside it starts
+/// no list or paragraph.
 std::string authored_inline(const std::string& markdown) {
-  std::string html = markdown_to_html(line_start_safe(markdown));
+  std::string line = markdown;
+  for (char& c : line)
+    if (c == '\n' || c == '\r') c = ' ';
+  std::string html = markdown_to_html(line_start_safe(line));
   while (!html.empty() && html.back() == '\n') html.pop_back();
   if (html.rfind("<p>", 0) == 0 && html.size() >= 7 && html.compare(html.size() - 4, 4, "</p>") == 0)
     html = html.substr(3, html.size() - 7);
@@ -20,6 +24,11 @@ std::string authored_inline(const std::string& markdown) {
 
 std::string element(const std::string& tag, const std::string& content, const std::string& attributes = {}) {
   return "<" + tag + attributes + ">" + content + "</" + tag + ">";
+}
+
+/// `inner` under a line the reader clicks to open.
+std::string folded(const std::string& summary, const std::string& inner) {
+  return "<details class=\"folded\"><summary>" + escape_markup(summary) + "</summary>\n" + inner + "</details>\n";
 }
 
 std::string table_html(const Table& t) {
@@ -34,8 +43,7 @@ std::string table_html(const Table& t) {
     body += "</tr>\n";
   }
   std::string out = "<table>\n<thead>\n<tr>\n" + head + "</tr>\n</thead>\n<tbody>\n" + body + "</tbody>\n</table>\n";
-  if (!t.folded_under.empty())
-    out = "<details class=\"folded\"><summary>" + escape_markup(t.folded_under) + "</summary>\n" + out + "</details>\n";
+  if (!t.folded_under.empty()) out = folded(t.folded_under, out);
   if (t.notes.empty()) return out;
   std::string notes;
   for (const auto& n : t.notes) notes += element("li", inline_html(n)) + "\n";
@@ -44,7 +52,7 @@ std::string table_html(const Table& t) {
   const int last = t.first_note + static_cast<int>(t.notes.size()) - 1;
   const std::string which = t.notes.size() == 1 ? "Note " + std::to_string(last)
                                                 : "Notes " + std::to_string(t.first_note) + "–" + std::to_string(last);
-  return out + "<details class=\"folded\"><summary>" + which + " on these rows</summary>\n" + notes + "</details>\n";
+  return out + folded(which + " on these rows", notes);
 }
 
 std::string lines_html(const std::vector<Text>& lines) {
@@ -81,10 +89,7 @@ std::string blocks_html(const std::vector<Block>& blocks) {
       }
       case Block::Kind::Callout: out += "<blockquote>\n" + lines_html(b.items) + "</blockquote>\n"; break;
       case Block::Kind::Code: out += "<pre><code>" + escape_markup(b.text) + "</code></pre>\n"; break;
-      case Block::Kind::Fold:
-        out += "<details class=\"folded\"><summary>" + escape_markup(b.text) + "</summary>\n" + blocks_html(b.children) +
-               "</details>\n";
-        break;
+      case Block::Kind::Fold: out += folded(b.text, blocks_html(b.children)); break;
     }
   }
   if (in_folded_section) out += "</details>\n";

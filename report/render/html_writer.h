@@ -9,7 +9,7 @@
 
 namespace labbook::report {
 
-/// The body of the sheet's page: headings, folded end matter as <details class="section">, a
+/// The body of the sheet's page: headings, folded sections as <details class="section">, a
 /// fold as <details class="folded">, every table cell with a data-label naming its column.
 /// html_page() adds the anchors, the contents and the page around it.
 std::string html_body(const Sheet& sheet);

@@ -80,7 +80,7 @@ std::string cell(const Text& text) {
 }
 
 std::string table_markdown(const Table& t) {
-  // The fold's line, marked so that the HTML page can fold the table under it (fold_tables).
+  // The fold's line, marked which the HTML writer turns into a fold.
   std::string out = t.folded_under.empty() ? "|" : std::string(kFoldMark) + " " + escape_inline(t.folded_under) + "\n\n|";
   for (const auto& h : t.header) out += " " + cell(h) + " |";
   out += "\n|";

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include "format.h"
 #include "html_page.h"
 #include "labbook/model/text.h"
 
@@ -116,7 +115,7 @@ void add_claims_of(Sheet& sheet, const std::vector<JudgedClaim>& claims, int hom
   for (const auto& [verdict, n] : tally) counts.push_back(std::to_string(n) + " " + verdict_word(verdict));
   Sheet inside;
   inside.list(std::move(items));
-  sheet.fold("The sources' claims here: " + join(counts, ", "), std::move(inside.blocks));
+  sheet.fold("The sources' claims here: " + join(counts, ", "), std::move(inside));
 }
 
 }  // namespace labbook::report

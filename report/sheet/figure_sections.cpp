@@ -28,7 +28,6 @@ using nlohmann::json;
 /// GPU's below, on one memory axis.
 void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model) {
   if (!lab.model || lab.model->figures.empty()) return;
-  sheet.heading(3, "One warp, then and now");
   std::string text =
       "The first warp of each kernel, as the model sees it: the memory instruction the source's GPU served least "
       "efficiently, in one picture per kernel with the source's GPU above (then) and this one below (now). Lanes 0 "
@@ -49,18 +48,19 @@ void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model)
     std::replace(file.begin(), file.end(), '/', '-');
     std::replace(file.begin(), file.end(), '=', '-');
     sheet.figures.push_back({file, warp_figure_svg(*access, panels, experiment), warp_figure_description(*access, panels, experiment)});
-    pictures.push_back({experiment, "![" + warp_figure_description(*access, panels, experiment) + "](" + file + ")"});
+    pictures.push_back({experiment, "![" + escape_inline(warp_figure_description(*access, panels, experiment)) + "](" + file + ")"});
   }
   if (pictures.empty()) return;
   // The first picture is the sheet's key picture, under its summary: here all wait in a fold.
-  sheet.markdown(text + "The first, " + pictures.front().first + ", is the picture under the summary.");
+  sheet.heading(3, "One warp, then and now");
+  sheet.markdown(text + "The first, " + escape_inline(pictures.front().first) + ", is the picture under the summary.");
   Sheet all;
   std::vector<std::string> names;
   for (const auto& [experiment, image] : pictures) {
     all.markdown(image);
     names.push_back(experiment);
   }
-  sheet.fold("The warps of " + join(names, ", "), std::move(all.blocks));
+  sheet.fold("The warps of " + join(names, ", "), std::move(all));
 }
 
 /// Each [[chart]]: the source's value and the measured one per experiment, as an SVG figure.
@@ -163,7 +163,7 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, M
       "rate, and the bytes L2 read from and wrote to DRAM; shared memory's instructions, wavefronts and bank "
       "conflicts below. Values are medians over the experiment's launches; a counter this run did not collect "
       "reads \"not measured\".");
-  sheet.fold("How to read a memory chart", std::move(reading.blocks));
+  sheet.fold("How to read a memory chart", std::move(reading));
   // The first chart stays in view; the others fold under one line that names them.
   Sheet others;
   std::vector<std::string> names;
@@ -183,7 +183,7 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, M
     if (lab.source_lines) add_source_lines_of(sheet_of, m, spec.experiment, model, data);
     sheet.data["memory_charts"].push_back(std::move(data));
   }
-  if (!names.empty()) sheet.fold("The memory charts of " + join(names, ", "), std::move(others.blocks));
+  if (!names.empty()) sheet.fold("The memory charts of " + join(names, ", "), std::move(others));
 }
 
 /// Each [[roofline]]: its experiments on this GPU's roofs, the lab's [[peak]]s as ceilings.
@@ -203,7 +203,7 @@ void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m) {
                      "the flat lines the FMA lanes' peaks: a kernel left of where they meet can go no faster than memory "
                      "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth." +
                      (l2_note.empty() ? "" : " " + l2_note));
-    sheet.fold("How to read a roofline", std::move(reading.blocks));
+    sheet.fold("How to read a roofline", std::move(reading));
     sheet.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
                    escape_inline(roofline_description(roofline)) + "](" + file + ")");
     json data = roofline_json(roofline);

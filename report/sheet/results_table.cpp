@@ -157,7 +157,7 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
       row["verdict"] = verdict;
 
       if (ref != lab.references.end()) {
-        std::vector<Span> after{{" (" + short_gpu(ref->gpu) + ") [" + std::to_string(c.citations.number(ref->citation)) + "]"}};
+        std::vector<Span> after{{" (" + short_gpu(ref->gpu) + ")"}, {" [" + std::to_string(c.citations.number(ref->citation)) + "]"}};
         source_gpus.insert(short_gpu(ref->gpu));
         std::string changed = expand_placeholders(ref->explanation, c.m, lab.peaks);
         if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
@@ -201,7 +201,7 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
       const std::string& gpu = *source_gpus.begin();
       source.header += gpu == "GPU not named" ? " (GPU not named)" : ": " + gpu;
       for (auto& after : source.after)
-        if (!after.empty()) after.front().text = after.front().text.substr(after.front().text.find(") [") + 1);
+        if (!after.empty()) after.erase(after.begin());   // the GPU, now in the header
     }
     if (model_architectures.size() == 1) {
       model.header += " of " + warp::architecture(*model_architectures.begin()).short_name;

@@ -89,6 +89,15 @@ struct Figure {
   std::string alt = {};   ///< the picture's text alternative, for the sheet's key picture
 };
 
+/// Calls `visit(block)` for every block, those inside folds too, in document order.
+template <typename Blocks, typename Visit>
+void for_each_block(Blocks& blocks, const Visit& visit) {
+  for (auto& b : blocks) {
+    visit(b);
+    for_each_block(b.children, visit);
+  }
+}
+
 struct Sheet {
   std::string title;
   std::vector<Block> blocks;
@@ -96,7 +105,7 @@ struct Sheet {
   nlohmann::json data;    ///< every number shown, machine-readable (reports/labN.json)
 
   void heading(int level, std::string text) { blocks.push_back({Block::Kind::Heading, level, std::move(text), {}, {}}); }
-  /// A section the HTML folds until the reader opens it (setup, notes, references): its
+  /// A section the HTML folds until the reader opens it (background, setup, references): its
   /// heading starts with kFoldMark, which the Markdown keeps as a hint.
   void folded_heading(std::string text) { heading(2, std::string(kFoldMark) + " " + std::move(text)); }
   /// Authored Markdown (lab prose), written as it is: never put data such as names in it.
@@ -111,8 +120,8 @@ struct Sheet {
   /// A bulleted list.
   void list(std::vector<Text> items) { blocks.push_back({Block::Kind::List, 0, {}, {}, std::move(items)}); }
   /// `inside` (blocks built on a sheet of their own) folded under the line `summary`.
-  void fold(std::string summary, std::vector<Block> inside) {
-    blocks.push_back({Block::Kind::Fold, 0, std::move(summary), {}, {}, std::move(inside)});
+  void fold(std::string summary, Sheet inside) {
+    blocks.push_back({Block::Kind::Fold, 0, std::move(summary), {}, {}, std::move(inside.blocks)});
   }
 };
 

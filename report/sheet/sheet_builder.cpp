@@ -164,13 +164,10 @@ void number_questions(Body& body) {
     }
   }
   // A fold's headings (the charts of a question's other kernels) move up a level as well.
-  const auto raise = [](std::vector<Block>& blocks, const auto& self) -> void {
-    for (auto& b : blocks) {
-      if (b.kind == Block::Kind::Heading && b.level == 4) b.level = 3;
-      self(b.children, self);
-    }
-  };
-  for (auto& b : body.sheet.blocks) raise(b.children, raise);
+  for (auto& b : body.sheet.blocks)
+    for_each_block(b.children, [](Block& inside) {
+      if (inside.kind == Block::Kind::Heading && inside.level == 4) inside.level = 3;
+    });
 }
 
 /// The lab's key picture under the summary: the first one-warp picture, else the first chart.
@@ -244,8 +241,9 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   sheet.folded_heading("Background");
   sheet.markdown(lab.prose.background);
   if (lab.model)
-    sheet.markdown("In the tables, *source* columns give the value a source printed (its GPU, citation in brackets) "
-                   "and the warp model's prediction for the source's GPU; measured columns show this GPU, marked "
+    sheet.markdown("In the tables, *source* columns give the value a source printed (citation in brackets), *model* "
+                   "columns the warp model's prediction for the source's GPU (each named in the header, or in the cell "
+                   "where the rows differ); measured columns show this GPU, marked "
                    "\"≠ model\" where the model for this GPU (within " + format_value(lab.model->tolerance, "") +
                    " % or points) is beyond the repeats' spread. " + architectures_in_the_model(*lab.model));
 

@@ -71,7 +71,7 @@ TEST(HtmlWriter, AFoldHoldsItsBlocksAndTheMarkdownShowsThemUnderItsLine) {
   inside.list({"first", "second"});
   inside.table({{"a"}, {{"1"}}});
   Sheet sheet;
-  sheet.fold("The sources' claims here: 2", std::move(inside.blocks));
+  sheet.fold("The sources' claims here: 2", std::move(inside));
   sheet.markdown("After.");
   const std::string html = html_body(sheet);
   ASSERT_NE(html.find("<details class=\"folded\"><summary>The sources' claims here: 2</summary>"), std::string::npos) << html;

@@ -69,6 +69,13 @@ TEST(LabData, BestClaimMustNameOneOfItsCandidates) {
                            "\n[[claim]]\ntext = \"t\"\ncitation = \"c.txt\"\nquantity = \"time\"\nbest = \"z\"\n"
                            "candidates = [\"a\", \"b\"]\n";
   EXPECT_NE(fixture::lab_toml_error(text).find("'best' must be one of 'candidates'"), std::string::npos) << fixture::lab_toml_error(text);
+  // One candidate is no comparison: the verdict would read a runner-up that does not exist.
+  const std::string alone = std::string(kMinimal) +
+                            "\n[[claim]]\ntext = \"t\"\ncitation = \"c.txt\"\nquantity = \"time\"\nbest = \"a\"\n"
+                            "candidates = [\"a\"]\n";
+  EXPECT_NE(fixture::lab_toml_error(alone).find("'candidates' must name at least two experiments"),
+            std::string::npos)
+      << fixture::lab_toml_error(alone);
 }
 
 TEST(LabData, TheShippedLab4DataIsValidAndCitesEveryReference) {
