@@ -1,10 +1,10 @@
 #pragma once
 /// @file
-/// The page around a sheet's HTML body (html_writer.h): one shared stylesheet (labbook.css, written next to
-/// the pages), an optional navigation bar between the workbook's pages, links to sibling
-/// Markdown files turned into links to their HTML, CUDA code blocks highlighted, an anchor on
-/// every heading and a contents box under the title. Pages load nothing from the network, so
-/// they work from file://.
+/// The page around a sheet's HTML body (html_writer.h): one shared stylesheet (labbook.css,
+/// written next to the pages), an optional navigation bar between the workbook's pages, links
+/// to sibling Markdown files turned into links to their HTML, CUDA code blocks highlighted, an
+/// anchor on every heading and a contents box under the title. Pages load nothing from the
+/// network, so they work from file://.
 #include <string>
 #include <vector>
 
