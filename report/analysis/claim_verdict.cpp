@@ -59,8 +59,14 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
   const Ratio r = ratio_of(num, den);
   out.ratio = r;
   out.measured = c.numerator + ": " + with_noise(num, unit) + "; " + c.denominator + ": " + with_noise(den, unit);
-  out.headline = c.numerator + " " + format_value(*num.value, unit) + " against " + c.denominator + " " +
-                 format_value(*den.value, unit) + ": ×" + format_ratio(r.value);
+  // "×1.81: A 1971.0 against B 1091.7 GB/s": a unit both values share is written once.
+  std::string num_text = format_value(*num.value, unit);
+  const std::string den_text = format_value(*den.value, unit);
+  const std::size_t space = den_text.rfind(' ');
+  if (space != std::string::npos && num_text.size() > den_text.size() - space &&
+      num_text.compare(num_text.size() - (den_text.size() - space), std::string::npos, den_text, space) == 0)
+    num_text.resize(num_text.size() - (den_text.size() - space));
+  out.headline = "×" + format_ratio(r.value) + ": " + c.numerator + " " + num_text + " against " + c.denominator + " " + den_text;
   out.verdict = judge_interval(r.low, r.high, c.min_ratio, c.max_ratio);
   std::string ratio = "ratio " + format_ratio(r.value);
   if (r.low != r.high) ratio += " (" + format_ratio(r.low) + " to " + format_ratio(r.high) + " over the repeats)";

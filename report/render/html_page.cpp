@@ -209,7 +209,9 @@ const std::string& stylesheet() {
       "nav.labbook a{text-decoration:none;color:#0645ad}\n"
       "nav.labbook a.current{font-weight:bold;color:#222}\n"
       "table{border-collapse:collapse;margin:1rem 0;font-size:.85rem;display:block;overflow-x:auto;max-width:100%}\n"
-      "th,td{border:1px solid #ccc;padding:.3rem .4rem;vertical-align:top;text-align:left}\n"
+      "th,td{border:1px solid #ccc;padding:.2rem .4rem;vertical-align:top;text-align:left;line-height:1.3}\n"
+      // The summary's verdict and its section link stay on one line; the measured value gets room for it.
+      "table.summary td:nth-child(3){white-space:nowrap}table.summary td:nth-child(2){min-width:16rem}\n"
       // A table of eight columns or more (a compiler's report, a results table with a ratio
       // column) spends less on padding, so that it fits beside the contents at 1280 px.
       "table:has(tr>:nth-child(8)) :is(th,td){padding:.25rem .3rem}\n"
@@ -242,7 +244,7 @@ const std::string& stylesheet() {
       "nav.contents.sidebar{display:block;position:sticky;top:2.8rem;align-self:start;max-height:calc(100vh - 3.5rem);"
       "overflow-y:auto;margin:1rem 0}nav.contents.menu{display:none}}\n"
       + std::string(badge_css()) +
-      "details.folded{margin:1rem 0}details.folded summary{cursor:pointer;color:#0645ad}\n"
+      "details.folded{margin:.4rem 0}details.folded summary{cursor:pointer;color:#0645ad}\n"
       // A folded section (background, setup, references) opens under its heading.
       "details.section>summary{cursor:pointer}details.section>summary>h2{display:inline}\n"
       // A phone stacks each row: one cell a line, its column's name before it, so that no

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "html_page.h"
 #include "labbook/model/text.h"
@@ -70,13 +71,20 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
   sheet.data["claims"] = json::array();
   if (claims.empty()) return;
   sheet.heading(2, "What the sources claim, checked here");
-  Table t{{"The source says", measured_title, "Verdict"}, {}};
+  // A source every claim shares is named once, in the header, as a GPU every row shares is.
+  std::set<std::string> titles;
+  for (const auto& j : claims) {
+    const SourceDocument* doc = cited_document(lab.sources, j.claim->citation);
+    titles.insert(doc ? doc->short_name : "");
+  }
+  const bool one_source = titles.size() == 1 && !titles.begin()->empty();
+  Table t{{one_source ? "The source says (" + *titles.begin() + ")" : "The source says", measured_title, "Verdict"}, {}};
   for (const auto& j : claims) {
     const Claim& c = *j.claim;
     const SourceDocument* doc = cited_document(lab.sources, c.citation);
     Text claim{without_asides(c.text) + " "};
-    claim.spans.push_back({doc ? "(" + doc->short_name + ") [" + std::to_string(j.citation) + "]"
-                               : "[" + std::to_string(j.citation) + "]"});
+    claim.spans.push_back({doc && !one_source ? "(" + doc->short_name + ") [" + std::to_string(j.citation) + "]"
+                                              : "[" + std::to_string(j.citation) + "]"});
     Text verdict = verdict_text(j.outcome);
     verdict.spans.push_back({" "});
     verdict.spans.push_back(j.home < 0 ? Span{"below"}
@@ -89,6 +97,7 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
     if (j.home >= 0) row["section"] = homes[j.home].heading;
     sheet.data["claims"].push_back(std::move(row));
   }
+  t.is_summary = true;
   sheet.table(std::move(t));
   sheet.markdown(
       "A claim holds when every repeat of its experiments agrees with it; when the repeats fall on both sides of what "

@@ -82,7 +82,8 @@ void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
     sheet.figures.push_back({file, bar_chart_svg(c.title, bars, quantity_unit(c.quantity),
                                                  "source" + (source_gpu.empty() ? "" : " (" + source_gpu + ")")), c.title});
     sheet.heading(3, c.title);
-    sheet.markdown((c.text.empty() ? "" : c.text + "\n\n") + "![" + c.title + "](" + file + ")");
+    if (!c.text.empty()) sheet.markdown(c.text);
+    sheet.picture(c.title, "![" + c.title + "](" + file + ")");
   }
 }
 
@@ -164,7 +165,7 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, M
       "conflicts below. Values are medians over the experiment's launches; a counter this run did not collect "
       "reads \"not measured\".");
   sheet.fold("How to read a memory chart", std::move(reading));
-  // The first chart stays in view; the others fold under one line that names them.
+  // The first chart's caption and source lines stay in view; the other charts fold under one line.
   Sheet others;
   std::vector<std::string> names;
   for (std::size_t i = 0; i < lab.memory_charts.size(); ++i) {
@@ -176,8 +177,10 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, M
     const std::string alt = "Memory chart of " + spec.experiment + ". " + memory_flow_description(flow);
     sheet.figures.push_back({file, memory_chart_svg(flow, spec.experiment + ": medians over its launches"), alt});
     sheet_of.heading(4, "Memory chart: " + escape_inline(spec.experiment));
-    sheet_of.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
-                      escape_inline(alt) + "](" + file + ")");
+    if (!spec.caption.empty()) sheet_of.markdown(expand_placeholders(spec.caption, m, lab.peaks));
+    const std::string image = "![" + escape_inline(alt) + "](" + file + ")";
+    if (i == 0) sheet.picture("memory chart of " + spec.experiment, image);
+    else others.markdown(image);
     json data = {{"experiment", spec.experiment}, {"figure", file}, {"measured", memory_flow_json(flow)}};
     if (const std::string caption = memory_flow_caption(flow); !caption.empty()) data["caption"] = caption;
     if (lab.source_lines) add_source_lines_of(sheet_of, m, spec.experiment, model, data);
@@ -204,8 +207,8 @@ void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m) {
                      "feeds it. Kernels without FLOPs are listed below the plot with their DRAM bandwidth." +
                      (l2_note.empty() ? "" : " " + l2_note));
     sheet.fold("How to read a roofline", std::move(reading));
-    sheet.markdown((spec.caption.empty() ? "" : expand_placeholders(spec.caption, m, lab.peaks) + "\n\n") + "![" +
-                   escape_inline(roofline_description(roofline)) + "](" + file + ")");
+    if (!spec.caption.empty()) sheet.markdown(expand_placeholders(spec.caption, m, lab.peaks));
+    sheet.picture("the roofline", "![" + escape_inline(roofline_description(roofline)) + "](" + file + ")");
     json data = roofline_json(roofline);
     data["title"] = spec.title, data["figure"] = file;
     sheet.data["rooflines"].push_back(std::move(data));
@@ -269,7 +272,8 @@ void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m) {
     const CurveAxes axes{c.parameter, c.x_unit, quantity_label(c.quantity), quantity_unit(c.quantity), c.log_x, c.log_y};
     sheet.figures.push_back({file, line_chart_svg(c.title, lines, levels, axes), c.title});
     sheet.heading(3, c.title);
-    sheet.markdown((c.text.empty() ? "" : c.text + "\n\n") + "![" + c.title + "](" + file + ")");
+    if (!c.text.empty()) sheet.markdown(c.text);
+    sheet.picture(c.title, "![" + c.title + "](" + file + ")");
     sheet.data["curves"].push_back(std::move(data));
   }
 }
@@ -285,6 +289,9 @@ void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m,
   for (const auto& spec : lab.activity_tables) {
     sheet.heading(3, spec.title);
     if (!spec.text.empty()) sheet.markdown(spec.text);
+    // The first range's listing stays in view; the others fold under one line that names them.
+    Sheet others;
+    std::vector<std::string> names;
     for (const auto& e : spec.experiments) {
       Table t{{"Range", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name"}, {}};
       for (const auto& r : gpu_activities_in(m, e))
@@ -307,8 +314,10 @@ void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m,
         cells[7] = row.name;
         t.rows.push_back(std::move(cells));
       }
-      sheet.table(std::move(t));
+      if (e != spec.experiments.front()) names.push_back(e);
+      (e == spec.experiments.front() ? sheet : others).table(std::move(t));
     }
+    if (!names.empty()) sheet.fold("nvprof's GPU activities of " + join(names, ", "), std::move(others));
   }
 }
 
@@ -319,8 +328,7 @@ void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
     std::vector<std::uint64_t> spans;
     for (const auto& e : spec.experiments) spans.push_back(range_activity_span_ns(m, e));
     const std::uint64_t span = *std::max_element(spans.begin(), spans.end());   // one scale for all
-    std::string text = (spec.text.empty() ? "" : spec.text + "\n\n") +
-                       "One lane per stream, named at its left: kernels green, copies orange, memsets purple, each named "
+    std::string text = "One lane per stream, named at its left: kernels green, copies orange, memsets purple, each named "
                        "inside when it is wide enough (open a picture on its own and hover a box for its name and duration). "
                        "Time runs from each range's first kernel or copy, on one scale for all the pictures below.\n\n";
     json data = {{"title", spec.title}, {"experiments", json::array()}};
@@ -338,7 +346,8 @@ void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
       text += "[![Timeline of " + e + "](" + file + ")](" + file + ")\n\n";   // an <img> shows no tooltips
     }
     sheet.heading(3, spec.title);
-    sheet.markdown(text);
+    if (!spec.text.empty()) sheet.markdown(spec.text);
+    sheet.picture(spec.experiments.size() == 1 ? "the timeline" : "the timelines, on one scale", text);
     sheet.data["timelines"].push_back(std::move(data));
   }
 }

@@ -68,6 +68,8 @@ struct Table {
   /// Whether the HTML folds the notes under a line that counts them, for notes that explain
   /// rows in detail rather than answer the section's question.
   bool fold_notes = false;
+  /// The sheet's summary of claims: the HTML keeps each verdict and its link on one line.
+  bool is_summary = false;
 };
 
 struct Block {
@@ -122,6 +124,13 @@ struct Sheet {
   /// `inside` (blocks built on a sheet of their own) folded under the line `summary`.
   void fold(std::string summary, Sheet inside) {
     blocks.push_back({Block::Kind::Fold, 0, std::move(summary), {}, {}, std::move(inside.blocks)});
+  }
+  /// A picture (Markdown images) folded under a line naming it: only the lab's key picture
+  /// stays open, so each question's table and answer keep the screen.
+  void picture(const std::string& what, std::string images) {
+    Sheet inside;
+    inside.markdown(std::move(images));
+    fold("Picture: " + what, std::move(inside));
   }
 };
 

@@ -100,10 +100,10 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
           cells.push_back(cell(measured.at(key(v, g, q)), quantity_unit(q)));
       t.rows.push_back(std::move(cells));
     }
-    // A long sweep folds under one line in the HTML, which names the quantity; its curve, where
-    // the lab draws one, stays in view. A short one shows its quantity above it.
+    // A long sweep, and every quantity after the first, folds under one line in the HTML that
+    // names the quantity. A short first table shows its quantity above it.
     const std::size_t columns = t.header.size() - 1;
-    if (t.rows.size() > kLongSweepRows)
+    if (t.rows.size() > kLongSweepRows || &quantities != &tables.front())
       t.folded_under = (apart ? "The sweep's " + quantity_label(quantities.front()) : std::string("The sweep's table")) +
                        ": " + std::to_string(t.rows.size()) + " values of " + sweep.parameter + ", " +
                        std::to_string(columns) + (columns == 1 ? " column" : " columns");

@@ -76,11 +76,27 @@ TEST(Lab4Sheet, TheSummaryListsEveryClaimWithItsVerdictAndSection) {
   const auto tables = parse_tables(md);
   ASSERT_FALSE(tables.empty());
   const ParsedTable& summary = tables.front();
-  ASSERT_EQ(summary.header.at(0), "The source says") << "the first table of the sheet is the claims' summary";
+  ASSERT_EQ(summary.header.at(0), "The source says (Ottawa CEG 4536 ch. 4)")
+      << "the first table of the sheet is the claims' summary, and the one source of its claims is named once";
+  for (const auto& r : summary.rows) EXPECT_EQ(r.at(0).find("(Ottawa"), std::string::npos) << "not again in a row: " << r.at(0);
   EXPECT_EQ(summary.rows.size(), lab.claims.size());
   for (const auto& r : summary.rows) EXPECT_NE(r.at(2).find(" § "), std::string::npos) << "a link to its section: " << r.at(0);
   EXPECT_LT(md.find("What the sources claim"), md.find("## ▸ Background")) << "the summary comes before the background";
   EXPECT_LT(md.find("## Questions"), md.find("▸ How this was measured")) << "the setup comes at the end";
+}
+
+TEST(Lab4Sheet, OnlyTheKeyPictureIsOpenTheOthersWaitInFolds) {
+  const Sheet sheet = build_sheet(load_lab_data(kLab + "/lab.toml"), read_measurement(kLab + "/recorded/h100.json"), {});
+  std::vector<std::string> open;
+  for (const auto& b : sheet.blocks)
+    if (b.kind == Block::Kind::Markdown && b.text.find("](lab4.") != std::string::npos) open.push_back(b.text);
+  std::size_t folded = 0;
+  for (const auto& b : sheet.blocks)
+    if (b.kind == Block::Kind::Fold)
+      for_each_block(b.children, [&](const Block& inside) { folded += inside.text.find("](lab4.") != std::string::npos; });
+  ASSERT_EQ(open.size(), 1u) << "the key picture alone stays open";
+  EXPECT_NE(open[0].find("lab4.warp.readSegment-offset-0.svg"), std::string::npos) << open[0];
+  EXPECT_GE(folded, 4u) << "the warps, memory charts and roofline are one click away";
 }
 
 TEST(Lab4Sheet, MissingCountersShowNotCollectedWithTheReason) {

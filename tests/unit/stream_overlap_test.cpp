@@ -210,9 +210,10 @@ experiments = ["streams/two", "other"]
   EXPECT_EQ(kernel_widths(sheet.figures[0].svg), kernel_widths(range_timeline_svg(two_streams(), "streams/two", 1000)));
   // Shown as an image and linked to itself: an <img> shows no tooltips, the SVG opened alone does.
   bool linked = false;
-  for (const auto& b : sheet.blocks)
+  for_each_block(sheet.blocks, [&](const Block& b) {
     linked = linked || b.text.find("[![Timeline of streams/two](labX.timeline-1-1.svg)](labX.timeline-1-1.svg)") !=
                            std::string::npos;
+  });
   EXPECT_TRUE(linked);
   EXPECT_EQ(sheet.data["timelines"][0]["experiments"][1]["span_ns"], 1000);
 }
