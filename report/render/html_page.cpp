@@ -204,17 +204,20 @@ const std::string& stylesheet() {
       "/* labbook's pages: readable tables, figures sized to the page, highlighted code, anchored headings, contents. */\n"
       "body{font-family:system-ui,sans-serif;max-width:76rem;margin:0 auto 2rem;padding:0 1rem;line-height:1.45;color:#222;"
       "overflow-wrap:break-word}\n"
+      // A sheet is read as a page of questions: spacing that separates, no more.
+      "p,ul,ol{margin:.6rem 0}h1{font-size:1.8rem;margin:1rem 0 .6rem}h2{font-size:1.35rem;margin:1.4rem 0 .5rem}"
+      "h3{font-size:1.1rem;margin:1rem 0 .4rem}\n"
       "nav.labbook{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ddd;padding:.4rem 0;margin-bottom:1rem;"
       "display:flex;flex-wrap:wrap;gap:.2rem .9rem;font-size:.9rem;z-index:1}\n"
       "nav.labbook a{text-decoration:none;color:#0645ad}\n"
       "nav.labbook a.current{font-weight:bold;color:#222}\n"
-      "table{border-collapse:collapse;margin:1rem 0;font-size:.85rem;display:block;overflow-x:auto;max-width:100%}\n"
+      "table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem;display:block;overflow-x:auto;max-width:100%}\n"
       "th,td{border:1px solid #ccc;padding:.2rem .4rem;vertical-align:top;text-align:left;line-height:1.3}\n"
       // The summary's verdict and its section link stay on one line; the measured value gets room for it.
       "table.summary td:nth-child(3){white-space:nowrap}table.summary td:nth-child(2){min-width:16rem}\n"
       // A table of eight columns or more (a compiler's report, a results table with a ratio
       // column) spends less on padding, so that it fits beside the contents at 1280 px.
-      "table:has(tr>:nth-child(8)) :is(th,td){padding:.25rem .3rem}\n"
+      "table:has(tr>:nth-child(8)) :is(th,td){padding:.2rem .3rem}\n"
       "table:has(tr>:nth-child(10)){font-size:.78rem}\n"
       "th{background:#f2f2f2}\ntd{background:#fff}\ntr:nth-child(even) td{background:#fcfcfc}\n"
       // A table wider than the page scrolls; its first column (what each row is) stays in view.
