@@ -22,7 +22,7 @@ struct RunOptions {
   std::string lab;
   std::string out_dir = "reports";
   bool force_recorded = false;
-  bool force = false;   ///< replace a sheet even by a worse one (report/analysis/sheet_standing.h)
+  bool force = false;   ///< replace a sheet even by a worse one (report/sheet/sheet_standing.h)
   std::vector<std::string> lab_args;
 };
 int run_lab(const RunOptions&);

@@ -97,7 +97,7 @@ void print_summary(const report::Sheet& sheet, const report::SheetFiles& files) 
   std::printf("\nsheet: %s\n       %s\n       %s\n", files.markdown.c_str(), files.html.c_str(), files.json.c_str());
 }
 
-/// Refuses to replace the sheet in `out_dir` by a worse one (report/analysis/sheet_standing.h).
+/// Refuses to replace the sheet in `out_dir` by a worse one (report/sheet/sheet_standing.h).
 void keep_better_sheet(const report::Sheet& sheet, const std::string& out_dir, const std::string& id) {
   const std::string path = out_dir + "/" + id + ".json";
   if (!fs::exists(path)) return;
@@ -107,7 +107,7 @@ void keep_better_sheet(const report::Sheet& sheet, const std::string& out_dir, c
   } catch (const std::exception&) {
     return;   // not a sheet labbook can read: nothing better to keep
   }
-  const std::string why = report::worse_because(report::standing_of(current), report::standing_of(sheet.data));
+  const std::string why = report::worse_because(report::standing_of(current), report::standing_of(sheet));
   if (!why.empty())
     throw Error(path + " is not replaced: " + why + "; --force replaces it, or --out writes elsewhere");
 }

@@ -1,6 +1,7 @@
 #include "sheet_files.h"
 
 #include "html_writer.h"
+#include "json_writer.h"
 #include "labbook/model/atomic_file.h"
 #include "markdown_writer.h"
 
@@ -14,7 +15,7 @@ SheetFiles write_sheet(const Sheet& sheet, const std::string& folder, const std:
   write_file_atomically(folder + "/" + kStylesheetFile, stylesheet());
   const std::string body = html_body(sheet);
   write_file_atomically(files.html, html_page(sheet.title, glossary ? link_glossary_terms(body, *glossary) : body, navigation));
-  write_file_atomically(files.json, sheet.data.dump(1) + "\n");
+  write_file_atomically(files.json, sheet_json(sheet).dump(1) + "\n");
   for (const auto& f : sheet.figures) write_file_atomically(folder + "/" + f.file, f.svg);
   return files;
 }

@@ -9,7 +9,6 @@
 
 namespace labbook::report {
 
-using nlohmann::json;
 
 namespace {
 
@@ -68,7 +67,6 @@ std::vector<JudgedClaim> judge_claims(const LabData& lab, const Measurement& m, 
 
 void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<JudgedClaim>& claims,
                         const std::vector<ClaimHome>& homes, const std::string& measured_title) {
-  sheet.data["claims"] = json::array();
   if (claims.empty()) return;
   sheet.heading(2, "What the sources claim, checked here");
   // A source every claim shares is named once, in the header, as a GPU every row shares is.
@@ -90,12 +88,9 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
     verdict.spans.push_back(j.home < 0 ? Span{"below"}
                                        : link("§ " + std::to_string(j.home + 1), "#" + heading_slug(homes[j.home].heading)));
     t.rows.push_back({claim, j.outcome.headline.empty() ? j.outcome.measured : j.outcome.headline, verdict});
-    json row = {{"claim", c.text}, {"citation", c.citation}, {"verdict", verdict_name(j.outcome.verdict)}};
-    if (!j.outcome.reason.empty()) row["verdict"] = verdict_name(j.outcome.verdict) + ": " + j.outcome.reason;
-    if (j.outcome.ratio)
-      row["ratio"] = {{"value", j.outcome.ratio->value}, {"low", j.outcome.ratio->low}, {"high", j.outcome.ratio->high}};
-    if (j.home >= 0) row["section"] = homes[j.home].heading;
-    sheet.data["claims"].push_back(std::move(row));
+    const std::string word = verdict_name(j.outcome.verdict);
+    sheet.claims.push_back({c.text, c.citation, j.outcome.reason.empty() ? word : word + ": " + j.outcome.reason,
+                            j.home >= 0 ? homes[j.home].heading : "", j.outcome.ratio});
   }
   t.is_summary = true;
   sheet.table(std::move(t));

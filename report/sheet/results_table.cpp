@@ -112,7 +112,7 @@ std::string experiment_label(const std::string& experiment, const std::string& d
   return out;
 }
 
-Table results_table(const Section& section, ResultsTableContext& c, json& rows) {
+Table results_table(const Section& section, ResultsTableContext& c, std::vector<ResultRecord>& records) {
   const LabData& lab = c.lab;
   const std::string prefix = shared_prefix(section.experiments);
   Table t;
@@ -129,7 +129,7 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
     }
     return Span{" (note " + std::to_string(ref.number) + ")"};
   };
-  std::vector<json> json_rows(section.experiments.size() * section.quantities.size());
+  std::vector<ResultRecord> rows(section.experiments.size() * section.quantities.size());
   for (std::size_t qi = 0; qi < section.quantities.size(); ++qi) {
     const std::string& q = section.quantities[qi];
     const std::string label = quantity_label(q);
@@ -151,10 +151,8 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
       const QuantityValue measured = range_quantity(c.m, e, q, lab.peaks);
       const Prediction p = c.model.predict(e, q);
       const std::string verdict = c.model.verdict(e, q, measured.value);
-      json row = {{"experiment", e}, {"quantity", q}, {"measured", value_json(measured, unit)}};
-      if (p.source_gpu) row["model_source_gpu"] = {{"value", *p.source_gpu}, {"architecture", p.source_architecture}};
-      if (p.this_gpu) row["model_this_gpu"] = *p.this_gpu;
-      row["verdict"] = verdict;
+      ResultRecord& row = rows[ei * section.quantities.size() + qi];
+      row = {e, q, unit, measured, p.source_gpu, p.source_architecture, p.this_gpu, verdict, std::nullopt, "", std::nullopt};
 
       if (ref != lab.references.end()) {
         std::vector<Span> after{{" (" + short_gpu(ref->gpu) + ")"}, {" [" + std::to_string(c.citations.number(ref->citation)) + "]"}};
@@ -163,8 +161,8 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
         if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
         if (!changed.empty()) after.push_back(note_for(changed));
         source.add(format_as_printed(ref->value, ref->unit), std::move(after));
-        row["source"] = {{"value", ref->value}, {"unit", ref->unit}, {"gpu", ref->gpu}, {"build", ref->build}, {"citation", ref->citation}};
-        if (measured.value) row["comparison"] = format_comparison(*measured.value, ref->value, unit);
+        row.source = *ref;
+        if (measured.value) row.comparison = format_comparison(*measured.value, ref->value, unit);
       } else {
         source.add("—");
       }
@@ -189,12 +187,11 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
         const QuantityValue base = range_quantity(c.m, section.baseline, q, lab.peaks);
         if (measured.value && base.value && *base.value != 0) {
           of.add(format_value(100.0 * *measured.value / *base.value, "%"));
-          row["of_baseline"] = *measured.value / *base.value;
+          row.of_baseline = *measured.value / *base.value;
         } else {
           of.add("—");
         }
       }
-      json_rows[ei * section.quantities.size() + qi] = std::move(row);
     }
     // A GPU or architecture every row shares is named once, in the header.
     if (source_gpus.size() == 1) {
@@ -213,7 +210,7 @@ Table results_table(const Section& section, ResultsTableContext& c, json& rows) 
     columns.push_back(std::move(now));
     if (against) columns.push_back(std::move(of));
   }
-  for (auto& row : json_rows) rows.push_back(std::move(row));
+  records.insert(records.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
 
   // Columns with nothing in any row go; a unit every value shares moves to the header.
   for (auto& col : columns) {

@@ -39,7 +39,7 @@ std::string short_gpu(const std::string& gpu);
 /// A measured value as the JSON of a sheet holds it: value or why missing, unit, repeats.
 nlohmann::json value_json(const QuantityValue&, const std::string& unit);
 
-/// The section's table, and its rows as JSON (one per experiment and quantity, as before).
-Table results_table(const Section& section, ResultsTableContext& context, nlohmann::json& rows);
+/// The section's table; its findings, one per experiment and quantity, go to `records`.
+Table results_table(const Section& section, ResultsTableContext& context, std::vector<ResultRecord>& records);
 
 }  // namespace labbook::report

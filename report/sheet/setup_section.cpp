@@ -80,7 +80,7 @@ void add_setup_table(Sheet& sheet, const LabData& lab, const Measurement& m, boo
   t.rows.push_back({"Metrics collected by", metric_collection(m)});
   sheet.table(std::move(t));
   sheet.data["device"] = facts;
-  sheet.data["measured_at"] = m.program.started_at;
+  sheet.measured_at = m.program.started_at;
   sheet.data["metric_replay"] = m.metric_replay.empty() ? "kernel" : m.metric_replay;
   sheet.data["cache_control"] = m.cache_control.empty() ? "none" : m.cache_control;
 }

@@ -2,14 +2,16 @@
 /// @file
 /// The lab sheet as a document model, independent of output format: headings, authored
 /// Markdown (the lab's prose), and text built from data (table cells, lines, list items) as
-/// spans of plain text that the writer escapes, plus the sheet's numbers as JSON. Writers
-/// only format it.
+/// spans of plain text that the writer escapes, plus the sheet's findings, typed. Writers only
+/// format it.
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "sheet_records.h"
 #include "verdict_badge.h"
 
 namespace labbook::report {
@@ -104,7 +106,15 @@ struct Sheet {
   std::string title;
   std::vector<Block> blocks;
   std::vector<Figure> figures;
-  nlohmann::json data;    ///< every number shown, machine-readable (reports/labN.json)
+  /// A lab sheet's findings, typed (sheet_records.h); `lab` is "" on other pages.
+  std::string lab;
+  bool recorded = false;   ///< rendered from a recording, not measured on this machine
+  std::optional<std::string> measured_at;
+  std::vector<QuestionRecord> questions;
+  std::vector<ClaimRecord> claims;
+  /// The sheet's other numbers (pictures, sweeps, setup), machine-readable: the JSON writer
+  /// puts them beside the findings (reports/labN.json).
+  nlohmann::json data;
 
   void heading(int level, std::string text) { blocks.push_back({Block::Kind::Heading, level, std::move(text), {}, {}}); }
   /// A section the HTML folds until the reader opens it (background, setup, references): its

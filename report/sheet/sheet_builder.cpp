@@ -187,15 +187,15 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
 
   // The questions: the lab's sections, then its pictures and sweeps, each with its experiments.
   Body body;
-  body.sheet.data = {{"sections", json::array()}, {"sweeps", json::array()}};
+  body.sheet.data = {{"sweeps", json::array()}};
   ResultsTableContext results{lab, m, citations, notes, model};
   for (const auto& section : lab.sections)
     body.part(section.experiments, {}, [&](Sheet& s) {
       s.heading(3, section.title);
       if (!section.text.empty()) s.markdown(expand_placeholders(section.text, m, lab.peaks));
-      json rows = json::array();
-      s.table(results_table(section, results, rows));
-      s.data["sections"].push_back({{"title", section.title}, {"rows", rows}});
+      QuestionRecord question{section.title, {}};
+      s.table(results_table(section, results, question.rows));
+      s.questions.push_back(std::move(question));
     });
   if (lab.model) body.part(lab.model->figures, {}, [&](Sheet& s) { add_warp_figures(s, lab, model); });
   std::vector<std::string> charted;
@@ -228,7 +228,9 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   Sheet sheet;
   sheet.title = lab.title;
   sheet.data = body.sheet.data;
-  sheet.data.update({{"lab", lab.id}, {"title", lab.title}, {"schema_version", 1}, {"recorded", context.recorded}});
+  sheet.questions = std::move(body.sheet.questions);
+  sheet.lab = lab.id;
+  sheet.recorded = context.recorded;
   sheet.heading(1, lab.title);
   if (!context.note.empty()) {
     sheet.callout({strong("Note:"), {" " + context.note}});

@@ -19,6 +19,15 @@ SheetStanding standing_of(const nlohmann::json& sheet_data) {
   return s;
 }
 
+SheetStanding standing_of(const Sheet& sheet) {
+  SheetStanding s;
+  s.recorded = sheet.recorded;
+  s.measured_at = sheet.measured_at.value_or("");
+  for (const auto& question : sheet.questions)
+    for (const auto& row : question.rows) s.measured_values += row.measured.value.has_value();
+  return s;
+}
+
 std::string worse_because(const SheetStanding& current, const SheetStanding& next) {
   // The same run rendered again (by a newer labbook, or with a note) replaces itself.
   if (!current.measured_at.empty() && current.measured_at == next.measured_at) return "";

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sheet.h"
+
 namespace labbook::report {
 
 struct SheetStanding {
@@ -15,8 +17,10 @@ struct SheetStanding {
   std::string measured_at;
 };
 
-/// The standing of a sheet from its JSON (reports/labN.json).
+/// The standing of a sheet from its JSON (reports/labN.json), as an earlier run wrote it.
 SheetStanding standing_of(const nlohmann::json& sheet_data);
+/// The standing of a sheet just built.
+SheetStanding standing_of(const Sheet& sheet);
 
 /// Why `next` would be worse than `current`, as a sentence; "" when it is not, or when both
 /// come from the same run.

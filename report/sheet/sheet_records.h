@@ -1,0 +1,41 @@
+#pragma once
+/// @file
+/// What a lab sheet found, typed: each question's rows (one per experiment and quantity) and
+/// each claim's verdict. The JSON writer, the terminal summary and the check that keeps a
+/// better sheet read these, not the sheet's JSON.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "claim_verdict.h"
+#include "lab_data.h"
+#include "quantities.h"
+
+namespace labbook::report {
+
+/// One experiment's quantity in a question's table: measured, modelled, printed by a source.
+struct ResultRecord {
+  std::string experiment, quantity, unit;
+  QuantityValue measured;
+  std::optional<double> model_source_gpu;   ///< the warp model's value for the source's GPU
+  std::string model_architecture;           ///< that GPU's architecture in the model
+  std::optional<double> model_this_gpu;
+  std::string verdict;                      ///< measured against the model for this GPU, or "—"
+  std::optional<ReferenceValue> source;     ///< what a source printed, where it printed one
+  std::string comparison;                   ///< measured against the source's value ("+0.00 pts")
+  std::optional<double> of_baseline;        ///< measured over the section's baseline
+};
+
+struct QuestionRecord {
+  std::string title;
+  std::vector<ResultRecord> rows;
+};
+
+struct ClaimRecord {
+  std::string claim, citation;
+  std::string verdict;   ///< its word, then ": " and the reason where there is one
+  std::string section;   ///< the heading of the question that answers it, "" if none
+  std::optional<Ratio> ratio;
+};
+
+}  // namespace labbook::report
