@@ -1,10 +1,10 @@
 #include "call_audit.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/numbers.h"
 #include "stream_overlap.h"
 
 namespace labbook::grading {
@@ -118,29 +118,9 @@ std::optional<double> call_value(const CallMeasure& c, const std::string& quanti
   return value;
 }
 
-std::optional<double> median(std::vector<double> v) {
-  if (v.empty()) return std::nullopt;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-std::string megabytes(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
-  return buf;
-}
-
-std::string gigabytes_per_second(double bytes_per_second) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f GB/s", bytes_per_second / 1e9);
-  return buf;
-}
-
-std::string milliseconds(double ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
-  return buf;
-}
+std::string megabytes(double bytes) { return format_number("%.1f MB", bytes / 1e6); }
+std::string gigabytes_per_second(double bytes_per_second) { return format_number("%.0f GB/s", bytes_per_second / 1e9); }
+std::string milliseconds(double ns) { return format_number("%.3f ms", ns / 1e6); }
 
 /// The runtime call that issued each copy, by correlation id.
 std::map<std::uint32_t, const ApiCall*> issuing_calls(const Measurement& m) {
@@ -240,9 +220,7 @@ void observe_host_call(const CallMeasure& c, CallAudit& audit) {
   std::string what = "call " + range + " made " + copies + " between host and GPU (" + megabytes(c.host_copy_bytes()) +
                      ") on " + std::to_string(c.streams) + (c.streams == 1 ? " stream" : " streams");
   if (c.copy_overlap_pct) {
-    char pct[32];
-    std::snprintf(pct, sizeof pct, "%.1f %%", *c.copy_overlap_pct);
-    what += std::string("; kernels ran during ") + pct + " of its copy time";
+    what += "; kernels ran during " + format_number("%.1f %%", *c.copy_overlap_pct) + " of its copy time";
   }
   if (c.both_directions_ns > 0) what += "; uploads and downloads ran at the same time for " + milliseconds(c.both_directions_ns);
   if (c.wall_ns) what += "; it took " + milliseconds(*c.wall_ns);

@@ -1,18 +1,15 @@
 #include "class_summary.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
+
+#include "labbook/model/numbers.h"
 
 namespace labbook::grading {
 
 namespace {
-std::string number(double v, const char* format = "%.2f") {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
+std::string number(double v, const char* format = "%.2f") { return format_number(format, v); }
 }  // namespace
 
 std::string score_histogram_svg(const std::vector<Score>& scores, int bins) {

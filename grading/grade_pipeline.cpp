@@ -18,6 +18,7 @@
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/numbers.h"
 #include "launch_filter.h"
 #include "memcheck.h"
 #include "profile_session.h"
@@ -124,9 +125,7 @@ std::vector<std::string> harness_command(const ClassSettings& settings, const St
   if (records) command.insert(command.end(), {"--records", std::to_string(kRecordsFd)});
   if (const Criterion* c = settings.rubric.correctness())
     for (const auto& [flag, value] : {std::pair{"--atol", c->absolute_tolerance}, std::pair{"--rtol", c->relative_tolerance}}) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.17g", value);
-      command.insert(command.end(), {flag, text});
+      command.insert(command.end(), {flag, format_number("%.17g", value)});
     }
   return command;
 }
@@ -377,8 +376,7 @@ std::vector<Graded> grade_class(const ClassSettings& settings, const std::vector
         g.score = score_submission(settings.rubric, s.outcome);   // no score.json: tried again next run
       }
       keep(i);
-      char total[64];
-      std::snprintf(total, sizeof total, "%.2f / %.2f", g.score.total, g.score.max_total);
+      const std::string total = format_number("%.2f", g.score.total) + " / " + format_number("%.2f", g.score.max_total);
       const std::lock_guard<std::mutex> lock(report);
       progress.step(s.submission.student, s.labbook_error.empty() ? total : "labbook failed: " + s.labbook_error);
     }

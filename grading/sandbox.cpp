@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "labbook/model/error.h"
+#include "labbook/model/numbers.h"
 
 namespace labbook::grading {
 
@@ -366,9 +367,7 @@ bool drain(Capture& c, std::uint64_t limit) {
 }
 
 std::string trim_number(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  std::string s = text;
+  std::string s = with_decimals(value, decimals);
   if (s.find('.') != std::string::npos) {
     while (s.back() == '0') s.pop_back();
     if (s.back() == '.') s.pop_back();

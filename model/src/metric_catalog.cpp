@@ -1,9 +1,9 @@
 #include "labbook/model/metric_catalog.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "labbook/model/error.h"
+#include "labbook/model/numbers.h"
 #include "labbook/model/text.h"
 
 namespace labbook {
@@ -168,9 +168,7 @@ std::string CatalogMetric::formula_text() const {
     case MetricFormula::WeightedSum: {
       std::string text;
       for (std::size_t i = 0; i < inputs.size(); ++i) {
-        char weight[32];
-        std::snprintf(weight, sizeof weight, "%g x ", weights.at(i));
-        text += (i ? " + " : "") + (weights.at(i) == 1.0 ? std::string() : std::string(weight)) + inputs[i];
+        text += (i ? " + " : "") + (weights.at(i) == 1.0 ? std::string() : format_number("%g", weights.at(i)) + " x ") + inputs[i];
       }
       return text;
     }

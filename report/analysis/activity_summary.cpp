@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/numbers.h"
 
 namespace labbook::report {
 
@@ -41,12 +41,6 @@ class ActivityTable {
 std::string copy_name(const Copy& c) {
   if (c.is_memset) return "[CUDA memset]";
   return std::string("[CUDA memcpy ") + to_string(c.kind) + "]";
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
 }  // namespace
@@ -128,9 +122,7 @@ std::string nvprof_duration(double ns) {
   // Five significant digits, as nvprof printed them; seconds got five decimals.
   const int integer_digits = std::fabs(v) >= 100 ? 3 : std::fabs(v) >= 10 ? 2 : 1;
   const int decimals = u->scale == 1e9 ? 5 : 5 - integer_digits;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, v, u->suffix);
-  return buf;
+  return with_decimals(v, decimals) + u->suffix;
 }
 
 }  // namespace labbook::report

@@ -3,17 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <optional>
 
 namespace labbook::report {
-
-std::string format_number(const char* printf_format, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, printf_format, value);
-  return buf;
-}
 
 namespace {
 bool is_count(const std::string& unit) {
@@ -137,12 +130,6 @@ std::optional<Scaled> scaled_form(double v, const std::string& unit) {
   if (unit == "FLOP/s") return Scaled{1e9, 1, " GFLOP/s"};
   if (unit == "Hz") return Scaled{1e9, 3, " GHz"};
   return std::nullopt;
-}
-
-std::string with_decimals(double v, int decimals) {
-  char format[16];
-  std::snprintf(format, sizeof format, "%%.%df", decimals);
-  return format_number(format, v);
 }
 
 }  // namespace

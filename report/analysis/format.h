@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <string>
 
+#include "labbook/model/numbers.h"
+
 namespace labbook::report {
 
 /// Formats `value` given in `unit` (labbook's units: "%", "ns", "bytes", "bytes/s", "FLOP/s",
@@ -33,9 +35,6 @@ std::string two_decimals(double value);
 /// A ratio as a reader reads it: two decimals ("1.61"), or two significant digits below 0.01
 /// ("0.00067", not "0.00", which reads as nothing at all; at most 12 decimals).
 std::string format_ratio(double ratio);
-
-/// One number through a printf format ("%.1f %%"): the one place a sheet calls snprintf.
-std::string format_number(const char* printf_format, double value);
 
 /// 1234567 -> "1,234,567".
 std::string with_thousands(long long value);

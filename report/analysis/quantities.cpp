@@ -5,6 +5,7 @@
 
 #include "activity_summary.h"
 #include "labbook/model/metric_catalog.h"
+#include "labbook/model/numbers.h"
 #include "labbook/model/quantity_labels.h"
 #include "labbook/model/quantity_table.h"
 #include "lab_data.h"
@@ -17,13 +18,6 @@ namespace {
 const DerivedQuantity* find_derived(const std::string& name) {
   const DerivedQuantity* d = find_derived_quantity(name);
   return d && d->in(QuantityScope::kRange) ? d : nullptr;
-}
-
-std::optional<double> median(std::vector<double> v) {
-  if (v.empty()) return std::nullopt;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
 /// The median of `samples`, keeping them; nullopt when there are none.

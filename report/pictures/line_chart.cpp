@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "format.h"
 
@@ -15,11 +14,9 @@ const char* const kColours[] = {"#2f6fb0", "#d0622b", "#3a9a4a", "#8a4fb0", "#b0
 
 /// A tick's number, never in e-notation ("1000", not "1e+03").
 std::string compact(double v, const char* format = "%.3g") {
-  char buf[64];
-  if (std::fabs(v) >= 1000) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else if (v != 0 && std::fabs(v) < 1e-3) std::snprintf(buf, sizeof buf, "%.6f", v);
-  else std::snprintf(buf, sizeof buf, format, v);
-  return buf;
+  if (std::fabs(v) >= 1000) return format_number("%.0f", v);
+  if (v != 0 && std::fabs(v) < 1e-3) return format_number("%.6f", v);
+  return format_number(format, v);
 }
 
 /// Maps data values to pixels on one axis, linear or logarithmic.

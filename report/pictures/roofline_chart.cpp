@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "format.h"
 
@@ -17,19 +16,13 @@ constexpr std::size_t kLabelChars = 36, kTitleChars = 100;
 const char* const kSpColour = "#2f6fb0";
 const char* const kDpColour = "#d0622b";
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
+std::string number(double v) { return format_number("%g", v); }
 
 /// FLOP/s as an axis reads it, three digits at most: "10 GFLOP/s", "66.9 TFLOP/s".
 std::string rate_label(double v) {
-  char buf[32];
   const double scale = v >= 1e12 ? 1e12 : v >= 1e9 ? 1e9 : 1e6;
   const char* unit = v >= 1e12 ? "TFLOP/s" : v >= 1e9 ? "GFLOP/s" : "MFLOP/s";
-  std::snprintf(buf, sizeof buf, v / scale >= 100 ? "%.0f %s" : "%.3g %s", v / scale, unit);
-  return buf;
+  return format_number(v / scale >= 100 ? "%.0f" : "%.3g", v / scale) + " " + unit;
 }
 
 /// Where a point's number goes: beside the point, on the first side where it covers no

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <set>
 #include <variant>
@@ -235,9 +234,7 @@ double tick_step(double span_ns, double ticks) {
 /// "400 µs").
 std::string tick_label(double t, double step) {
   const auto [scale, unit] = step >= 1e6 ? std::pair{1e6, "ms"} : step >= 1e3 ? std::pair{1e3, "µs"} : std::pair{1.0, "ns"};
-  char text[32];
-  std::snprintf(text, sizeof text, "%g %s", t / scale, unit);
-  return text;
+  return format_number("%g", t / scale) + " " + unit;
 }
 
 /// "stream A: 4 kernels, 8 copies": what a lane holds, for the picture's text alternative.

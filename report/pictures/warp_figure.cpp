@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <set>
 
 #include "format.h"
@@ -77,8 +76,7 @@ std::string count(long long n, const char* one, const char* many) {
 /// "32 lanes load 4 bytes each: 2 transactions, 256 bytes read for 128 requested (50.0 %)".
 std::string summary(const warp::WarpAccess& a, const warp::GlobalCost& cost) {
   const long long lanes = std::count(a.active.begin(), a.active.end(), true);
-  char efficiency[32];
-  std::snprintf(efficiency, sizeof efficiency, " (%.1f %%)", cost.efficiency_pct());
+  const std::string efficiency = format_number(" (%.1f %%)", cost.efficiency_pct());
   return count(lanes, "lane ", "lanes ") + (is_store(a) ? (lanes == 1 ? "stores " : "store ") : (lanes == 1 ? "loads " : "load ")) +
          count(a.width, "byte", "bytes") + (lanes == 1 ? "" : " each") + ": " +
          format_value(cost.transactions, "transactions") + ", " + count(static_cast<long long>(cost.bytes_moved), "byte", "bytes") +

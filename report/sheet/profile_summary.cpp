@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 
@@ -22,11 +21,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string percent(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", v);
-  return buf;
-}
+std::string percent(double v) { return format_number("%.2f%%", v); }
 
 Table activity_table(const std::vector<ActivityRow>& rows) {
   Table t{{"Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name"}, {}};
