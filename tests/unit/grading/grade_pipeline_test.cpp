@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kFixture = std::string(LABBOOK_SOURCE_DIR) + "/tests/unit/fixtures/grade_pipeline";
+const std::string kFixture = std::string(LABBOOK_SOURCE_DIR) + "/tests/unit/grading/fixtures/grade_pipeline";
 
 /// The submission's behaviour: its text, one word.
 std::string behaviour(const std::string& work) {

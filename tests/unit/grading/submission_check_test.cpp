@@ -1,5 +1,5 @@
 // The allow-list of what a submission's objects may reference and define, on real objects:
-// each fixture in tests/unit/fixtures/submission_check/ is a small .cu file and the readelf
+// each fixture in tests/unit/grading/fixtures/submission_check/ is a small .cu file and the readelf
 // and objdump text of what nvcc 13 made of it (regenerate.sh there remakes them), so this
 // test needs no nvcc. harness.readelf is a tiny stand-in harness's symbols.
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@ const std::string kSource = LABBOOK_SOURCE_DIR;
 const std::string kBaseList = kSource + "/grading/allowed_symbols.toml";
 
 std::string fixture(const std::string& name) {
-  return labbook::read_file(kSource + "/tests/unit/fixtures/submission_check/" + name);
+  return labbook::read_file(kSource + "/tests/unit/grading/fixtures/submission_check/" + name);
 }
 
 /// Lab 5's exercise (host code launching kernels) and lab 4's (one kernel).
