@@ -168,7 +168,8 @@ std::string CatalogMetric::formula_text() const {
     case MetricFormula::WeightedSum: {
       std::string text;
       for (std::size_t i = 0; i < inputs.size(); ++i) {
-        text += (i ? " + " : "") + (weights.at(i) == 1.0 ? std::string() : format_number("%g", weights.at(i)) + " x ") + inputs[i];
+        const std::string weight = weights.at(i) == 1.0 ? std::string() : format_number("%g", weights.at(i)) + " x ";
+        text += (i ? " + " : "") + weight + inputs[i];
       }
       return text;
     }

@@ -66,7 +66,8 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
   if (space != std::string::npos && num_text.size() > den_text.size() - space &&
       num_text.compare(num_text.size() - (den_text.size() - space), std::string::npos, den_text, space) == 0)
     num_text.resize(num_text.size() - (den_text.size() - space));
-  out.headline = "×" + format_ratio(r.value) + ": " + c.numerator + " " + num_text + " against " + c.denominator + " " + den_text;
+  out.headline =
+      "×" + format_ratio(r.value) + ": " + c.numerator + " " + num_text + " against " + c.denominator + " " + den_text;
   out.verdict = judge_interval(r.low, r.high, c.min_ratio, c.max_ratio);
   std::string ratio = "ratio " + format_ratio(r.value);
   if (r.low != r.high) ratio += " (" + format_ratio(r.low) + " to " + format_ratio(r.high) + " over the repeats)";

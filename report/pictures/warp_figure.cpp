@@ -230,8 +230,9 @@ std::string warp_figure_svg(const warp::WarpAccess& a, const std::vector<WarpPan
   const double legend_top = kTitleBand + kPanelHeight * static_cast<double>(panels.size());
   const double height = legend_top + 2 * kLegendLine + 8;
   // Drawn for its natural size: a page shrinks it on a phone but does not blow up its 12 px text.
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + svg_number(kWidth) + "\" height=\"" +
-                    svg_number(height) + "\" viewBox=\"0 0 " + svg_number(kWidth) + " " + svg_number(height) + "\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n<title>" +
+  const std::string size = "width=\"" + svg_number(kWidth) + "\" height=\"" + svg_number(height) + "\"";
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" " + size + " viewBox=\"0 0 " + svg_number(kWidth) + " " +
+                    svg_number(height) + "\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n<title>" +
                     escape_markup(warp_figure_description(a, panels, title)) + "</title>\n" +
                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg += text(4, 20, title + ": one warp's " + (is_store(a) ? "store" : "load"), "class=\"caption\" font-size=\"14\" font-weight=\"bold\"");

@@ -42,7 +42,8 @@ std::string table_html(const Table& t) {
                       " data-label=\"" + escape_markup(c < t.header.size() ? t.header[c].plain() : std::string()) + "\"") + "\n";
     body += "</tr>\n";
   }
-  std::string out = std::string(t.is_summary ? "<table class=\"summary\">" : "<table>") + "\n<thead>\n<tr>\n" + head + "</tr>\n</thead>\n<tbody>\n" + body + "</tbody>\n</table>\n";
+  const std::string open = t.is_summary ? "<table class=\"summary\">" : "<table>";
+  std::string out = open + "\n<thead>\n<tr>\n" + head + "</tr>\n</thead>\n<tbody>\n" + body + "</tbody>\n</table>\n";
   if (!t.folded_under.empty()) out = folded(t.folded_under, out);
   if (t.notes.empty()) return out;
   std::string notes;

@@ -2,7 +2,7 @@
 /// @file
 /// GitHub-flavoured Markdown for a sheet. Text built from data (Span) is escaped here and
 /// only here, so that cmark-gfm parses back exactly the text of the model (checked by
-/// validate_markdown) whatever characters a kernel or range name holds.
+/// the tests' validate_markdown, tests/support) whatever characters a kernel or range name holds.
 #include <string>
 
 #include "sheet.h"

@@ -8,7 +8,7 @@
 
 
 #include "class_summary.h"
-#include "cmark_document.h"
+#include "markdown_tables.h"
 #include "grade_writers.h"
 #include "html_writer.h"
 #include "markdown_writer.h"

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "cmark_document.h"
+#include "markdown_tables.h"
 #include "labbook/model/error.h"
 #include "markdown_writer.h"
 

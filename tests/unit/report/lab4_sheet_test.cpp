@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <map>
 
-#include "cmark_document.h"
+#include "markdown_tables.h"
 #include "lab_data.h"
 #include "lab_toml_fixture.h"
 #include "labbook/model/measurement_json.h"

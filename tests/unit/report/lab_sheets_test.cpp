@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "cmark_document.h"
+#include "markdown_tables.h"
 #include "lab_checks.h"
 #include "lab_data.h"
 #include "labbook/model/atomic_file.h"

@@ -4,7 +4,7 @@
 #include <regex>
 
 #include "activity_summary.h"
-#include "cmark_document.h"
+#include "markdown_tables.h"
 #include "markdown_writer.h"
 #include "profile_summary.h"
 #include "timeline_svg.h"
