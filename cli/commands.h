@@ -36,6 +36,14 @@ struct RenderOptions {
 };
 int render_lab(const RenderOptions&);
 
+/// Two measurements of one lab side by side (report/sheet/comparison.h): writes
+/// <out>/<lab>.compare.{md,html,json} and prints what differs. "recorded" names the lab's recording.
+struct CompareOptions {
+  std::string lab, a, b;
+  std::string out_dir = "reports";
+};
+int compare_lab(const CompareOptions&);
+
 /// Runs the lab's [[check]]s and the timeline checks on a measurement (default: the lab's
 /// recording); prints one line per check. 0 when all pass, 1 otherwise.
 int check_lab(const std::string& lab, const std::string& measurement);

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "commands.h"
+#include "comparison.h"
 #include "gpu_probe.h"
 #include "exercise.h"
 #include "format.h"
@@ -208,6 +209,29 @@ int render_lab(const RenderOptions& options) {
   write_outputs(lab, measurement_of(lab, options.measurement), inputs, options.out_dir, options.note, /*recorded=*/true,
                 options.force);
   write_glossary_page(inputs, options.out_dir);
+  return 0;
+}
+
+int compare_lab(const CompareOptions& options) {
+  const report::LabData lab = find_lab(options.lab);
+  const auto path_of = [&](const std::string& name) {
+    if (name != "recorded") return name;
+    // The recording as a reader finds it: relative to here when it lies below.
+    const fs::path relative = fs::path(recording_path(lab)).lexically_relative(fs::current_path());
+    return !relative.empty() && *relative.begin() != ".." ? relative.string() : recording_path(lab);
+  };
+  for (const auto& name : {options.a, options.b})
+    if (!fs::is_regular_file(path_of(name)))
+      throw UsageError("compare: '" + report::cut_text(name, 80) + "' is not a measurement file (nor \"recorded\")");
+  const Measurement a = measurement_of(lab, path_of(options.a));
+  const Measurement b = measurement_of(lab, path_of(options.b));
+  const report::Comparison c = report::compare_runs(lab, {a, path_of(options.a)}, {b, path_of(options.b)});
+  fs::create_directories(options.out_dir);
+  const report::SheetFiles files = report::write_sheet(c.sheet, options.out_dir, lab.id + ".compare");
+  std::printf("%s: %d of %d values differ beyond the noise, %d of %d claims change their verdict\n", lab.id.c_str(),
+              c.beyond_noise, c.values, c.claims_changed, c.claims);
+  std::printf("comparison: %s\n            %s\n            %s\n", files.markdown.c_str(), files.html.c_str(),
+              files.json.c_str());
   return 0;
 }
 

@@ -3,6 +3,7 @@
 //   labbook run lab4                 measure lab 4 and write reports/lab4.{md,html,json,trace.json}
 //   labbook render lab4 --measurement FILE   write the sheet from a measurement file
 //   labbook check lab4 [--measurement FILE]  the lab's acceptance checks on a measurement
+//   labbook compare lab4 A B         two measurements side by side ("recorded": the lab's recording)
 //   labbook workbook [--recorded]    every lab's sheet and reports/index.{md,html}
 //   labbook exercise lab4 --out DIR  an exercise's starter file and instructions
 //   labbook exercise --list          every exercise, a line each
@@ -108,6 +109,14 @@ int main(int argc, char** argv) {
   render_cmd->add_option("--out", render.out_dir, "Folder for the sheet and its files")->check(output_folder())->capture_default_str();
   render_cmd->add_option("--note", render.note, "A line for the top of the sheet (e.g. where the data came from)");
   render_cmd->add_flag("--force", render.force, "Replace the sheet in --out even by one with fewer measured values");
+
+  labbook::cli::CompareOptions compare;
+  auto* compare_cmd = app.add_subcommand("compare", "Set two measurements of a lab side by side: what differs beyond the noise");
+  compare_cmd->add_option("lab", compare.lab, "Lab id, e.g. lab4")->required();
+  compare_cmd->add_option("a", compare.a, "Measurement file A, or \"recorded\" for the lab's recording")->required();
+  compare_cmd->add_option("b", compare.b, "Measurement file B, or \"recorded\"")->required();
+  compare_cmd->add_option("--out", compare.out_dir, "Folder for <lab>.compare.md, .html and .json")
+      ->check(output_folder())->capture_default_str();
 
   std::string check_lab, check_measurement;
   auto* check_cmd = app.add_subcommand("check", "Run a lab's acceptance checks on a measurement");
@@ -244,6 +253,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return labbook::cli::run_lab(run);
     if (*render_cmd) return labbook::cli::render_lab(render);
     if (*check_cmd) return labbook::cli::check_lab(check_lab, check_measurement);
+    if (*compare_cmd) return labbook::cli::compare_lab(compare);
     if (*workbook_cmd) return labbook::cli::workbook(book);
     if (*exercise_cmd && list_exercises) return labbook::cli::list_exercises();
     if (*exercise_cmd) {

@@ -22,7 +22,7 @@ json result_json(const ResultRecord& r) {
 }
 
 json claim_json(const ClaimRecord& c) {
-  json row = {{"claim", c.claim}, {"citation", c.citation}, {"verdict", c.verdict}};
+  json row = {{"claim", c.claim}, {"citation", c.citation}, {"verdict", c.verdict_line()}};
   if (c.ratio) row["ratio"] = {{"value", c.ratio->value}, {"low", c.ratio->low}, {"high", c.ratio->high}};
   if (!c.section.empty()) row["section"] = c.section;
   return row;

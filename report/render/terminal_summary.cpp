@@ -29,7 +29,7 @@ std::string terminal_summary(const Sheet& sheet) {
       out += pad(row.experiment, 31) + pad(quantity_label(row.quantity), 25) + pad(measured, 19) + pad(model, 19) +
              pad(row.verdict == "—" ? "-" : row.verdict, 15) + format_as_printed(row.source->value, row.source->unit) + "\n";
     }
-  for (const auto& claim : sheet.claims) out += "claim: " + claim.claim + " -> " + claim.verdict + "\n";
+  for (const auto& claim : sheet.claims) out += "claim: " + claim.claim + " -> " + claim.verdict_line() + "\n";
   return out;
 }
 

@@ -88,8 +88,7 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
     verdict.spans.push_back(j.home < 0 ? Span{"below"}
                                        : link("§ " + std::to_string(j.home + 1), "#" + heading_slug(homes[j.home].heading)));
     t.rows.push_back({claim, j.outcome.headline.empty() ? j.outcome.measured : j.outcome.headline, verdict});
-    const std::string word = verdict_name(j.outcome.verdict);
-    sheet.claims.push_back({c.text, c.citation, j.outcome.reason.empty() ? word : word + ": " + j.outcome.reason,
+    sheet.claims.push_back({c.text, c.citation, j.outcome.verdict, j.outcome.reason,
                             j.home >= 0 ? homes[j.home].heading : "", j.outcome.ratio});
   }
   t.is_summary = true;

@@ -33,9 +33,12 @@ struct QuestionRecord {
 
 struct ClaimRecord {
   std::string claim, citation;
-  std::string verdict;   ///< its word, then ": " and the reason where there is one
+  Verdict verdict = Verdict::kCannotBeChecked;
+  std::string reason;    ///< why, with the ratio and the band it needed ("" where none)
   std::string section;   ///< the heading of the question that answers it, "" if none
   std::optional<Ratio> ratio;
+  /// The verdict as the JSON and the terminal give it: "holds here: ratio 2.00; ...".
+  std::string verdict_line() const { return verdict_name(verdict) + (reason.empty() ? "" : ": " + reason); }
 };
 
 }  // namespace labbook::report

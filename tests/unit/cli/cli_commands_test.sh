@@ -4,7 +4,8 @@
 # named with the closest command (exit 2), and no help text carries CLI11's "Excludes:" lists.
 # Then the mistakes a student or an instructor makes with files: another lab's measurement,
 # a sheet's JSON for a measurement, a recording over a sheet measured here, a handout over
-# changed work, an empty class; `labbook exercise --list`, and no exercise named.
+# changed work, an empty class; `labbook exercise --list`, and no exercise named; `compare`
+# of a recording with itself, and with a file that is not there or is another lab's.
 #   cli_commands_test.sh LABBOOK SOURCE_DIR
 set -uo pipefail
 lb=$1; src=$2
@@ -28,7 +29,7 @@ expect "labbook help prints the help" 0 "Usage: labbook [OPTIONS] SUBCOMMAND" he
 expect "--version" 0 "built with CUDA 1" --version
 expect "an unknown command, close to one" 2 "unknown command 'grde'; did you mean 'grade'?" grde
 expect "an unknown command, close to none" 2 "unknown command 'frobnicate' (labbook help" frobnicate
-for command in run render check workbook exercise grade profile summary metrics; do
+for command in run render check compare workbook exercise grade profile summary metrics; do
   "$lb" "$command" --help >"$work/help" 2>&1
   if grep -q "Excludes" "$work/help"; then
     echo "FAIL: $command --help lists what each option excludes"
@@ -84,6 +85,10 @@ expect "summary counts what it wrote" 0 "summary.html (open it in a browser)" su
 files=$(find "$work/s3" -type f | wc -l)
 grep -q "wrote $files files to" "$work/out" || { echo "FAIL: summary's count is not the $files files it wrote: $(cat "$work/out")"; failures=$((failures + 1)); }
 expect "a recording's terminal table says so" 0 "recorded           model, its GPU" run lab4 --recorded --force --out "$work/r"
+expect "a lab's recording against itself" 0 "0 of 6 claims change their verdict" compare lab4 recorded "$lab4" --out "$work/c"
+[ -s "$work/c/lab4.compare.html" ] || { echo "FAIL: compare wrote no lab4.compare.html"; failures=$((failures + 1)); }
+expect "compare with a file that is not there" 2 "compare: 'no-such.json' is not a measurement file" compare lab4 recorded no-such.json
+expect "compare with another lab's measurement" 2 "not lab3's program" compare lab3 recorded "$lab4"
 mkdir -p "$work/no_students"
 expect "an empty class" 2 "holds no submission" grade lab4 "$work/no_students" --out "$work/grades" --build-only
 [ "$failures" -eq 0 ] || { echo "$failures case(s) failed"; exit 1; }
