@@ -24,6 +24,7 @@ struct RunOptions {
   bool force_recorded = false;
   bool force = false;   ///< replace a sheet even by a worse one (report/sheet/sheet_standing.h)
   std::vector<std::string> lab_args;
+  std::string compare;   ///< a measurement (or "recorded") to set this run beside; "" for none
 };
 int run_lab(const RunOptions&);
 

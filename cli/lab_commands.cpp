@@ -194,12 +194,43 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
 
 }  // namespace
 
+namespace {
+
+/// A measurement file named on the command line, "recorded" being the lab's recording, as a
+/// reader finds it: relative to here when it lies below; refused when there is no such file.
+std::string compared_path(const report::LabData& lab, const std::string& name) {
+  std::string path = name;
+  if (name == "recorded") {
+    const fs::path relative = fs::path(recording_path(lab)).lexically_relative(fs::current_path());
+    path = !relative.empty() && *relative.begin() != ".." ? relative.string() : recording_path(lab);
+  }
+  if (!fs::is_regular_file(path))
+    throw UsageError("compare: '" + report::cut_text(name, 80) + "' is not a measurement file (nor \"recorded\")");
+  return path;
+}
+
+/// Writes <out>/<lab>.compare.* and prints what differs.
+void write_comparison(const report::LabData& lab, const report::ComparedRun& a, const report::ComparedRun& b,
+                      const std::string& out_dir) {
+  const report::Comparison c = report::compare_runs(lab, a, b);
+  fs::create_directories(out_dir);
+  const report::SheetFiles files = report::write_sheet(c.sheet, out_dir, lab.id + ".compare");
+  std::printf("%s: %d of %d values differ beyond the noise, %d of %d claims change their verdict\n", lab.id.c_str(),
+              c.beyond_noise, c.values, c.claims_changed, c.claims);
+  std::printf("comparison: %s\n            %s\n            %s\n", files.markdown.c_str(), files.html.c_str(),
+              files.json.c_str());
+}
+
+}  // namespace
+
 int run_lab(const RunOptions& options) {
   const report::LabData lab = find_lab(options.lab);
+  const std::string against = options.compare.empty() ? "" : compared_path(lab, options.compare);   // before any work
   const SheetInputs inputs = sheet_inputs();
   const auto [m, note] = measure_lab(lab, options);
   write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force);
   write_glossary_page(inputs, options.out_dir);
+  if (!against.empty()) write_comparison(lab, {measurement_of(lab, against), against}, {m, "this run"}, options.out_dir);
   return 0;
 }
 
@@ -214,24 +245,8 @@ int render_lab(const RenderOptions& options) {
 
 int compare_lab(const CompareOptions& options) {
   const report::LabData lab = find_lab(options.lab);
-  const auto path_of = [&](const std::string& name) {
-    if (name != "recorded") return name;
-    // The recording as a reader finds it: relative to here when it lies below.
-    const fs::path relative = fs::path(recording_path(lab)).lexically_relative(fs::current_path());
-    return !relative.empty() && *relative.begin() != ".." ? relative.string() : recording_path(lab);
-  };
-  for (const auto& name : {options.a, options.b})
-    if (!fs::is_regular_file(path_of(name)))
-      throw UsageError("compare: '" + report::cut_text(name, 80) + "' is not a measurement file (nor \"recorded\")");
-  const Measurement a = measurement_of(lab, path_of(options.a));
-  const Measurement b = measurement_of(lab, path_of(options.b));
-  const report::Comparison c = report::compare_runs(lab, {a, path_of(options.a)}, {b, path_of(options.b)});
-  fs::create_directories(options.out_dir);
-  const report::SheetFiles files = report::write_sheet(c.sheet, options.out_dir, lab.id + ".compare");
-  std::printf("%s: %d of %d values differ beyond the noise, %d of %d claims change their verdict\n", lab.id.c_str(),
-              c.beyond_noise, c.values, c.claims_changed, c.claims);
-  std::printf("comparison: %s\n            %s\n            %s\n", files.markdown.c_str(), files.html.c_str(),
-              files.json.c_str());
+  const std::string a = compared_path(lab, options.a), b = compared_path(lab, options.b);
+  write_comparison(lab, {measurement_of(lab, a), a}, {measurement_of(lab, b), b}, options.out_dir);
   return 0;
 }
 

@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir, "Folder for the sheet and its files")->check(output_folder())->capture_default_str();
   run_cmd->add_flag("--recorded", run.force_recorded, "Use the lab's recorded measurements even if a GPU is present");
   run_cmd->add_flag("--force", run.force, "Replace the sheet in --out even by one from a recording or with fewer values");
+  run_cmd->add_option("--compare", run.compare, "Also set this run beside a measurement (\"recorded\": the lab's recording)");
   run_cmd->add_option("lab_args", run.lab_args, "Extra arguments for the lab program (after --)");
 
   labbook::cli::RenderOptions render;

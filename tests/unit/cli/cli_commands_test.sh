@@ -89,6 +89,9 @@ expect "a lab's recording against itself" 0 "0 of 6 claims change their verdict"
 [ -s "$work/c/lab4.compare.html" ] || { echo "FAIL: compare wrote no lab4.compare.html"; failures=$((failures + 1)); }
 expect "compare with a file that is not there" 2 "compare: 'no-such.json' is not a measurement file" compare lab4 recorded no-such.json
 expect "compare with another lab's measurement" 2 "not lab3's program" compare lab3 recorded "$lab4"
+expect "a run set beside the recording" 0 "0 of 6 claims change their verdict" run lab4 --recorded --force --compare recorded --out "$work/rc"
+expect "a run compared with nothing, refused before it runs" 2 "compare: 'no-such.json'" run lab4 --compare no-such.json --out "$work/rc2"
+[ ! -e "$work/rc2" ] || { echo "FAIL: run --compare with a missing file wrote $work/rc2"; failures=$((failures + 1)); }
 mkdir -p "$work/no_students"
 expect "an empty class" 2 "holds no submission" grade lab4 "$work/no_students" --out "$work/grades" --build-only
 [ "$failures" -eq 0 ] || { echo "$failures case(s) failed"; exit 1; }
