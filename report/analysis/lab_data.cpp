@@ -383,6 +383,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
     ref.citation = r.string("citation");
     if (ref.citation.find(".txt") == std::string::npos)
       r.fail("citation", "must name a source file (e.g. 003_c67e0f909fb510d6.txt, « section »)");
+    ref.printed = r.string("printed", false);
     ref.explanation = r.string("explanation", false);
     ref.note = r.string("note", false);
     ref.line = r.line();

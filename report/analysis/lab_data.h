@@ -136,6 +136,9 @@ struct ReferenceValue {
   std::string experiment, quantity;
   double value = 0;
   std::string unit;           ///< as the source printed it
+  /// What the source printed where it is a word, not a number (« Non », an error's name): the
+  /// Source column shows it; `value` is how labbook reads it, for the comparisons.
+  std::string printed;
   std::string gpu, build, citation;
   std::string explanation;    ///< Markdown; "{range:quantity}" is replaced by the measured value
   std::string note;

@@ -13,9 +13,11 @@ json result_json(const ResultRecord& r) {
               {"verdict", r.verdict}};
   if (r.model_source_gpu) row["model_source_gpu"] = {{"value", *r.model_source_gpu}, {"architecture", r.model_architecture}};
   if (r.model_this_gpu) row["model_this_gpu"] = *r.model_this_gpu;
-  if (r.source)
+  if (r.source) {
     row["source"] = {{"value", r.source->value}, {"unit", r.source->unit}, {"gpu", r.source->gpu},
                      {"build", r.source->build}, {"citation", r.source->citation}};
+    if (!r.source->printed.empty()) row["source"]["printed"] = r.source->printed;
+  }
   if (!r.comparison.empty()) row["comparison"] = r.comparison;
   if (r.of_baseline) row["of_baseline"] = *r.of_baseline;
   return row;

@@ -25,9 +25,11 @@ std::string terminal_summary(const Sheet& sheet) {
     for (const auto& row : question.rows) {
       if (!row.source) continue;
       const std::string measured = row.measured.value ? format_value(*row.measured.value, row.unit) : "not collected";
+      const std::string printed =
+          row.source->printed.empty() ? format_as_printed(row.source->value, row.source->unit) : row.source->printed;
       const std::string model = row.model_this_gpu ? format_value(*row.model_this_gpu, row.unit) : "-";
       out += pad(row.experiment, 31) + pad(quantity_label(row.quantity), 25) + pad(measured, 19) + pad(model, 19) +
-             pad(row.verdict == "—" ? "-" : row.verdict, 15) + format_as_printed(row.source->value, row.source->unit) + "\n";
+             pad(row.verdict == "—" ? "-" : row.verdict, 15) + printed + "\n";
     }
   for (const auto& claim : sheet.claims) out += "claim: " + claim.claim + " -> " + claim.verdict_line() + "\n";
   return out;

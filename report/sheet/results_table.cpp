@@ -160,7 +160,7 @@ Table results_table(const Section& section, ResultsTableContext& c, std::vector<
         std::string changed = expand_placeholders(ref->explanation, c.m, lab.peaks);
         if (!ref->note.empty()) changed += (changed.empty() ? "" : " ") + ref->note;
         if (!changed.empty()) after.push_back(note_for(changed));
-        source.add(format_as_printed(ref->value, ref->unit), std::move(after));
+        source.add(ref->printed.empty() ? format_as_printed(ref->value, ref->unit) : ref->printed, std::move(after));
         row.source = *ref;
         if (measured.value) row.comparison = format_comparison(*measured.value, ref->value, unit);
       } else {

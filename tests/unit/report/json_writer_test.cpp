@@ -74,3 +74,27 @@ TEST(SheetStanding, OfASheetJustBuiltCountsItsMeasuredRows) {
   EXPECT_TRUE(typed.recorded);
   EXPECT_EQ(typed.measured_at, written.measured_at);
 }
+
+TEST(SheetJson, AWordASourcePrintedStaysAWord) {
+  const std::string lab7 = std::string(LABBOOK_SOURCE_DIR) + "/labs/07_layouts";
+  const LabData lab = load_lab_data(lab7 + "/lab.toml");
+  const Sheet sheet = build_sheet(lab, read_measurement(lab7 + "/recorded/h100.json"), {"", true, {}});
+  // 001 names the error; 2 is only how labbook reads it.
+  bool found = false;
+  const json written = sheet_json(sheet);
+  for (const auto& question : written["sections"])
+    for (const auto& row : question["rows"])
+      if (row["experiment"] == "errors/cudaMallocPitch/too_large" && row.contains("source")) {
+        found = true;
+        EXPECT_EQ(row["source"]["printed"], "cudaErrorMemoryAllocation");
+        EXPECT_EQ(row["source"]["value"], 2);
+      }
+  EXPECT_TRUE(found);
+  bool shown = false;
+  for_each_block(sheet.blocks, [&](const Block& b) {
+    if (b.kind != Block::Kind::Table) return;
+    for (const auto& row : b.table.rows)
+      for (const auto& cell : row) shown = shown || cell.plain().rfind("cudaErrorMemoryAllocation", 0) == 0;
+  });
+  EXPECT_TRUE(shown) << "the Source column shows the error's name, not 2";
+}
