@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "commands.h"
 #include "comparison.h"
@@ -225,12 +226,16 @@ void write_comparison(const report::LabData& lab, const report::ComparedRun& a, 
 
 int run_lab(const RunOptions& options) {
   const report::LabData lab = find_lab(options.lab);
-  const std::string against = options.compare.empty() ? "" : compared_path(lab, options.compare);   // before any work
+  // The measurement to compare with is read before the lab runs: a mistake costs no GPU time.
+  const std::string against = options.compare.empty() ? "" : compared_path(lab, options.compare);
+  const std::optional<Measurement> compared =
+      against.empty() ? std::nullopt : std::optional<Measurement>(measurement_of(lab, against));
   const SheetInputs inputs = sheet_inputs();
   const auto [m, note] = measure_lab(lab, options);
   write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force);
   write_glossary_page(inputs, options.out_dir);
-  if (!against.empty()) write_comparison(lab, {measurement_of(lab, against), against}, {m, "this run"}, options.out_dir);
+  const std::string this_run = note.empty() ? "this run" : "the recording (no run here)";
+  if (compared) write_comparison(lab, {*compared, against}, {m, this_run}, options.out_dir);
   return 0;
 }
 

@@ -9,6 +9,18 @@
 
 namespace labbook::report {
 
+bool noise_unknown(const std::string& quantity, std::initializer_list<const QuantityValue*> values) {
+  if (!is_timed_quantity(quantity)) return false;
+  for (const QuantityValue* v : values)
+    if (v->samples.size() > 1) return false;
+  return true;
+}
+
+bool distinguishable(const QuantityValue& a, const QuantityValue& b, double tolerance) {
+  const bool overlap = a.low() <= b.high() && b.low() <= a.high();
+  return !overlap && std::fabs(*a.value - *b.value) > tolerance * std::fabs(*b.value);
+}
+
 namespace {
 
 /// "67.3 µs" or, when the repeats differ, "67.3 µs (67.1 µs to 67.9 µs over 4 repeats)".
@@ -23,14 +35,6 @@ std::string with_noise(const QuantityValue& v, const std::string& unit) {
 /// " or 2.00 %" for a claim's tolerance, "" for none.
 std::string or_tolerance(double tolerance) { return tolerance > 0 ? " (or " + two_decimals(tolerance * 100) + " %)" : ""; }
 
-/// Whether `values` of `quantity` are single runs of a quantity that moves from run to run:
-/// then no verdict on them can know the noise, and the reason says so.
-bool noise_unknown(const std::string& quantity, std::initializer_list<const QuantityValue*> values) {
-  if (!is_timed_quantity(quantity)) return false;
-  for (const QuantityValue* v : values)
-    if (v->samples.size() > 1) return false;
-  return true;
-}
 constexpr const char* kOneRunEach = "one run each: the noise was not measured";
 
 /// Why two values were not told apart, ending in `of_what` (" of it"): their repeats overlap
@@ -38,13 +42,6 @@ constexpr const char* kOneRunEach = "one run each: the noise was not measured";
 std::string too_close(const Claim& c, const QuantityValue& a, const QuantityValue& b, const std::string& of_what) {
   if (!noise_unknown(c.quantity, {&a, &b})) return "within run-to-run noise" + or_tolerance(c.tolerance) + of_what;
   return "within the claim's tolerance (" + two_decimals(c.tolerance * 100) + " %)" + of_what + "; " + kOneRunEach;
-}
-
-/// Two measured values are told apart when their repeats do not overlap and their medians
-/// differ by more than `tolerance` (relative to `b`).
-bool distinguishable(const QuantityValue& a, const QuantityValue& b, double tolerance) {
-  const bool overlap = a.low() <= b.high() && b.low() <= a.high();
-  return !overlap && std::fabs(*a.value - *b.value) > tolerance * std::fabs(*b.value);
 }
 
 ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {

@@ -4,6 +4,7 @@
 /// run-to-run noise: every repeat of a timed experiment is kept (QuantityValue::samples),
 /// and a verdict is "inconclusive" when the repeats fall on both sides of what the claim
 /// needs. Counters repeat exactly, so their verdicts never are.
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,14 @@ struct Ratio {
   double value = 0, low = 0, high = 0;
 };
 Ratio ratio_of(const QuantityValue& numerator, const QuantityValue& denominator);
+
+/// Whether `values` of `quantity` are single runs of a quantity that moves from run to run:
+/// then nothing decided on them can know the noise.
+bool noise_unknown(const std::string& quantity, std::initializer_list<const QuantityValue*> values);
+
+/// Two measured values are told apart when their repeats do not overlap and their medians
+/// differ by more than `tolerance` (relative to `b`).
+bool distinguishable(const QuantityValue& a, const QuantityValue& b, double tolerance);
 
 struct ClaimOutcome {
   Verdict verdict = Verdict::kCannotBeChecked;

@@ -229,7 +229,7 @@ std::string warp_figure_svg(const warp::WarpAccess& a, const std::vector<WarpPan
 
   const double legend_top = kTitleBand + kPanelHeight * static_cast<double>(panels.size());
   const double height = legend_top + 2 * kLegendLine + 8;
-  // Drawn for its natural size: a page shrinks it on a phone but does not blow up its 12 px text.
+  // Drawn at its natural size, so that a wide page does not blow its 12 px text up to the column's width.
   const std::string size = "width=\"" + svg_number(kWidth) + "\" height=\"" + svg_number(height) + "\"";
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" " + size + " viewBox=\"0 0 " + svg_number(kWidth) + " " +
                     svg_number(height) + "\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n<title>" +

@@ -1,6 +1,6 @@
 #pragma once
-// The one file of labbook that talks to cmark-gfm: parse GitHub-flavoured Markdown (tables on)
-// and render authored prose as HTML.
+// labbook's one cmark-gfm setup: parse GitHub-flavoured Markdown (tables on) and render
+// authored prose as HTML. The tests' table check (tests/support) walks what it parses.
 #include <memory>
 #include <string>
 

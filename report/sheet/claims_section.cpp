@@ -17,9 +17,6 @@ std::vector<std::string> compared_experiments(const Claim& c) {
   return {c.numerator, c.denominator};
 }
 
-Text verdict_text(const ClaimOutcome& outcome) {
-  return Text{badge(verdict_badge(outcome.verdict), verdict_word(outcome.verdict))};
-}
 
 /// The claim without its long asides, for the summary: a parenthesis of more than a few words
 /// qualifies the claim, and the claim's section gives it in full.
@@ -45,6 +42,8 @@ std::string without_asides(const std::string& text) {
 }
 
 }  // namespace
+
+Text verdict_text(Verdict verdict) { return Text{badge(verdict_badge(verdict), verdict_word(verdict))}; }
 
 bool ClaimHome::shows(const std::string& experiment) const {
   if (std::find(experiments.begin(), experiments.end(), experiment) != experiments.end()) return true;
@@ -83,7 +82,7 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
     Text claim{without_asides(c.text) + " "};
     claim.spans.push_back({doc && !one_source ? "(" + doc->short_name + ") [" + std::to_string(j.citation) + "]"
                                               : "[" + std::to_string(j.citation) + "]"});
-    Text verdict = verdict_text(j.outcome);
+    Text verdict = verdict_text(j.outcome.verdict);
     verdict.spans.push_back({" "});
     verdict.spans.push_back(j.home < 0 ? Span{"below"}
                                        : link("§ " + std::to_string(j.home + 1), "#" + heading_slug(homes[j.home].heading)));
@@ -104,7 +103,7 @@ void add_claims_of(Sheet& sheet, const std::vector<JudgedClaim>& claims, int hom
   std::vector<Text> items;
   for (const auto& j : claims) {
     if (j.home != home) continue;
-    Text item = verdict_text(j.outcome);
+    Text item = verdict_text(j.outcome.verdict);
     item.spans.push_back({" " + j.claim->text + " [" + std::to_string(j.citation) + "] " + j.outcome.measured});
     if (!j.outcome.reason.empty()) item.spans.push_back({": " + j.outcome.reason});
     items.push_back(std::move(item));

@@ -34,6 +34,9 @@ struct JudgedClaim {
 std::vector<JudgedClaim> judge_claims(const LabData& lab, const Measurement& m, Citations& citations,
                                       const std::vector<ClaimHome>& homes);
 
+/// A verdict as a badge and its word ("✓ holds"), the same in every table that shows one.
+Text verdict_text(Verdict verdict);
+
 /// The summary table (and every claim in the sheet's JSON).
 void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<JudgedClaim>& claims,
                         const std::vector<ClaimHome>& homes, const std::string& measured_title);

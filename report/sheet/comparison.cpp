@@ -4,6 +4,7 @@
 #include <map>
 
 #include "claim_verdict.h"
+#include "claims_section.h"
 #include "format.h"
 #include "labbook/model/text.h"
 #include "results_table.h"
@@ -16,9 +17,9 @@ using nlohmann::json;
 Difference difference(const std::string& quantity, const QuantityValue& a, const QuantityValue& b) {
   if (!a.value || !b.value) return Difference::kMissing;
   if (*a.value == *b.value) return Difference::kSame;
-  if (!is_timed_quantity(quantity)) return Difference::kBeyondNoise;   // counters repeat exactly
-  if (a.samples.size() < 2 || b.samples.size() < 2) return Difference::kNoiseUnknown;
-  return a.low() > b.high() || b.low() > a.high() ? Difference::kBeyondNoise : Difference::kWithinNoise;
+  // As a claim decides: repeats that overlap are noise, and one run of a timed value each knows none.
+  if (noise_unknown(quantity, {&a, &b})) return Difference::kNoiseUnknown;
+  return distinguishable(a, b, 0) ? Difference::kBeyondNoise : Difference::kWithinNoise;
 }
 
 namespace {
@@ -51,7 +52,7 @@ std::string ratio_text(const QuantityValue& a, const QuantityValue& b) {
 std::string run_gpu(const Measurement& m) { return m.devices.empty() ? "unknown GPU" : m.devices.front().name; }
 
 Text verdict_cell(const ClaimRecord& c) {
-  Text t{badge(verdict_badge(c.verdict), verdict_word(c.verdict))};
+  Text t = verdict_text(c.verdict);
   if (!c.reason.empty()) t.spans.push_back({": " + c.reason});
   return t;
 }
@@ -116,9 +117,9 @@ Comparison compare_runs(const LabData& lab, const ComparedRun& a, const Compared
     add_question(questions, sa.questions[q], sb.questions[q], tally, out.data);
 
   out.heading(2, "What differs");
-  out.markdown("A counter differs beyond the noise when its values differ: counters repeat exactly. A timed value "
-               "does when the ranges of its repeats do not overlap; ± is half that range, as a share of the median. "
-               "A time measured once on a side cannot say.");
+  out.markdown("Two values differ beyond the noise when the ranges of their repeats do not overlap (a counter that "
+               "repeats exactly: when its values differ); ± is half that range, as a share of the median. A timed "
+               "value measured once on each side cannot say.");
   std::vector<std::string> counts;
   for (const auto& [d, n] : tally) counts.push_back(std::to_string(n) + " " + difference_word(d));
   for (const auto& [d, n] : tally) result.values += n;

@@ -29,8 +29,9 @@ enum class Difference {
   kMissing,         ///< one side or both have no value
 };
 
-/// `a` against `b`: a counter differs when its values do; a timed quantity when the ranges of
-/// its repeats do not overlap.
+/// `a` against `b`, as a claim is decided: they differ when the ranges of their repeats do not
+/// overlap (a counter that repeats exactly: when its values differ); a timed value measured once
+/// on each side cannot say.
 Difference difference(const std::string& quantity, const QuantityValue& a, const QuantityValue& b);
 
 struct Comparison {

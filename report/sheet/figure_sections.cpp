@@ -292,7 +292,8 @@ void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m,
     // The first range's listing stays in view; the others fold under one line that names them.
     Sheet others;
     std::vector<std::string> names;
-    for (const auto& e : spec.experiments) {
+    for (std::size_t i = 0; i < spec.experiments.size(); ++i) {
+      const std::string& e = spec.experiments[i];
       Table t{{"Range", "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name"}, {}};
       for (const auto& r : gpu_activities_in(m, e))
         t.rows.push_back({e, format_number("%.2f%%", r.share_pct), nvprof_duration(static_cast<double>(r.total_ns)),
@@ -314,8 +315,8 @@ void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m,
         cells[7] = row.name;
         t.rows.push_back(std::move(cells));
       }
-      if (e != spec.experiments.front()) names.push_back(e);
-      (e == spec.experiments.front() ? sheet : others).table(std::move(t));
+      if (i > 0) names.push_back(e);
+      (i == 0 ? sheet : others).table(std::move(t));
     }
     if (!names.empty()) sheet.fold("nvprof's GPU activities of " + join(names, ", "), std::move(others));
   }

@@ -152,7 +152,8 @@ Table results_table(const Section& section, ResultsTableContext& c, std::vector<
       const Prediction p = c.model.predict(e, q);
       const std::string verdict = c.model.verdict(e, q, measured.value);
       ResultRecord& row = rows[ei * section.quantities.size() + qi];
-      row = {e, q, unit, measured, p.source_gpu, p.source_architecture, p.this_gpu, verdict, std::nullopt, "", std::nullopt};
+      row.experiment = e, row.quantity = q, row.unit = unit, row.measured = measured, row.verdict = verdict;
+      row.model_source_gpu = p.source_gpu, row.model_architecture = p.source_architecture, row.model_this_gpu = p.this_gpu;
 
       if (ref != lab.references.end()) {
         std::vector<Span> after{{" (" + short_gpu(ref->gpu) + ")"}, {" [" + std::to_string(c.citations.number(ref->citation)) + "]"}};

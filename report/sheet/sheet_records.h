@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// What a lab sheet found, typed: each question's rows (one per experiment and quantity) and
-/// each claim's verdict. The JSON writer, the terminal summary and the check that keeps a
-/// better sheet read these, not the sheet's JSON.
+/// each claim's verdict. The JSON writer, the terminal summary, the comparison and the standing
+/// of a sheet just built read these, never the JSON they write.
 #include <optional>
 #include <string>
 #include <vector>

@@ -59,7 +59,7 @@ TEST(WarpFigure, ThenAndNowInOnePictureWithOneBandPerTransaction) {
   EXPECT_LT(svg.find("then — fermi_ca"), svg.find("now — sm_90")) << "the source's GPU first";
   EXPECT_NE(svg.find("32 lanes load 4 bytes each: 2 transactions, 256 bytes read for 128 requested (50.0 %)"), std::string::npos);
   EXPECT_NE(svg.find("5 transactions, 160 bytes read for 128 requested (80.0 %)"), std::string::npos);
-  // Drawn at its natural size (a page scales it down on a phone), and a screen reader hears both panels.
+  // Drawn at its natural size (not stretched to a wide column), and a screen reader hears both panels.
   EXPECT_NE(svg.find("width=\"640.0\" height=\""), std::string::npos);
   EXPECT_NE(svg.find("viewBox=\"0 0 640.0 "), std::string::npos);
   const auto titles = elements(svg, "title");
