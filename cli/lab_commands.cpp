@@ -117,9 +117,11 @@ void keep_better_sheet(const report::Sheet& sheet, const std::string& out_dir, c
 /// Writes the lab's sheet; its terms link to the glossary page, which the caller writes beside
 /// it (write_glossary_page).
 void write_outputs(const report::LabData& lab, const Measurement& m, const SheetInputs& inputs, const std::string& out_dir,
-                   const std::string& note, bool recorded, bool force, const report::Navigation& nav = {}) {
+                   const std::string& note, bool recorded, bool force, const report::Navigation& nav = {},
+                   std::vector<Measurement> beside = {}) {
   fs::create_directories(out_dir);
   report::SheetContext context{note, recorded};
+  context.beside = std::move(beside);
   for (const auto& e : inputs.exercises)
     if (e.lab == lab.id) context.exercises.push_back({e.id, e.title});
   const report::Sheet sheet = report::build_sheet(lab, m, context);
@@ -147,13 +149,19 @@ std::string recording_note(const Measurement& m, const std::string& path, const 
 }
 
 std::string recording_path(const report::LabData& lab) {
-  if (lab.recorded.empty()) throw Error("lab " + lab.id + " has no recording ([lab] recorded in " + lab.path + ")");
-  return (fs::path(lab.folder()) / lab.recorded).string();
+  if (lab.recordings.empty()) throw Error("lab " + lab.id + " has no recording ([lab] recorded in " + lab.path + ")");
+  return (fs::path(lab.folder()) / lab.recordings.front()).string();
 }
 
-/// Measures the lab here, or reads its recording where there is no GPU (or when asked to).
-/// Returns the measurement and, for a recording, the note the sheet shows.
-std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, const RunOptions& options) {
+/// A lab measured here, or read from its recordings.
+struct LabRun {
+  Measurement measurement;
+  std::string note;                  ///< for a recording, what the sheet says at its top
+  std::vector<Measurement> beside;   ///< the lab's other recordings (other GPUs), for a recording
+};
+
+/// Measures the lab here, or reads its recordings where there is no GPU (or when asked to).
+LabRun measure_lab(const report::LabData& lab, const RunOptions& options) {
   std::string why;
   if (options.force_recorded || !gpu_available(why)) {
     // A recording ran with the lab's own arguments: others cannot be honoured without a GPU.
@@ -168,7 +176,10 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
     Measurement m = read_measurement(path);
     const std::string note = recording_note(m, path, options.force_recorded ? "--recorded" : "no GPU here: " + why);
     std::printf("labbook: %s\n", note.c_str());
-    return {std::move(m), note};
+    std::vector<Measurement> beside;
+    for (std::size_t i = 1; i < lab.recordings.size(); ++i)
+      beside.push_back(read_measurement((fs::path(lab.folder()) / lab.recordings[i]).string()));
+    return {std::move(m), note, std::move(beside)};
   }
   ProfileRequest request;
   request.command = {(fs::path(install_layout().lab_programs) / lab.program).string()};
@@ -190,7 +201,7 @@ std::pair<Measurement, std::string> measure_lab(const report::LabData& lab, cons
   const std::string measurement = options.out_dir + "/" + lab.id + ".measurement.json";
   write_measurement(outcome.measurement, measurement);
   std::printf("labbook: measurements in %s\n", measurement.c_str());
-  return {std::move(outcome.measurement), ""};
+  return {std::move(outcome.measurement), "", {}};
 }
 
 }  // namespace
@@ -231,8 +242,8 @@ int run_lab(const RunOptions& options) {
   const std::optional<Measurement> compared =
       against.empty() ? std::nullopt : std::optional<Measurement>(measurement_of(lab, against));
   const SheetInputs inputs = sheet_inputs();
-  const auto [m, note] = measure_lab(lab, options);
-  write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force);
+  auto [m, note, beside] = measure_lab(lab, options);
+  write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force, {}, std::move(beside));
   write_glossary_page(inputs, options.out_dir);
   const std::string this_run = note.empty() ? "this run" : "the recording (no run here)";
   if (compared) write_comparison(lab, {*compared, against}, {m, this_run}, options.out_dir);
@@ -280,8 +291,9 @@ int workbook(const RunOptions& options) {
     for (const auto& x : inputs.exercises)
       if (x.lab == lab.id) e.exercises.push_back(x.id);
     try {
-      const auto [m, note] = measure_lab(lab, options);
-      write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force, navigation(labs, lab.id));
+      auto [m, note, beside] = measure_lab(lab, options);
+      write_outputs(lab, m, inputs, options.out_dir, note, !note.empty(), options.force, navigation(labs, lab.id),
+                    std::move(beside));
       e.gpu = m.devices.empty() ? "unknown GPU" : m.devices.front().name;
       e.measured_at = m.program.started_at;
       e.recorded = !note.empty();

@@ -98,21 +98,28 @@ std::optional<double> useful_share(const CallMeasure& c, const std::string& sect
   return 100.0 * compulsory_bytes / (32.0 * sectors->second);
 }
 
-std::optional<double> call_value(const CallMeasure& c, const std::string& quantity) {
-  if (quantity == "time") return c.kernels ? std::optional<double>(c.kernel_ns) : std::nullopt;
-  if (quantity == "wall_time") return c.wall_ns;
-  if (quantity == "pageable_copy_bytes") return c.pageable_copy_bytes;
-  if (quantity == "synchronous_copies") return c.synchronous_copies;
-  if (quantity == "copy_overlap_pct") return c.copy_overlap_pct;
-  if (quantity == "max_concurrent_kernels") return c.kernels ? std::optional<double>(c.max_concurrent_kernels) : std::nullopt;
-  const CatalogMetric* m = find_catalog_metric(quantity);
-  if (!m) return std::nullopt;
+/// A quantity of one call: what the call itself gives (the shares of the reference's time and
+/// of the link are medians over calls, in audit_calls).
+std::optional<double> call_value(const CallMeasure& c, const Quantity& quantity) {
+  switch (quantity.id()) {
+    case QuantityId::kTime: return c.kernels ? std::optional<double>(c.kernel_ns) : std::nullopt;
+    case QuantityId::kWallTime: return c.wall_ns;
+    case QuantityId::kPageableCopyBytes: return c.pageable_copy_bytes;
+    case QuantityId::kSynchronousCopies: return c.synchronous_copies;
+    case QuantityId::kCopyOverlapPct: return c.copy_overlap_pct;
+    case QuantityId::kMaxConcurrentKernels:
+      return c.kernels ? std::optional<double>(c.max_concurrent_kernels) : std::nullopt;
+    case QuantityId::kMetric: break;
+    default: return std::nullopt;
+  }
+  const CatalogMetric* m = quantity.metric();
   std::optional<double> value = m->evaluate(c.counters);
-  // Load and store efficiency count only the bytes the problem needs.
+  // Load and store efficiency count only the bytes the problem needs: the metric's own
+  // sectors, over which the problem's compulsory bytes are the useful share.
   std::optional<double> useful;
-  if (quantity == "gld_efficiency")
+  if (m == find_catalog_metric("gld_efficiency"))
     useful = useful_share(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", c.call.compulsory_read_bytes);
-  else if (quantity == "gst_efficiency")
+  else if (m == find_catalog_metric("gst_efficiency"))
     useful = useful_share(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", c.call.compulsory_write_bytes);
   if (value && useful) value = std::min(*value, *useful);
   return value;
@@ -308,7 +315,7 @@ std::optional<double> link_pct(const CallMeasure& c, std::optional<double> up, s
 }  // namespace
 
 CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::string& measured_range,
-                      const std::string& reference_range, const std::vector<std::string>& quantities,
+                      const std::string& reference_range, const std::vector<Quantity>& quantities,
                       const HostCodeRules& host_code) {
   CallAudit audit;
   const auto issued_by = issuing_calls(m);
@@ -333,7 +340,7 @@ CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::s
   }
   for (const auto& f : h.flags) audit.findings.push_back(f.message);
 
-  const auto median_over = [](const std::vector<const CallMeasure*>& calls, const std::string& q) {
+  const auto median_over = [](const std::vector<const CallMeasure*>& calls, const Quantity& q) {
     std::vector<double> values;
     for (const CallMeasure* c : calls)
       if (const auto v = call_value(*c, q)) values.push_back(*v);
@@ -343,11 +350,12 @@ CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::s
   const auto down = link_bandwidth(m, host_code.link_range, CopyKind::DeviceToHost);
   for (const auto& q : quantities) {
     std::optional<double> value;
-    if (q == "speed_pct_of_reference" || q == "wall_speed_pct_of_reference") {
-      const std::string time = q == "speed_pct_of_reference" ? "time" : "wall_time";
+    const QuantityId id = q.id();
+    if (id == QuantityId::kSpeedPctOfReference || id == QuantityId::kWallSpeedPctOfReference) {
+      const Quantity time = Quantity::named(id == QuantityId::kSpeedPctOfReference ? "time" : "wall_time");
       const auto mine = median_over(timed, time), theirs = median_over(reference, time);
       if (mine && theirs && *mine > 0) value = 100.0 * *theirs / *mine;
-    } else if (q == "link_pct") {
+    } else if (id == QuantityId::kLinkPct) {
       std::vector<double> values;
       for (const CallMeasure* c : timed)
         if (const auto v = link_pct(*c, up, down)) values.push_back(*v);
@@ -355,7 +363,7 @@ CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::s
     } else {
       value = median_over(timed, q);
     }
-    if (value) audit.measured[q] = *value;
+    if (value) audit.measured[q.name()] = *value;
   }
   return audit;
 }

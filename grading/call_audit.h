@@ -14,6 +14,7 @@
 
 #include "harness_records.h"
 #include "labbook/model/measurement.h"
+#include "labbook/model/quantity.h"
 
 namespace labbook::grading {
 
@@ -40,7 +41,7 @@ struct CallMeasure {
 struct CallAudit {
   std::vector<CallMeasure> calls;           ///< in the harness's order
   std::vector<std::string> findings;        ///< for the student, most telling first
-  std::map<std::string, double> measured;   ///< rubric quantity -> value over the timed calls
+  std::map<std::string, double> measured;   ///< a rubric quantity's name -> its value over the timed calls
   /// What the trace saw the student's host code do (copies from pageable memory, copies that
   /// wait, streams): feedback that voids nothing; the rubric scores what matters of it.
   std::vector<std::string> observations;
@@ -66,12 +67,12 @@ struct HostCodeRules {
 /// student and of the lab's reference: a call is one of them when its range is that path or
 /// below it. `quantities`: what the rubric measures ("time", catalog names, and
 /// "speed_pct_of_reference": reference time / student time x 100, and the host-code quantities
-/// of quantity_table.h: wall_time, wall_speed_pct_of_reference, pageable_copy_bytes,
+/// of quantity.h: wall_time, wall_speed_pct_of_reference, pageable_copy_bytes,
 /// synchronous_copies, copy_overlap_pct, max_concurrent_kernels, link_pct). gld_efficiency and
 /// gst_efficiency count only the bytes the problem needs: never more than the call's
 /// compulsory bytes over the sectors its kernels moved.
 CallAudit audit_calls(const Measurement& measurement, const HarnessResult& harness, const std::string& measured_range,
-                      const std::string& reference_range, const std::vector<std::string>& quantities,
+                      const std::string& reference_range, const std::vector<Quantity>& quantities,
                       const HostCodeRules& host_code = {});
 
 /// `cupti_metrics` plus the counters audit_calls() needs to combine them over a call's

@@ -175,7 +175,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   // own) measures besides.
   std::vector<std::string> metrics = e.metrics;
   for (const auto& c : settings.rubric.criteria)
-    if (find_catalog_metric(c.measure)) metrics.push_back(c.measure);
+    if (c.measure && c.measure->metric()) metrics.push_back(c.measure->name());
   request.cupti_metrics = with_combining_weights(cupti_metrics_for(metrics));
   if (e.source_lines) {
     // The student's kernels alone: those the harness's student calls launch ("student/..."),
@@ -236,9 +236,9 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
     }
   if (runs.results.empty()) o.problem = "the program was not run";
   if (!profiled.collected || runs.results.empty()) return;
-  std::vector<std::string> quantities;
+  std::vector<Quantity> quantities;
   for (const auto& c : settings.rubric.criteria)
-    if (!c.measure.empty()) quantities.push_back(c.measure);
+    if (c.measure) quantities.push_back(*c.measure);
   // The trace run's calls: its times are the program's own, not slowed by counters.
   const CallAudit audit = audit_calls(profiled.measurement, runs.results.front(), e.measured_range, e.reference_range,
                                      quantities, HostCodeRules{e.host_code, e.link_range, e.work_kernel});

@@ -4,7 +4,7 @@
 
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
-#include "labbook/model/quantity_table.h"
+#include "labbook/model/quantity.h"
 #include "labbook/model/toml_reader.h"
 
 namespace labbook::grading {
@@ -23,8 +23,8 @@ Criterion parse_criterion(const toml::table& t, const std::string& origin) {
   if (*points <= 0) r.fail("points", "must be positive");
   c.points = *points;
   c.correctness = r.boolean("correctness", false);
-  c.measure = r.string("measure", false);
-  if (c.correctness == !c.measure.empty())
+  const std::string measure = r.string("measure", false);
+  if (c.correctness == !measure.empty())
     r.fail(t.source(), "needs either 'correctness = true' or a 'measure', not both");
   for (const auto& [key, value] : {std::pair{"absolute_tolerance", &c.absolute_tolerance},
                                    std::pair{"relative_tolerance", &c.relative_tolerance}}) {
@@ -34,10 +34,11 @@ Criterion parse_criterion(const toml::table& t, const std::string& origin) {
     if (!(*v >= 0)) r.fail(key, "must be 0 or more");
     *value = *v;
   }
-  if (!c.measure.empty() && !is_quantity(c.measure, QuantityScope::kCall))
-    r.fail("measure", "is '" + c.measure + "', which labbook does not measure (closest: " +
-                          closest_quantities(c.measure, QuantityScope::kCall) + "; `labbook metrics` lists the catalog)");
-  if (!c.measure.empty()) {
+  if (!measure.empty()) {
+    c.measure = Quantity::find(measure, QuantityScope::kCall);
+    if (!c.measure)
+      r.fail("measure", "is '" + measure + "', which labbook does not measure (closest: " +
+                            closest_quantities(measure, QuantityScope::kCall) + "; `labbook metrics` lists the catalog)");
     const auto full = r.number("full_at", false), zero = r.number("zero_at", false);
     if (!full || !zero) r.fail(t.source(), "a measured criterion needs 'full_at' and 'zero_at'");
     if (*full == *zero) r.fail("zero_at", "must differ from 'full_at' (partial credit runs between them)");

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "labbook/model/quantity.h"
+
 namespace labbook::grading {
 
 /// One criterion. Either the correctness of the submission's results (all or nothing), or a
@@ -20,7 +22,7 @@ struct Criterion {
   /// reference: |got - want| <= absolute + relative * |want| (0 and 0: exactly). A matmul check
   /// scales `relative` by the sum of the terms' magnitudes instead (exercise_checks.h).
   double absolute_tolerance = 0, relative_tolerance = 0;
-  std::string measure;             ///< otherwise: the quantity measured for the student's kernel
+  std::optional<Quantity> measure; ///< otherwise: the quantity measured for the student's calls
   double full_at = 0, zero_at = 0;
   bool visible = true;             ///< false: shown to the instructor only
   std::string hint;                ///< Markdown, shown with a score below full

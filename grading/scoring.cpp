@@ -36,7 +36,7 @@ CriterionScore score_criterion(const Criterion& c, const SubmissionOutcome& o) {
     s.note = "not scored: " + o.findings.front();
     return s;
   }
-  const auto it = o.measured.find(c.measure);
+  const auto it = o.measured.find(c.measure->name());
   if (it == o.measured.end()) {
     s.note = "not measured";
     return s;

@@ -9,8 +9,8 @@
 
 namespace labbook::report {
 
-bool noise_unknown(const std::string& quantity, std::initializer_list<const QuantityValue*> values) {
-  if (!is_timed_quantity(quantity)) return false;
+bool noise_unknown(const Quantity& quantity, std::initializer_list<const QuantityValue*> values) {
+  if (!quantity.timed()) return false;
   for (const QuantityValue* v : values)
     if (v->samples.size() > 1) return false;
   return true;
@@ -45,7 +45,7 @@ std::string too_close(const Claim& c, const QuantityValue& a, const QuantityValu
 }
 
 ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
-  const std::string unit = quantity_unit(c.quantity);
+  const std::string unit = c.quantity.unit();
   const QuantityValue num = range_quantity(m, c.numerator, c.quantity, peaks);
   const QuantityValue den = range_quantity(m, c.denominator, c.quantity, peaks);
   ClaimOutcome out;
@@ -75,7 +75,7 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
 }
 
 ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
-  const std::string unit = quantity_unit(c.quantity);
+  const std::string unit = c.quantity.unit();
   const std::string extreme = c.lowest ? "lowest" : "highest";
   ClaimOutcome out;
   using Candidate = std::pair<std::string, QuantityValue>;

@@ -43,7 +43,7 @@ Ratio ratio_of(const QuantityValue& numerator, const QuantityValue& denominator)
 
 /// Whether `values` of `quantity` are single runs of a quantity that moves from run to run:
 /// then nothing decided on them can know the noise.
-bool noise_unknown(const std::string& quantity, std::initializer_list<const QuantityValue*> values);
+bool noise_unknown(const Quantity& quantity, std::initializer_list<const QuantityValue*> values);
 
 /// Two measured values are told apart when their repeats do not overlap and their medians
 /// differ by more than `tolerance` (relative to `b`).

@@ -14,8 +14,8 @@ namespace labbook::report {
 
 namespace {
 
-std::string shown(const QuantityValue& v, const std::string& quantity) {
-  return v.value ? format_value(*v.value, quantity_unit(quantity)) : v.missing;
+std::string shown(const QuantityValue& v, const Quantity& quantity) {
+  return v.value ? format_value(*v.value, quantity.unit()) : v.missing;
 }
 
 
@@ -35,8 +35,8 @@ CheckOutcome banded(const std::string& what, double low, double high, double min
 CheckOutcome check_range(const Check& c, const std::string& range, const Measurement& m, const LabData& lab,
                          ModelPredictions& model) {
   const QuantityValue v = range_quantity(m, range, c.quantity, lab.peaks);
-  const std::string unit = quantity_unit(c.quantity);
-  const std::string what = range + " " + c.quantity + " = " + shown(v, c.quantity);
+  const std::string unit = c.quantity.unit();
+  const std::string what = range + " " + c.quantity.name() + " = " + shown(v, c.quantity);
   if (!v.value) return {false, what};
   if (c.value)
     return banded(what + " (want " + format_value(*c.value, unit) + " ± " + format_value(c.tolerance, unit) + ")",
@@ -59,7 +59,7 @@ CheckOutcome check_range(const Check& c, const std::string& range, const Measure
   if (!p.this_gpu) return {false, what + ": the model predicts nothing here"};
   const std::string verdict = model.verdict(range, c.quantity, v.value);
   const bool ok = verdict == "as predicted" || model.gap_for(range, c.quantity) != nullptr;
-  return {ok, what + ", model " + format_value(*p.this_gpu, quantity_unit(c.quantity)) + ": " + verdict};
+  return {ok, what + ", model " + format_value(*p.this_gpu, unit) + ": " + verdict};
 }
 
 }  // namespace

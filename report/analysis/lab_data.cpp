@@ -18,6 +18,7 @@
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/text.h"
 #include "labbook/model/toml_reader.h"
+#include "placeholders.h"
 #include "quantities.h"
 #include "stream_lanes.h"
 
@@ -33,20 +34,33 @@ class TableReader : public TomlReader {
   TableReader(const toml::table& t, const std::string& origin, std::string where,
               const std::vector<ArithmeticPeak>* peaks = nullptr)
       : TomlReader(t, origin, std::move(where)), peaks_(peaks) {}
-  void check_quantity(const std::string& key, const std::string& q) const {
-    if (!is_known_quantity(q)) {
-      std::string hint;
-      for (const auto& c : closest_metric_names(q)) hint += (hint.empty() ? "" : ", ") + c;
-      fail(key, "names unknown quantity '" + q + "' (closest: " + hint + ")");
-    }
-    const std::string rate = peak_rate_of(q);
-    if (rate.empty()) return;
-    const bool declared = peaks_ && std::any_of(peaks_->begin(), peaks_->end(),
-                                                [&](const ArithmeticPeak& p) { return p.quantity == rate; });
-    if (!declared) fail(key, "names '" + q + "', which needs a [[peak]] with quantity = \"" + rate + "\"");
+  /// Markdown at `key` whose "{range:quantity}" placeholders name known quantities.
+  std::string prose(const std::string& key, bool required = false) const {
+    std::string text = string(key, required);
+    if (const std::string problem = placeholder_problem(text); !problem.empty()) fail(key, problem);
+    return text;
+  }
+  /// The quantity the string at `key` names, resolved.
+  Quantity quantity(const std::string& key) const { return resolve(key, string(key)); }
+  /// The quantities the array at `key` names, resolved.
+  std::vector<Quantity> quantities(const std::string& key, bool required = true) const {
+    std::vector<Quantity> out;
+    for (const auto& name : strings(key, required)) out.push_back(resolve(key, name));
+    return out;
   }
 
  private:
+  Quantity resolve(const std::string& key, const std::string& name) const {
+    const std::optional<Quantity> q = Quantity::find(name, QuantityScope::kRange);
+    if (!q) fail(key, "names unknown quantity '" + name + "' (closest: " + closest_quantities(name, QuantityScope::kRange) + ")");
+    if (q->id() != QuantityId::kShareOfPeak) return *q;
+    const Quantity rate = q->rate();
+    const bool declared = peaks_ && std::any_of(peaks_->begin(), peaks_->end(),
+                                                [&](const ArithmeticPeak& p) { return p.quantity == rate; });
+    if (!declared) fail(key, "names '" + name + "', which needs a [[peak]] with quantity = \"" + rate.name() + "\"");
+    return *q;
+  }
+
   const std::vector<ArithmeticPeak>* peaks_;
 };
 
@@ -63,11 +77,10 @@ std::pair<int, int> compute_capability(const TableReader& r, const std::string& 
 ArithmeticPeak parse_peak(const toml::table& table, const std::string& origin) {
   const TableReader r(table, origin, "[[peak]]");
   ArithmeticPeak peak;
-  peak.quantity = r.string("quantity");
-  r.check_quantity("quantity", peak.quantity);
-  const std::string unit = quantity_unit(peak.quantity);
+  peak.quantity = r.quantity("quantity");
+  const std::string unit = peak.quantity.unit();
   if (unit.size() < 2 || unit.compare(unit.size() - 2, 2, "/s") != 0)
-    r.fail("quantity", "must be a rate (a unit per second), not '" + peak.quantity + "' in '" + unit + "'");
+    r.fail("quantity", "must be a rate (a unit per second), not '" + peak.quantity.name() + "' in '" + unit + "'");
   std::tie(peak.cc_major, peak.cc_minor) = compute_capability(r, "compute_capability");
   peak.per_sm_per_clock = *r.number("per_sm_per_clock");
   if (peak.per_sm_per_clock <= 0) r.fail("per_sm_per_clock", "must be positive");
@@ -111,8 +124,7 @@ ModelSettings parse_model(const toml::table& table, const std::string& origin, c
   }
   for (const toml::table* t : m.tables("gap")) {
     const TableReader g(*t, origin, "[[model.gap]]", &peaks);
-    ModelGap gap{g.string("experiments"), g.string("quantity"), g.string("reason")};
-    g.check_quantity("quantity", gap.quantity);
+    ModelGap gap{g.string("experiments"), g.quantity("quantity"), g.string("reason")};
     model.gaps.push_back(std::move(gap));
   }
   return model;
@@ -149,7 +161,7 @@ std::vector<MemoryChartSpec> parse_memory_charts(const TableReader& top, const L
   for (const toml::table* t : top.tables("memory_chart")) {
     const TableReader r(*t, origin, "[[memory_chart]]");
     r.only({"experiment", "caption"});
-    MemoryChartSpec spec{r.string("experiment"), r.string("caption", false), r.line()};
+    MemoryChartSpec spec{r.string("experiment"), r.prose("caption"), r.line()};
     if (!names_an_experiment(lab, spec.experiment))
       r.fail("experiment", "names '" + spec.experiment + "', which no section, sweep, curve, reference, claim, "
                            "activity table or timeline of this lab names (closest: " +
@@ -165,7 +177,7 @@ std::vector<RooflineSpec> parse_rooflines(const TableReader& top, const LabData&
   for (const toml::table* t : top.tables("roofline")) {
     const TableReader r(*t, origin, "[[roofline]]");
     r.only({"title", "caption", "experiments"});
-    RooflineSpec spec{r.string("title"), r.string("caption", false), r.strings("experiments"), r.line()};
+    RooflineSpec spec{r.string("title"), r.prose("caption"), r.strings("experiments"), r.line()};
     if (spec.experiments.empty()) r.fail("experiments", "is empty");
     for (const auto& e : spec.experiments)
       if (!names_an_experiment(lab, e))
@@ -202,7 +214,7 @@ std::optional<double> ArithmeticPeak::on(const DeviceFacts& device) const {
   return per_sm_per_clock * device.sm_count * device.sm_clock_khz * 1e3;
 }
 
-const ArithmeticPeak* peak_for(const std::vector<ArithmeticPeak>& peaks, const std::string& quantity,
+const ArithmeticPeak* peak_for(const std::vector<ArithmeticPeak>& peaks, const Quantity& quantity,
                                const DeviceFacts& device) {
   for (const auto& p : peaks)
     if (p.quantity == quantity && p.on(device)) return &p;
@@ -217,7 +229,7 @@ const ModelPattern* ModelSettings::pattern_for(const std::string& experiment) co
 
 bool LabData::uses_peaks() const {
   if (!rooflines.empty()) return true;
-  std::vector<std::string> named;
+  std::vector<Quantity> named;
   for (const auto& s : sections) named.insert(named.end(), s.quantities.begin(), s.quantities.end());
   for (const auto& s : sweeps) named.insert(named.end(), s.quantities.begin(), s.quantities.end());
   for (const auto& c : charts) named.push_back(c.quantity);
@@ -225,7 +237,7 @@ bool LabData::uses_peaks() const {
   for (const auto& r : references) named.push_back(r.quantity);
   for (const auto& c : claims) named.push_back(c.quantity);
   for (const auto& c : checks) named.push_back(c.quantity);
-  return std::any_of(named.begin(), named.end(), [](const std::string& q) { return !peak_rate_of(q).empty(); });
+  return std::any_of(named.begin(), named.end(), [](const Quantity& q) { return q.id() == QuantityId::kShareOfPeak; });
 }
 
 std::string LabData::folder() const { return std::filesystem::path(path).parent_path().string(); }
@@ -275,11 +287,13 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
   lab.summary = head.string("summary");
   lab.program = head.string("program");
   lab.args = head.strings("args", false);
-  lab.recorded = head.string("recorded", false);
+  lab.recordings = head.strings("recorded", false);
   lab.source = head.string("source");
   lab.metrics = head.strings("metrics");
   for (const auto& m : lab.metrics)
-    if (!find_catalog_metric(m)) head.check_quantity("metrics", m);
+    if (!find_catalog_metric(m))
+      head.fail("metrics", "names '" + m + "', which is not a catalog metric (closest: " + join(closest_metric_names(m), ", ") +
+                               "; `labbook metrics` lists them)");
 
   const TableReader sheet(top.table("sheet"), origin, "[sheet]");
   lab.prose = {sheet.string("goals"), sheet.string("background"), sheet.string("look_at"),
@@ -294,15 +308,14 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
 
   for (const toml::table* t : top.tables("section")) {
     const TableReader s(*t, origin, "[[section]]", peaks);
-    Section section{s.string("title"), s.string("text", false), s.strings("experiments"), s.strings("quantities"),
-                    s.string("baseline", false), s.strings("baseline_quantities", false)};
+    Section section{s.string("title"), s.prose("text"), s.prose("answer"), s.strings("experiments"), s.quantities("quantities"),
+                    s.string("baseline", false), s.quantities("baseline_quantities", false)};
     if (section.experiments.empty()) s.fail("experiments", "is empty");
-    for (const auto& q : section.quantities) s.check_quantity("quantities", q);
     if (!section.baseline_quantities.empty() && section.baseline.empty())
       s.fail("baseline_quantities", "needs a baseline");
     for (const auto& q : section.baseline_quantities)
       if (std::find(section.quantities.begin(), section.quantities.end(), q) == section.quantities.end())
-        s.fail("baseline_quantities", "names '" + q + "', which is not one of the section's quantities");
+        s.fail("baseline_quantities", "names '" + q.name() + "', which is not one of the section's quantities");
     lab.sections.push_back(std::move(section));
   }
   if (lab.sections.empty()) top.fail(root.source(), "needs at least one [[section]]");
@@ -313,27 +326,24 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
   else sweeps = top.tables("sweep");
   for (const toml::table* t : sweeps) {
     const TableReader s(*t, origin, "[sweep]", peaks);
-    Sweep sweep{s.string("title"), s.string("text", false), s.string("parameter"), s.string("unit", false),
-                s.strings("groups"), s.strings("quantities")};
+    Sweep sweep{s.string("title"), s.prose("text"), s.string("parameter"), s.string("unit", false),
+                s.strings("groups"), s.quantities("quantities")};
     if (sweep.groups.empty()) s.fail("groups", "is empty");
     if (!sweep.unit.empty() && sweep.unit != "bytes") s.fail("unit", "must be \"bytes\" (sizes) or left out");
-    for (const auto& q : sweep.quantities) s.check_quantity("quantities", q);
     lab.sweeps.push_back(std::move(sweep));
   }
 
   for (const toml::table* t : top.tables("chart")) {
     const TableReader c(*t, origin, "[[chart]]", peaks);
-    Chart chart{c.string("title"), c.string("text", false), c.string("quantity"), c.strings("experiments")};
-    c.check_quantity("quantity", chart.quantity);
+    Chart chart{c.string("title"), c.string("text", false), c.quantity("quantity"), c.strings("experiments")};
     if (chart.experiments.empty()) c.fail("experiments", "is empty");
     lab.charts.push_back(std::move(chart));
   }
 
   for (const toml::table* t : top.tables("curve")) {
     const TableReader c(*t, origin, "[[curve]]", peaks);
-    Curve curve{c.string("title"), c.string("text", false), c.string("parameter"), c.string("quantity"),
+    Curve curve{c.string("title"), c.string("text", false), c.string("parameter"), c.quantity("quantity"),
                 c.strings("groups"), c.string("x_unit", false), c.boolean("log_x", true), c.boolean("log_y", false)};
-    c.check_quantity("quantity", curve.quantity);
     if (curve.groups.empty()) c.fail("groups", "is empty");
     if (curve.parameter.empty() || curve.parameter.find_first_of("/=") != std::string::npos)
       c.fail("parameter", "must be a name such as 'bytes' (no '/' or '=')");
@@ -372,19 +382,18 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
     const TableReader r(*t, origin, "[[reference]]", peaks);
     ReferenceValue ref;
     ref.experiment = r.string("experiment");
-    ref.quantity = r.string("quantity");
-    r.check_quantity("quantity", ref.quantity);
+    ref.quantity = r.quantity("quantity");
     ref.value = *r.number("value");
     ref.unit = r.string("unit");
-    if (const std::string unit = quantity_unit(ref.quantity); (is_scaled_unit(unit) || is_scaled_unit(ref.unit)) && ref.unit != unit)
-      r.fail("unit", "must be '" + unit + "', the unit of '" + ref.quantity + "' (the sheet prints both alike)");
+    if (const std::string unit = ref.quantity.unit(); (is_scaled_unit(unit) || is_scaled_unit(ref.unit)) && ref.unit != unit)
+      r.fail("unit", "must be '" + unit + "', the unit of '" + ref.quantity.name() + "' (the sheet prints both alike)");
     ref.gpu = r.string("gpu");
     ref.build = r.string("build", false);
     ref.citation = r.string("citation");
     if (ref.citation.find(".txt") == std::string::npos)
       r.fail("citation", "must name a source file (e.g. 003_c67e0f909fb510d6.txt, « section »)");
     ref.printed = r.string("printed", false);
-    ref.explanation = r.string("explanation", false);
+    ref.explanation = r.prose("explanation");
     ref.note = r.string("note", false);
     ref.line = r.line();
     lab.references.push_back(std::move(ref));
@@ -393,12 +402,12 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
   for (const toml::table* t : top.tables("claim")) {
     const TableReader c(*t, origin, "[[claim]]", peaks);
     c.only({"text", "citation", "quantity", "best", "candidates", "lowest", "tolerance", "numerator", "denominator",
-            "min_ratio", "max_ratio"});
+            "min_ratio", "max_ratio", "across_gpus"});
     Claim claim;
     claim.text = c.string("text");
     claim.citation = c.string("citation");
-    claim.quantity = c.string("quantity");
-    c.check_quantity("quantity", claim.quantity);
+    claim.quantity = c.quantity("quantity");
+    claim.across_gpus = c.string("across_gpus", false);
     claim.best = c.string("best", false);
     if (claim.is_best_claim()) {
       claim.candidates = c.strings("candidates");
@@ -431,8 +440,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
     const TableReader c(*t, origin, "[[check]]", peaks);
     Check check;
     check.experiments = c.string("experiments");
-    check.quantity = c.string("quantity");
-    c.check_quantity("quantity", check.quantity);
+    check.quantity = c.quantity("quantity");
     check.value = c.number("value", false);
     check.tolerance = c.number("tolerance", false).value_or(0.0);
     check.at_least = c.number("at_least", false);

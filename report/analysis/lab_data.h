@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "labbook/model/measurement.h"
+#include "labbook/model/quantity.h"
 #include "source_documents.h"
 
 namespace labbook::report {
@@ -19,17 +20,20 @@ struct SheetProse {
   std::vector<std::string> questions;
 };
 
-/// One table of the results: rows are (experiment, quantity) pairs.
+/// One question of the sheet and its table of results: rows are experiments, columns quantities.
 struct Section {
   std::string title, text;
+  /// The question's short answer (Markdown, 2 to 4 sentences, "{range:quantity}" placeholders
+  /// for what this run measured), shown under the question.
+  std::string answer;
   std::vector<std::string> experiments;   ///< NVTX range paths
-  std::vector<std::string> quantities;
+  std::vector<Quantity> quantities;
   /// An experiment every row is also shown against ("Of <baseline>": the measured value
   /// over the baseline's, same quantity), e.g. a device-to-device copy; "" for none.
   std::string baseline;
   /// The quantities shown against it, where the others mean nothing beside it (cuBLAS's
   /// instructions are not the same kind of work as a hand-written kernel's); empty: all.
-  std::vector<std::string> baseline_quantities = {};
+  std::vector<Quantity> baseline_quantities = {};
 };
 
 /// A parameter sweep shown as one table: a row per parameter value.
@@ -37,13 +41,14 @@ struct Sweep {
   std::string title, text, parameter;
   std::string unit;                       ///< of the parameter's values: "bytes" prints them as sizes; "" as written
   std::vector<std::string> groups;        ///< range prefixes: "<group>/<parameter>=<value>"
-  std::vector<std::string> quantities;
+  std::vector<Quantity> quantities;
 };
 
 /// A bar chart of one quantity over experiments: the source's value (from the references)
 /// beside the value measured here.
 struct Chart {
-  std::string title, text, quantity;
+  std::string title, text;
+  Quantity quantity;
   std::vector<std::string> experiments;
 };
 
@@ -53,7 +58,8 @@ struct Chart {
 /// source's point; one for "<group>" itself (a figure for the whole group, such as a bus's
 /// bandwidth) as a dashed level.
 struct Curve {
-  std::string title, text, parameter, quantity;
+  std::string title, text, parameter;
+  Quantity quantity;
   std::vector<std::string> groups;
   std::string x_unit;         ///< unit of the parameter's values for the axis ("bytes", "" for a count)
   bool log_x = true, log_y = false;
@@ -118,7 +124,7 @@ struct ResourceReport {
 /// measurement's device facts), and "<quantity>_pct_of_peak" is the measured rate as a share
 /// of it. The figures are NVIDIA's, cited in the lab data, never literals in report code.
 struct ArithmeticPeak {
-  std::string quantity;               ///< a rate, e.g. "flop_rate_sp" (unit ".../s")
+  Quantity quantity;                  ///< a rate, e.g. flop_rate_sp (unit ".../s")
   int cc_major = 0, cc_minor = 0;     ///< the compute capability the figure is for
   double per_sm_per_clock = 0;
   std::string text;                   ///< what the figure counts, e.g. "128 FP32 FMA lanes x 2 FLOP"
@@ -128,12 +134,13 @@ struct ArithmeticPeak {
 };
 
 /// The peak among `peaks` for `quantity` on `device`, or nullptr.
-const ArithmeticPeak* peak_for(const std::vector<ArithmeticPeak>& peaks, const std::string& quantity,
+const ArithmeticPeak* peak_for(const std::vector<ArithmeticPeak>& peaks, const Quantity& quantity,
                                const DeviceFacts& device);
 
 /// A number a source printed.
 struct ReferenceValue {
-  std::string experiment, quantity;
+  std::string experiment;
+  Quantity quantity;
   double value = 0;
   std::string unit;           ///< as the source printed it
   /// What the source printed where it is a word, not a number (« Non », an error's name): the
@@ -151,7 +158,8 @@ struct ReferenceValue {
 /// "up to"), or `best` has the lowest (or highest) quantity among `candidates`, beyond the
 /// run-to-run noise and beyond `tolerance` (relative) of the runner-up.
 struct Claim {
-  std::string text, citation, quantity;
+  std::string text, citation;
+  Quantity quantity;
   std::string numerator, denominator;
   double min_ratio = 0;
   std::optional<double> max_ratio;
@@ -159,6 +167,9 @@ struct Claim {
   std::vector<std::string> candidates;
   bool lowest = true;
   double tolerance = 0;
+  /// Why the verdict can differ between GPUs of one family (their bandwidths, their hosts),
+  /// for a reader: a lab's recordings that disagree on the claim must say so.
+  std::string across_gpus;
   bool is_best_claim() const { return !best.empty(); }
 };
 
@@ -175,7 +186,7 @@ struct ModelPattern {
 /// A known reason why measurements and the model for this GPU differ.
 struct ModelGap {
   std::string experiments;            ///< glob
-  std::string quantity;
+  Quantity quantity;
   std::string reason;
 };
 
@@ -207,7 +218,8 @@ struct ModelSettings {
 ///  - as_predicted: the verdict against the warp model for this GPU is "as predicted" (or
 ///    the lab data names the gap).
 struct Check {
-  std::string experiments, quantity;
+  std::string experiments;
+  Quantity quantity;
   std::optional<double> value;
   double tolerance = 0;
   std::optional<double> at_least;
@@ -231,7 +243,9 @@ struct LabData {
   std::string id, title, program, source;
   std::string summary;        ///< one line: what the lab teaches (the workbook's index)
   std::vector<std::string> args;
-  std::string recorded;       ///< recording, relative to the lab's folder
+  /// Recordings, relative to the lab's folder, one per GPU: the first is the sheet's without
+  /// a GPU, the others stand beside it.
+  std::vector<std::string> recordings;
   std::vector<std::string> metrics;   ///< catalog names to collect
   SheetProse prose;
   std::vector<Section> sections;
@@ -279,13 +293,5 @@ LabData parse_lab_data(const std::string& toml_text, const std::string& origin,
 /// generations, for every lab and for `labbook profile`'s roofline).
 std::vector<ArithmeticPeak> load_arithmetic_peaks(const std::string& path);
 std::vector<ArithmeticPeak> parse_arithmetic_peaks(const std::string& toml_text, const std::string& origin);
-
-/// True for the quantities the report computes itself (time, effective_bandwidth, ...),
-/// for catalog metric names, and for "<known rate>_pct_of_peak" (which needs a [[peak]]).
-bool is_known_quantity(const std::string& name);
-
-/// "flop_rate_sp" for "flop_rate_sp_pct_of_peak": the rate whose share of a lab's [[peak]]
-/// the quantity is; "" for any other name.
-std::string peak_rate_of(const std::string& quantity);
 
 }  // namespace labbook::report

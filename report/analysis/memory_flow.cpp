@@ -122,7 +122,7 @@ MemoryFlow memory_flow(const MeasuredQuantity& measured) {
 }
 
 MemoryFlow range_memory_flow(const Measurement& m, const std::string& range) {
-  return memory_flow([&](const std::string& name) { return range_quantity(m, range, name).value; });
+  return memory_flow([&](const std::string& name) { return range_quantity(m, range, Quantity::named(name)).value; });
 }
 
 nlohmann::json memory_flow_json(const MemoryFlow& f) {

@@ -86,7 +86,7 @@ std::optional<ModelPredictions::Launch> ModelPredictions::launch_for(const std::
   return std::nullopt;
 }
 
-Prediction ModelPredictions::predict(const std::string& experiment, const std::string& quantity) {
+Prediction ModelPredictions::predict(const std::string& experiment, const Quantity& quantity) {
   Prediction out;
   auto value = [&](bool on_source) -> std::optional<double> {
     const auto l = launch_for(experiment, on_source);
@@ -96,18 +96,18 @@ Prediction ModelPredictions::predict(const std::string& experiment, const std::s
     auto it = cache_.find(key);
     if (it == cache_.end())
       it = cache_.emplace(key, warp::modelled_cost(l->kernel, l->launch, warp::architecture(l->architecture))).first;
-    return it->second.quantity(quantity);
+    return it->second.quantity(quantity.name());
   };
   out.source_gpu = value(true);
   out.this_gpu = value(false);
   return out;
 }
 
-std::string ModelPredictions::verdict(const std::string& experiment, const std::string& quantity,
+std::string ModelPredictions::verdict(const std::string& experiment, const Quantity& quantity,
                                       std::optional<double> measured) {
   const Prediction p = predict(experiment, quantity);
   if (!p.this_gpu || !measured) return "—";
-  const std::string unit = quantity_unit(quantity);
+  const std::string unit = quantity.unit();
   const bool percent = unit == "%";
   const double model = *p.this_gpu;
   std::string text;
@@ -124,7 +124,7 @@ std::string ModelPredictions::verdict(const std::string& experiment, const std::
   return text;
 }
 
-const ModelGap* ModelPredictions::gap_for(const std::string& experiment, const std::string& quantity) const {
+const ModelGap* ModelPredictions::gap_for(const std::string& experiment, const Quantity& quantity) const {
   if (!lab_.model) return nullptr;
   for (const auto& g : lab_.model->gaps)
     if (g.quantity == quantity && ::fnmatch(g.experiments.c_str(), experiment.c_str(), 0) == 0) return &g;

@@ -24,14 +24,14 @@ class ModelPredictions {
   /// Predicts nothing when the lab has no [model].
   ModelPredictions(const LabData& lab, const Measurement& m);
 
-  Prediction predict(const std::string& experiment, const std::string& quantity);
+  Prediction predict(const std::string& experiment, const Quantity& quantity);
 
   /// "as predicted", or how the measurement differs from the model for this GPU and, when
   /// the lab data knows it, why. "—" when there is no prediction or no measurement.
-  std::string verdict(const std::string& experiment, const std::string& quantity, std::optional<double> measured);
+  std::string verdict(const std::string& experiment, const Quantity& quantity, std::optional<double> measured);
 
   /// The lab data's reason why the measurement and the model differ, or nullptr.
-  const ModelGap* gap_for(const std::string& experiment, const std::string& quantity) const;
+  const ModelGap* gap_for(const std::string& experiment, const Quantity& quantity) const;
 
   /// For pictures: of the first warp's instructions in `experiment`'s kernel (its stores only
   /// when the lab data lists it in `figure_stores`), the one the source's GPU served least

@@ -6,19 +6,12 @@
 #include "activity_summary.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/numbers.h"
-#include "labbook/model/quantity_labels.h"
-#include "labbook/model/quantity_table.h"
 #include "lab_data.h"
 #include "stream_overlap.h"
 
 namespace labbook::report {
 
 namespace {
-
-const DerivedQuantity* find_derived(const std::string& name) {
-  const DerivedQuantity* d = find_derived_quantity(name);
-  return d && d->in(QuantityScope::kRange) ? d : nullptr;
-}
 
 /// The median of `samples`, keeping them; nullopt when there are none.
 std::optional<QuantityValue> from_samples(std::vector<double> samples) {
@@ -56,45 +49,49 @@ std::optional<double> load_instructions(const Kernel& k) {
 }
 
 
-std::optional<double> kernel_value(const Kernel& k, const std::string& quantity) {
-  if (quantity == "time") return k.duration_ns();
-  if (quantity == "threads")
-    return static_cast<double>(k.grid[0]) * k.grid[1] * k.grid[2] * k.block[0] * k.block[1] * k.block[2];
+std::optional<double> kernel_value(const Kernel& k, const Quantity& quantity) {
   const auto t = k.duration_ns();
-  if (quantity == "effective_bandwidth") {
-    const auto ld = requested_bytes(k, "gld_transactions", "gld_efficiency");
-    const auto st = requested_bytes(k, "gst_transactions", "gst_efficiency");
-    if (!t || !ld || !st || *t <= 0) return std::nullopt;
-    return (*ld + *st) / (*t * 1e-9);
+  const auto metric = [&](const char* name) { return find_catalog_metric(name)->evaluate(k.metrics); };
+  switch (quantity.id()) {
+    case QuantityId::kTime: return t;
+    case QuantityId::kThreads:
+      return static_cast<double>(k.grid[0]) * k.grid[1] * k.grid[2] * k.block[0] * k.block[1] * k.block[2];
+    case QuantityId::kEffectiveBandwidth: {
+      const auto ld = requested_bytes(k, "gld_transactions", "gld_efficiency");
+      const auto st = requested_bytes(k, "gst_transactions", "gst_efficiency");
+      if (!t || !ld || !st || *t <= 0) return std::nullopt;
+      return (*ld + *st) / (*t * 1e-9);
+    }
+    case QuantityId::kDramBandwidth: {
+      const auto r = metric("dram_read_bytes"), w = metric("dram_write_bytes");
+      if (!t || !r || !w || *t <= 0) return std::nullopt;
+      return (*r + *w) / (*t * 1e-9);
+    }
+    case QuantityId::kCyclesPerLoad:
+    case QuantityId::kCyclesPerInstruction: {
+      const auto clock = metric("sm_clock");
+      const auto count =
+          quantity.id() == QuantityId::kCyclesPerLoad ? load_instructions(k) : metric("inst_executed");
+      if (!t || !clock || !count || *count <= 0) return std::nullopt;
+      return *t * 1e-9 * *clock / *count;
+    }
+    case QuantityId::kFlopRateSp:
+    case QuantityId::kFlopRateDp: {
+      const auto count = flop_count([&](const std::string& name) { return find_catalog_metric(name)->evaluate(k.metrics); },
+                                    quantity.id() == QuantityId::kFlopRateSp ? "sp" : "dp");
+      if (!t || !count || *t <= 0) return std::nullopt;
+      return *count / (*t * 1e-9);
+    }
+    case QuantityId::kMetric: return quantity.metric()->evaluate(k.metrics);
+    default: return std::nullopt;
   }
-  if (quantity == "dram_bandwidth") {
-    const auto r = find_catalog_metric("dram_read_bytes")->evaluate(k.metrics);
-    const auto w = find_catalog_metric("dram_write_bytes")->evaluate(k.metrics);
-    if (!t || !r || !w || *t <= 0) return std::nullopt;
-    return (*r + *w) / (*t * 1e-9);
-  }
-  if (quantity == "cycles_per_load" || quantity == "cycles_per_instruction") {
-    const auto clock = find_catalog_metric("sm_clock")->evaluate(k.metrics);
-    const auto count = quantity == "cycles_per_load" ? load_instructions(k) : find_catalog_metric("inst_executed")->evaluate(k.metrics);
-    if (!t || !clock || !count || *count <= 0) return std::nullopt;
-    return *t * 1e-9 * *clock / *count;
-  }
-  if (quantity == "flop_rate_sp" || quantity == "flop_rate_dp") {
-    const auto count = flop_count([&](const std::string& name) { return find_catalog_metric(name)->evaluate(k.metrics); },
-                                  quantity == "flop_rate_sp" ? "sp" : "dp");
-    if (!t || !count || *t <= 0) return std::nullopt;
-    return *count / (*t * 1e-9);
-  }
-  if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->evaluate(k.metrics);
-  return std::nullopt;
 }
 
-std::string why_missing(const Measurement& m, const std::string& quantity) {
+std::string why_missing(const Measurement& m, const Quantity& quantity) {
   for (const auto& issue : m.issues)
     if (issue.code == "counters_denied") return "not collected: GPU counters were denied (see Collection notes)";
-  if (quantity == "time") return "not measured: the trace run recorded no kernel times";
-  const CatalogMetric* metric = find_catalog_metric(quantity);
-  if (metric) {
+  if (quantity.id() == QuantityId::kTime) return "not measured: the trace run recorded no kernel times";
+  if (const CatalogMetric* metric = quantity.metric()) {
     for (const auto& input : metric->inputs)
       if (std::find(m.metrics_requested.begin(), m.metrics_requested.end(), input) == m.metrics_requested.end())
         return "not collected: " + input + " was not requested";
@@ -115,21 +112,23 @@ const ApiCall* issuing_call(const Measurement& m, const Copy& c) {
 /// A copy's value: its time on the GPU or as the program saw it (from its call's start to the
 /// later of the call's return and the copy's end), or the bytes it moved through memory (a
 /// device-to-device copy reads and writes its size) per second of either.
-std::optional<double> copy_value(const Measurement& m, const Copy& c, const std::string& quantity) {
+std::optional<double> copy_value(const Measurement& m, const Copy& c, const Quantity& quantity) {
+  const QuantityId id = quantity.id();
+  const bool as_host_saw = id == QuantityId::kHostTime || id == QuantityId::kHostBandwidth;
   double t = static_cast<double>(c.end_ns - c.start_ns);
-  if (quantity == "host_time" || quantity == "host_bandwidth") {
+  if (as_host_saw) {
     const ApiCall* call = issuing_call(m, c);
     if (!call) return std::nullopt;
     t = static_cast<double>(std::max(call->end_ns, c.end_ns) - call->start_ns);
   }
-  if (quantity == "time" || quantity == "host_time") return t;
-  if ((quantity == "effective_bandwidth" || quantity == "host_bandwidth") && t > 0)
+  if (id == QuantityId::kTime || id == QuantityId::kHostTime) return t;
+  if ((id == QuantityId::kEffectiveBandwidth || id == QuantityId::kHostBandwidth) && t > 0)
     return static_cast<double>(c.bytes) * (c.kind == CopyKind::DeviceToDevice ? 2.0 : 1.0) / (t * 1e-9);
   return std::nullopt;
 }
 
 /// A range that launched no kernel: its copies (not memsets), or nullopt when it has none.
-std::optional<QuantityValue> copies_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
+std::optional<QuantityValue> copies_quantity(const Measurement& m, const std::string& range, const Quantity& quantity) {
   std::vector<double> values;
   bool any_copy = false;
   for (const auto& c : m.copies) {
@@ -139,7 +138,7 @@ std::optional<QuantityValue> copies_quantity(const Measurement& m, const std::st
   }
   if (!any_copy) return std::nullopt;
   if (auto v = from_samples(values)) return *v;
-  if (quantity == "host_time" || quantity == "host_bandwidth")
+  if (quantity.id() == QuantityId::kHostTime || quantity.id() == QuantityId::kHostBandwidth)
     return QuantityValue{std::nullopt, "not measured: the trace holds no runtime call for range '" + range + "''s copies"};
   return QuantityValue{std::nullopt, "not measured: range '" + range + "' holds copies, not kernels"};
 }
@@ -152,33 +151,63 @@ std::vector<const Range*> closed_ranges(const Measurement& m, const std::string&
   return out;
 }
 
-/// nvprof's row for one kind of activity in `range` ("kernels_*", "memcpy_htod_*",
-/// "memcpy_dtoh_*"), from the same table the sheet's [[activity_table]] shows.
-std::optional<QuantityValue> activity_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
-  static const std::pair<const char*, const char*> kRows[] = {
-      {"kernels_", "kernels"}, {"memcpy_htod_", "[CUDA memcpy HtoD]"}, {"memcpy_dtoh_", "[CUDA memcpy DtoH]"}};
-  const char* row_name = nullptr;
-  std::string stat;
-  for (const auto& [prefix, name] : kRows)
-    if (quantity.rfind(prefix, 0) == 0) row_name = name, stat = quantity.substr(std::string(prefix).size());
-  if (!row_name) return std::nullopt;
+enum class ActivityStat { kTimePct, kTime, kCalls, kAvg, kMin, kMax };
+
+/// nvprof's row and column a "kernels_*", "memcpy_htod_*" or "memcpy_dtoh_*" quantity reads.
+struct ActivityCell {
+  QuantityId id;
+  const char* row;
+  ActivityStat stat;
+};
+
+constexpr ActivityCell kActivityCells[] = {
+    {QuantityId::kKernelsTimePct, "kernels", ActivityStat::kTimePct},
+    {QuantityId::kKernelsTime, "kernels", ActivityStat::kTime},
+    {QuantityId::kKernelsCalls, "kernels", ActivityStat::kCalls},
+    {QuantityId::kKernelsAvg, "kernels", ActivityStat::kAvg},
+    {QuantityId::kKernelsMin, "kernels", ActivityStat::kMin},
+    {QuantityId::kKernelsMax, "kernels", ActivityStat::kMax},
+    {QuantityId::kHtodTimePct, "[CUDA memcpy HtoD]", ActivityStat::kTimePct},
+    {QuantityId::kHtodTime, "[CUDA memcpy HtoD]", ActivityStat::kTime},
+    {QuantityId::kHtodCalls, "[CUDA memcpy HtoD]", ActivityStat::kCalls},
+    {QuantityId::kHtodAvg, "[CUDA memcpy HtoD]", ActivityStat::kAvg},
+    {QuantityId::kHtodMin, "[CUDA memcpy HtoD]", ActivityStat::kMin},
+    {QuantityId::kHtodMax, "[CUDA memcpy HtoD]", ActivityStat::kMax},
+    {QuantityId::kDtohTimePct, "[CUDA memcpy DtoH]", ActivityStat::kTimePct},
+    {QuantityId::kDtohTime, "[CUDA memcpy DtoH]", ActivityStat::kTime},
+    {QuantityId::kDtohCalls, "[CUDA memcpy DtoH]", ActivityStat::kCalls},
+    {QuantityId::kDtohAvg, "[CUDA memcpy DtoH]", ActivityStat::kAvg},
+    {QuantityId::kDtohMin, "[CUDA memcpy DtoH]", ActivityStat::kMin},
+    {QuantityId::kDtohMax, "[CUDA memcpy DtoH]", ActivityStat::kMax},
+};
+
+/// nvprof's row for one kind of activity in `range`, from the same table the sheet's
+/// [[activity_table]] shows.
+std::optional<QuantityValue> activity_quantity(const Measurement& m, const std::string& range, const Quantity& quantity) {
+  const auto cell = std::find_if(std::begin(kActivityCells), std::end(kActivityCells),
+                                 [&](const ActivityCell& c) { return c.id == quantity.id(); });
+  if (cell == std::end(kActivityCells)) return std::nullopt;
   const auto rows = gpu_activities_in(m, range, /*kernels_together=*/true);
-  const auto row = std::find_if(rows.begin(), rows.end(), [&](const ActivityRow& r) { return r.name == row_name; });
+  const auto row = std::find_if(rows.begin(), rows.end(), [&](const ActivityRow& r) { return r.name == cell->row; });
   if (row == rows.end())
-    return stat == "calls" ? QuantityValue{0.0, ""} : QuantityValue{std::nullopt, "not measured: no such activity in range '" + range + "'"};
-  if (stat == "calls") return QuantityValue{static_cast<double>(row->calls), ""};
-  if (stat == "time") return QuantityValue{static_cast<double>(row->total_ns), ""};
-  if (stat == "time_pct") return QuantityValue{row->share_pct, ""};
-  if (stat == "avg") return QuantityValue{row->average_ns(), ""};
-  if (stat == "min") return QuantityValue{static_cast<double>(row->min_ns), ""};
+    return cell->stat == ActivityStat::kCalls
+               ? QuantityValue{0.0, ""}
+               : QuantityValue{std::nullopt, "not measured: no such activity in range '" + range + "'"};
+  switch (cell->stat) {
+    case ActivityStat::kCalls: return QuantityValue{static_cast<double>(row->calls), ""};
+    case ActivityStat::kTime: return QuantityValue{static_cast<double>(row->total_ns), ""};
+    case ActivityStat::kTimePct: return QuantityValue{row->share_pct, ""};
+    case ActivityStat::kAvg: return QuantityValue{row->average_ns(), ""};
+    case ActivityStat::kMin: return QuantityValue{static_cast<double>(row->min_ns), ""};
+    case ActivityStat::kMax: break;
+  }
   return QuantityValue{static_cast<double>(row->max_ns), ""};
 }
 
 /// How the range's copies and kernels overlapped (stream_overlap.h).
-std::optional<QuantityValue> overlap_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
-  if (quantity != "copy_overlap_pct" && quantity != "max_concurrent_kernels") return std::nullopt;
+QuantityValue overlap_quantity(const Measurement& m, const std::string& range, QuantityId id) {
   const StreamOverlap o = stream_overlap(m, range);
-  if (quantity == "max_concurrent_kernels") {
+  if (id == QuantityId::kMaxConcurrentKernels) {
     if (o.kernels == 0) return QuantityValue{std::nullopt, "not measured: no kernel ran in range '" + range + "'"};
     return QuantityValue{static_cast<double>(o.max_concurrent_kernels), ""};
   }
@@ -187,12 +216,11 @@ std::optional<QuantityValue> overlap_quantity(const Measurement& m, const std::s
 }
 
 /// Unified-memory events that started while an occurrence of `range` was open.
-std::optional<QuantityValue> unified_memory_quantity(const Measurement& m, const std::string& range, const std::string& quantity) {
-  const char* kind = quantity == "um_htod_bytes" ? "htod"
-                     : quantity == "um_dtoh_bytes" ? "dtoh"
-                     : quantity == "um_gpu_page_faults" ? "gpu_page_fault"
-                     : quantity == "um_cpu_page_faults" ? "cpu_page_fault" : nullptr;
-  if (!kind) return std::nullopt;
+QuantityValue unified_memory_quantity(const Measurement& m, const std::string& range, QuantityId id) {
+  const std::string kind = id == QuantityId::kUmHtodBytes   ? "htod"
+                           : id == QuantityId::kUmDtohBytes ? "dtoh"
+                           : id == QuantityId::kUmGpuPageFaults ? "gpu_page_fault"
+                                                                : "cpu_page_fault";
   const auto ranges = closed_ranges(m, range);
   if (ranges.empty()) return QuantityValue{std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
   if (m.has_issue("unified_memory_untraced"))
@@ -204,7 +232,7 @@ std::optional<QuantityValue> unified_memory_quantity(const Measurement& m, const
       if (e.start_ns >= r->start_ns && e.start_ns <= *r->end_ns) {
         // A CPU fault record is one fault (its value is the faulting instruction's address);
         // a GPU fault record's value is its number of fault groups; a transfer's, its bytes.
-        total += kind == std::string("cpu_page_fault") ? 1.0 : static_cast<double>(e.value);
+        total += kind == "cpu_page_fault" ? 1.0 : static_cast<double>(e.value);
         break;
       }
   }
@@ -220,90 +248,54 @@ double QuantityValue::high() const {
   return samples.empty() ? value.value_or(0.0) : *std::max_element(samples.begin(), samples.end());
 }
 
-std::string peak_rate_of(const std::string& quantity) {
-  static const std::string suffix = "_pct_of_peak";
-  if (find_derived(quantity) || quantity.size() <= suffix.size() ||
-      quantity.compare(quantity.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return "";
-  const std::string rate = quantity.substr(0, quantity.size() - suffix.size());
-  return find_derived(rate) || find_catalog_metric(rate) ? rate : "";
-}
-
-bool is_known_quantity(const std::string& name) {
-  return find_derived(name) != nullptr || find_catalog_metric(name) != nullptr || !peak_rate_of(name).empty();
-}
-
-std::string quantity_unit(const std::string& quantity) {
-  if (const DerivedQuantity* d = find_derived(quantity)) return d->unit;
-  if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->unit;
-  if (!peak_rate_of(quantity).empty()) return "%";
-  return "";
-}
-
-bool is_timed_quantity(const std::string& quantity) {
-  // Durations, rates and clocks, by their unit; shares of a peak rate; then what rests on a time
-  // or on what ran when without a time's unit: shares of time, cycles from a time, overlaps.
-  const std::string unit = quantity_unit(quantity);
-  const bool per_second = unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0;
-  if (unit == "ns" || unit == "Hz" || per_second || !peak_rate_of(quantity).empty()) return true;
-  static const char* const kTimedWithoutATimesUnit[] = {
-      "effective_bandwidth_pct_of_peak", "payload_pct", "kernels_time_pct", "memcpy_htod_time_pct",
-      "memcpy_dtoh_time_pct", "copy_overlap_pct", "max_concurrent_kernels", "cycles_per_load",
-      "cycles_per_instruction", "elapsed_cycles", "speed_pct_of_reference", "wall_speed_pct_of_reference",
-      "link_pct", "dram_utilization", "achieved_occupancy"};
-  for (const char* name : kTimedWithoutATimesUnit)
-    if (quantity == name) return true;
-  return false;
-}
-
-std::string quantity_label(const std::string& quantity) { return quantity_reader_label(quantity); }
-
-std::string quantity_description(const std::string& quantity) {
-  if (const DerivedQuantity* d = find_derived(quantity)) return d->description;
-  if (const CatalogMetric* m = find_catalog_metric(quantity)) return m->description + " (" + m->formula_text() + ")";
-  if (const std::string rate = peak_rate_of(quantity); !rate.empty())
-    return rate + " as a share of this GPU's peak for it: the lab's published figure per clock per SM x SMs x "
-                  "maximum SM clock (see the setup table)";
-  return "";
-}
-
-QuantityValue range_quantity(const Measurement& m, const std::string& range, const std::string& quantity,
+QuantityValue range_quantity(const Measurement& m, const std::string& range, const Quantity& quantity,
                              const std::vector<ArithmeticPeak>& peaks) {
-  if (quantity == "range_time") {
-    std::vector<double> times;
-    for (const Range* r : closed_ranges(m, range)) times.push_back(static_cast<double>(*r->end_ns - r->start_ns));
-    if (auto v = from_samples(times)) return *v;
-    return {std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
-  }
-  if (quantity == "payload" || quantity == "payload_bytes" || quantity == "payload_ns" || quantity == "payload_pct" ||
-      quantity == "payload_error") {
-    std::vector<double> payloads;
-    for (const Range* r : closed_ranges(m, range))
-      if (r->payload) payloads.push_back(*r->payload);
-    if (auto v = from_samples(payloads)) return *v;
-    return {std::nullopt, "not measured: range '" + range + "' carried no payload"};
+  switch (quantity.id()) {
+    case QuantityId::kRangeTime: {
+      std::vector<double> times;
+      for (const Range* r : closed_ranges(m, range)) times.push_back(static_cast<double>(*r->end_ns - r->start_ns));
+      if (auto v = from_samples(times)) return *v;
+      return {std::nullopt, "not measured: range '" + range + "' is not in the timeline"};
+    }
+    case QuantityId::kPayload:
+    case QuantityId::kPayloadBytes:
+    case QuantityId::kPayloadNs:
+    case QuantityId::kPayloadPct:
+    case QuantityId::kPayloadError: {
+      std::vector<double> payloads;
+      for (const Range* r : closed_ranges(m, range))
+        if (r->payload) payloads.push_back(*r->payload);
+      if (auto v = from_samples(payloads)) return *v;
+      return {std::nullopt, "not measured: range '" + range + "' carried no payload"};
+    }
+    case QuantityId::kUmHtodBytes:
+    case QuantityId::kUmDtohBytes:
+    case QuantityId::kUmGpuPageFaults:
+    case QuantityId::kUmCpuPageFaults: return unified_memory_quantity(m, range, quantity.id());
+    case QuantityId::kCopyOverlapPct:
+    case QuantityId::kMaxConcurrentKernels: return overlap_quantity(m, range, quantity.id());
+    case QuantityId::kShareOfPeak: {
+      const Quantity rate = quantity.rate();
+      const QuantityValue measured = range_quantity(m, range, rate);
+      if (!measured.value) return measured;
+      if (m.devices.empty()) return {std::nullopt, "not known: the measurement names no GPU"};
+      const DeviceFacts& d = m.devices.front();
+      const ArithmeticPeak* peak = peak_for(peaks, rate, d);
+      if (!peak)
+        return {std::nullopt, "not known: the lab data gives no [[peak]] for " + rate.name() + " on compute capability " +
+                                  std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)};
+      return scaled(measured, 100.0 / *peak->on(d));
+    }
+    case QuantityId::kEffectiveBandwidthPctOfPeak: {
+      const QuantityValue bandwidth = range_quantity(m, range, Quantity::named("effective_bandwidth"));
+      const double peak = m.devices.empty() ? 0 : m.devices.front().peak_dram_bytes_per_second();
+      if (!bandwidth.value) return bandwidth;
+      if (peak <= 0) return {std::nullopt, "not known: the measurement names no GPU"};
+      return scaled(bandwidth, 100.0 / peak);
+    }
+    default: break;
   }
   if (auto v = activity_quantity(m, range, quantity)) return *v;
-  if (auto v = unified_memory_quantity(m, range, quantity)) return *v;
-  if (auto v = overlap_quantity(m, range, quantity)) return *v;
-  if (const std::string rate = peak_rate_of(quantity); !rate.empty()) {
-    const QuantityValue measured = range_quantity(m, range, rate);
-    if (!measured.value) return measured;
-    if (m.devices.empty()) return {std::nullopt, "not known: the measurement names no GPU"};
-    const DeviceFacts& d = m.devices.front();
-    const ArithmeticPeak* peak = peak_for(peaks, rate, d);
-    if (!peak)
-      return {std::nullopt, "not known: the lab data gives no [[peak]] for " + rate + " on compute capability " +
-                                std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)};
-    return scaled(measured, 100.0 / *peak->on(d));
-  }
-  if (quantity == "effective_bandwidth_pct_of_peak") {
-    const QuantityValue bandwidth = range_quantity(m, range, "effective_bandwidth");
-    const double peak = m.devices.empty() ? 0 : m.devices.front().peak_dram_bytes_per_second();
-    if (!bandwidth.value) return bandwidth;
-    if (peak <= 0) return {std::nullopt, "not known: the measurement names no GPU"};
-    return scaled(bandwidth, 100.0 / peak);
-  }
   std::vector<double> values;
   bool any_kernel = false;
   for (const auto& k : m.kernels) {

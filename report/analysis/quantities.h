@@ -9,6 +9,7 @@
 
 #include "lab_data.h"
 #include "labbook/model/measurement.h"
+#include "labbook/model/quantity.h"
 
 namespace labbook::report {
 
@@ -35,24 +36,13 @@ using MeasuredQuantity = std::function<std::optional<double>(const std::string& 
 /// count was not.
 std::optional<double> flop_count(const MeasuredQuantity& measured, const std::string& precision);
 
-/// Unit of a quantity ("%", "ns", "bytes/s", ...); "" when unknown.
-std::string quantity_unit(const std::string& quantity);
-/// Whether the quantity moves from run to run: a duration, a rate, a clock, or what rests on
-/// them (cycles from a time, a share of time or of a peak rate, how much overlapped); counters
-/// repeat exactly. A claim on one run of such a quantity cannot know its noise.
-bool is_timed_quantity(const std::string& quantity);
-/// The quantity's name as a label a reader reads (a column header, an axis): "Load efficiency".
-std::string quantity_label(const std::string& quantity);
-/// One line saying what the quantity is and how it is computed.
-std::string quantity_description(const std::string& quantity);
-
 /// How the metrics were collected, for a sheet's reader: the replay ("application replay,
 /// 2 runs of the program") and what L2 held when each kernel started.
 std::string metric_collection(const Measurement&);
 
 /// The value of `quantity` for the kernels launched inside `range` (exact path match).
 /// `peaks`: the lab's [[peak]]s, which "<rate>_pct_of_peak" quantities divide by.
-QuantityValue range_quantity(const Measurement&, const std::string& range, const std::string& quantity,
+QuantityValue range_quantity(const Measurement&, const std::string& range, const Quantity& quantity,
                              const std::vector<ArithmeticPeak>& peaks = {});
 
 }  // namespace labbook::report

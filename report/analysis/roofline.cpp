@@ -35,7 +35,7 @@ RooflineKernel roofline_kernel(const std::string& label, const MeasuredQuantity&
 }
 
 RooflineKernel range_roofline_kernel(const Measurement& m, const std::string& range) {
-  return roofline_kernel(range, [&](const std::string& q) { return range_quantity(m, range, q).value; });
+  return roofline_kernel(range, [&](const std::string& q) { return range_quantity(m, range, Quantity::named(q)).value; });
 }
 
 Roofline roofline_for(const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
@@ -46,7 +46,7 @@ Roofline roofline_for(const Measurement& m, const std::vector<ArithmeticPeak>& p
   r.dram_bytes_per_second = device.peak_dram_bytes_per_second();
   for (const char* precision : {"sp", "dp"}) {
     const std::string rate = std::string("flop_rate_") + precision;
-    if (const ArithmeticPeak* p = peak_for(peaks, rate, device))
+    if (const ArithmeticPeak* p = peak_for(peaks, Quantity::named(rate), device))
       if (const auto value = p->on(device))
         r.ceilings.push_back({std::string(precision_name(precision)) + " FMA peak", precision, *value});
   }

@@ -205,7 +205,7 @@ const std::string& stylesheet() {
       "body{font-family:system-ui,sans-serif;max-width:76rem;margin:0 auto 2rem;padding:0 1rem;line-height:1.45;color:#222;"
       "overflow-wrap:break-word}\n"
       // A sheet is read as a page of questions: spacing that separates, no more.
-      "p,ul,ol{margin:.6rem 0}h1{font-size:1.8rem;margin:1rem 0 .6rem}h2{font-size:1.35rem;margin:1.4rem 0 .5rem}"
+      "p,ul,ol{margin:.6rem 0}h1{font-size:1.8rem;margin:1rem 0 .6rem}h2{font-size:1.35rem;margin:1.1rem 0 .45rem}"
       "h3{font-size:1.1rem;margin:1rem 0 .4rem}\n"
       "nav.labbook{position:sticky;top:0;background:#fafafa;border-bottom:1px solid #ddd;padding:.4rem 0;margin-bottom:1rem;"
       "display:flex;flex-wrap:wrap;gap:.2rem .9rem;font-size:.9rem;z-index:1}\n"
@@ -215,6 +215,7 @@ const std::string& stylesheet() {
       "th,td{border:1px solid #ccc;padding:.2rem .4rem;vertical-align:top;text-align:left;line-height:1.3}\n"
       // The summary's verdict and its section link stay on one line; the measured value gets room for it.
       "table.summary td:nth-child(3){white-space:nowrap}table.summary td:nth-child(2){min-width:16rem}\n"
+      "@media (max-width:600px){table.summary td:nth-child(3){white-space:normal}}\n"
       // A table of eight columns or more (a compiler's report, a results table with a ratio
       // column) spends less on padding, so that it fits beside the contents at 1280 px.
       "table:has(tr>:nth-child(8)) :is(th,td){padding:.2rem .3rem}\n"
@@ -247,7 +248,7 @@ const std::string& stylesheet() {
       "nav.contents.sidebar{display:block;position:sticky;top:2.8rem;align-self:start;max-height:calc(100vh - 3.5rem);"
       "overflow-y:auto;margin:1rem 0}nav.contents.menu{display:none}}\n"
       + std::string(badge_css()) +
-      "details.folded{margin:.4rem 0}details.folded summary{cursor:pointer;color:#0645ad}\n"
+      "details.folded{margin:.2rem 0}details.folded summary{cursor:pointer;color:#0645ad;font-size:.92rem}\n"
       // A folded section (background, setup, references) opens under its heading.
       "details.section>summary{cursor:pointer}details.section>summary>h2{display:inline}\n"
       // A phone stacks each row: one cell a line, its column's name before it, so that no

@@ -9,7 +9,7 @@ using nlohmann::json;
 namespace {
 
 json result_json(const ResultRecord& r) {
-  json row = {{"experiment", r.experiment}, {"quantity", r.quantity}, {"measured", value_json(r.measured, r.unit)},
+  json row = {{"experiment", r.experiment}, {"quantity", r.quantity.name()}, {"measured", value_json(r.measured, r.unit)},
               {"verdict", r.verdict}};
   if (r.model_source_gpu) row["model_source_gpu"] = {{"value", *r.model_source_gpu}, {"architecture", r.model_architecture}};
   if (r.model_this_gpu) row["model_this_gpu"] = *r.model_this_gpu;
@@ -27,6 +27,7 @@ json claim_json(const ClaimRecord& c) {
   json row = {{"claim", c.claim}, {"citation", c.citation}, {"verdict", c.verdict_line()}};
   if (c.ratio) row["ratio"] = {{"value", c.ratio->value}, {"low", c.ratio->low}, {"high", c.ratio->high}};
   if (!c.section.empty()) row["section"] = c.section;
+  for (const auto& [gpu, verdict] : c.other_gpus) row["other_gpus"].push_back({{"gpu", gpu}, {"verdict", verdict}});
   return row;
 }
 
@@ -44,7 +45,7 @@ json sheet_json(const Sheet& sheet) {
   for (const auto& q : sheet.questions) {
     json rows = json::array();
     for (const auto& r : q.rows) rows.push_back(result_json(r));
-    out["sections"].push_back({{"title", q.title}, {"rows", std::move(rows)}});
+    out["sections"].push_back({{"title", q.title}, {"answer", q.answer}, {"rows", std::move(rows)}});
   }
   out["claims"] = json::array();
   for (const auto& c : sheet.claims) out["claims"].push_back(claim_json(c));

@@ -28,7 +28,7 @@ std::string terminal_summary(const Sheet& sheet) {
       const std::string printed =
           row.source->printed.empty() ? format_as_printed(row.source->value, row.source->unit) : row.source->printed;
       const std::string model = row.model_this_gpu ? format_value(*row.model_this_gpu, row.unit) : "-";
-      out += pad(row.experiment, 31) + pad(quantity_label(row.quantity), 25) + pad(measured, 19) + pad(model, 19) +
+      out += pad(row.experiment, 31) + pad(row.quantity.label(), 25) + pad(measured, 19) + pad(model, 19) +
              pad(row.verdict == "—" ? "-" : row.verdict, 15) + printed + "\n";
     }
   for (const auto& claim : sheet.claims) out += "claim: " + claim.claim + " -> " + claim.verdict_line() + "\n";

@@ -14,7 +14,7 @@ namespace labbook::report {
 
 using nlohmann::json;
 
-Difference difference(const std::string& quantity, const QuantityValue& a, const QuantityValue& b) {
+Difference difference(const Quantity& quantity, const QuantityValue& a, const QuantityValue& b) {
   if (!a.value || !b.value) return Difference::kMissing;
   if (*a.value == *b.value) return Difference::kSame;
   // As a claim decides: repeats that overlap are noise, and one run of a timed value each knows none.
@@ -69,10 +69,10 @@ void add_question(Sheet& out, const QuestionRecord& qa, const QuestionRecord& qb
     const ResultRecord& b = qb.rows[r];
     const Difference d = difference(a.quantity, a.measured, b.measured);
     ++tally[d];
-    std::vector<Text> cells = {experiment_label(a.experiment), quantity_label(a.quantity), value_text(a.measured, a.unit),
+    std::vector<Text> cells = {experiment_label(a.experiment), a.quantity.label(), value_text(a.measured, a.unit),
                                value_text(b.measured, b.unit), ratio_text(a.measured, b.measured), difference_word(d)};
     (d == Difference::kBeyondNoise || d == Difference::kNoiseUnknown ? apart : alike).rows.push_back(std::move(cells));
-    rows.push_back({{"experiment", a.experiment}, {"quantity", a.quantity}, {"a", value_json(a.measured, a.unit)},
+    rows.push_back({{"experiment", a.experiment}, {"quantity", a.quantity.name()}, {"a", value_json(a.measured, a.unit)},
                     {"b", value_json(b.measured, b.unit)}, {"difference", difference_word(d)}});
   }
   if (apart.rows.empty()) out.lines({Text{"No value differs beyond the noise."}});

@@ -32,7 +32,7 @@ enum class Difference {
 /// `a` against `b`, as a claim is decided: they differ when the ranges of their repeats do not
 /// overlap (a counter that repeats exactly: when its values differ); a timed value measured once
 /// on each side cannot say.
-Difference difference(const std::string& quantity, const QuantityValue& a, const QuantityValue& b);
+Difference difference(const Quantity& quantity, const QuantityValue& a, const QuantityValue& b);
 
 struct Comparison {
   /// A summary (the runs, what differs, the verdicts that changed), then one section per question.

@@ -79,7 +79,7 @@ void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m) {
       bars.push_back(std::move(bar));
     }
     const std::string file = lab.id + ".chart-" + std::to_string(i + 1) + ".svg";
-    sheet.figures.push_back({file, bar_chart_svg(c.title, bars, quantity_unit(c.quantity),
+    sheet.figures.push_back({file, bar_chart_svg(c.title, bars, c.quantity.unit(),
                                                  "source" + (source_gpu.empty() ? "" : " (" + source_gpu + ")")), c.title});
     sheet.heading(3, c.title);
     if (!c.text.empty()) sheet.markdown(c.text);
@@ -95,7 +95,7 @@ std::string model_per_request(ModelPredictions& model, const std::string& experi
   std::vector<std::string> parts;
   const auto add = [&](const char* quantity, const std::string& what) {
     // 0 per request: the kernel makes no such request.
-    if (const auto v = model.predict(experiment, quantity).this_gpu; v && *v > 0) parts.push_back(what + " " + two_decimals(*v));
+    if (const auto v = model.predict(experiment, Quantity::named(quantity)).this_gpu; v && *v > 0) parts.push_back(what + " " + two_decimals(*v));
   };
   add("gld_transactions_per_request", "sectors per load request");
   add("gst_transactions_per_request", "sectors per store request");
@@ -250,14 +250,14 @@ void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m) {
     const Curve& c = lab.curves[i];
     std::vector<CurveLine> lines;
     std::vector<CurveLevel> levels;
-    json data = {{"title", c.title}, {"quantity", c.quantity}, {"parameter", c.parameter}, {"groups", json::object()}};
+    json data = {{"title", c.title}, {"quantity", c.quantity.name()}, {"parameter", c.parameter}, {"groups", json::object()}};
     for (const auto& g : c.groups) {
       CurveLine line{g, {}, {}};
       for (const auto& v : sweep_values(m, g, c.parameter)) {
         const auto x = as_number(v);
         const QuantityValue value = range_quantity(m, g + "/" + c.parameter + "=" + v, c.quantity, lab.peaks);
         if (x && value.value) line.measured.push_back({*x, *value.value});
-        data["groups"][g].push_back({{c.parameter, v}, {"measured", value_json(value, quantity_unit(c.quantity))}});
+        data["groups"][g].push_back({{c.parameter, v}, {"measured", value_json(value, c.quantity.unit())}});
       }
       for (const auto& r : lab.references) {
         if (r.quantity != c.quantity) continue;
@@ -269,7 +269,7 @@ void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m) {
       lines.push_back(std::move(line));
     }
     const std::string file = lab.id + ".curve-" + std::to_string(i + 1) + ".svg";
-    const CurveAxes axes{c.parameter, c.x_unit, quantity_label(c.quantity), quantity_unit(c.quantity), c.log_x, c.log_y};
+    const CurveAxes axes{c.parameter, c.x_unit, c.quantity.label(), c.quantity.unit(), c.log_x, c.log_y};
     sheet.figures.push_back({file, line_chart_svg(c.title, lines, levels, axes), c.title});
     sheet.heading(3, c.title);
     if (!c.text.empty()) sheet.markdown(c.text);
@@ -280,12 +280,16 @@ void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m) {
 
 /// Each [[activity_table]]: nvprof's GPU-activities rows for the range, then the source's.
 void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m, Citations& citations) {
+  // nvprof's columns Time(%), Time, Calls, Avg, Min and Max of each row, as quantities.
+  using Q = QuantityId;
   struct Row {
-    const char* prefix;
     const char* name;
+    QuantityId columns[6];
   };
-  const Row rows[] = {{"kernels_", "kernels"}, {"memcpy_htod_", "[CUDA memcpy HtoD]"}, {"memcpy_dtoh_", "[CUDA memcpy DtoH]"}};
-  const char* stats[] = {"time_pct", "time", "calls", "avg", "min", "max"};
+  const Row rows[] = {
+      {"kernels", {Q::kKernelsTimePct, Q::kKernelsTime, Q::kKernelsCalls, Q::kKernelsAvg, Q::kKernelsMin, Q::kKernelsMax}},
+      {"[CUDA memcpy HtoD]", {Q::kHtodTimePct, Q::kHtodTime, Q::kHtodCalls, Q::kHtodAvg, Q::kHtodMin, Q::kHtodMax}},
+      {"[CUDA memcpy DtoH]", {Q::kDtohTimePct, Q::kDtohTime, Q::kDtohCalls, Q::kDtohAvg, Q::kDtohMin, Q::kDtohMax}}};
   for (const auto& spec : lab.activity_tables) {
     sheet.heading(3, spec.title);
     if (!spec.text.empty()) sheet.markdown(spec.text);
@@ -306,7 +310,7 @@ void add_activity_tables(Sheet& sheet, const LabData& lab, const Measurement& m,
         std::string citation;
         for (std::size_t s = 0; s < 6; ++s)
           for (const auto& r : lab.references)
-            if (r.experiment == e && r.quantity == std::string(row.prefix) + stats[s]) {
+            if (r.experiment == e && r.quantity.id() == row.columns[s]) {
               cells[s + 1] = s == 0 ? format_number("%.2f%%", r.value) : s == 2 ? format_number("%.0f", r.value) : nvprof_duration(r.value);
               citation = r.citation;
             }

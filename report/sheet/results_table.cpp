@@ -6,7 +6,9 @@
 
 #include "architecture.h"
 #include "format.h"
+#include "comparison.h"
 #include "quantities.h"
+#include "setup_section.h"
 
 namespace labbook::report {
 
@@ -32,6 +34,8 @@ struct Column {
   std::vector<std::string> values;
   std::vector<std::vector<Span>> after;
   bool unit_to_header = false;   ///< a unit every value shares moves to the header
+  /// Per row, the values of other GPUs' recordings, shown after the value ("79.1 · 69.0").
+  std::vector<std::vector<std::string>> beside = {};
 
   void add(std::string value, std::vector<Span> rest = {}) {
     values.push_back(std::move(value));
@@ -57,13 +61,35 @@ std::string common_unit(const Column& c) {
 
 /// The measurement differs from the model beyond its own repeats: a median outside the
 /// tolerance while the repeats' spread reaches the prediction does not count.
-bool differs_beyond_noise(ModelPredictions& model, const std::string& e, const std::string& q, const QuantityValue& v) {
+bool differs_beyond_noise(ModelPredictions& model, const std::string& e, const Quantity& q, const QuantityValue& v) {
   const std::string verdict = model.verdict(e, q, v.value);
   if (verdict == "—" || verdict == "as predicted") return false;
   if (!v.varies()) return true;
   const double predicted = *model.predict(e, q).this_gpu;
   if (predicted >= v.low() && predicted <= v.high()) return false;
   return model.verdict(e, q, v.low()) != "as predicted" && model.verdict(e, q, v.high()) != "as predicted";
+}
+
+/// Each other GPU's recording beside the measured column `now`, where one of its rows differs
+/// from this measurement beyond the noise (a counter that repeats exactly stays alone).
+void add_beside(Column& now, const Section& section, const ResultsTableContext& c, const Quantity& q,
+                const std::vector<ResultRecord>& rows, std::size_t qi) {
+  for (const Measurement* other : c.beside) {
+    std::vector<std::string> values;
+    bool differs = false;
+    for (std::size_t ei = 0; ei < section.experiments.size(); ++ei) {
+      const ResultRecord& row = rows[ei * section.quantities.size() + qi];
+      const QuantityValue v = range_quantity(*other, section.experiments[ei], q, c.lab.peaks);
+      const Difference d = difference(q, row.measured, v);
+      differs = differs || d == Difference::kBeyondNoise || d == Difference::kNoiseUnknown;
+      values.push_back(v.value ? format_value(*v.value, row.unit) : "—");
+    }
+    if (!differs) continue;
+    if (now.beside.empty()) now.header += ", " + gpu_short_name(c.m);
+    now.header += " · " + gpu_short_name(*other);
+    now.beside.resize(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) now.beside[i].push_back(values[i]);
+  }
 }
 
 }  // namespace
@@ -131,8 +157,8 @@ Table results_table(const Section& section, ResultsTableContext& c, std::vector<
   };
   std::vector<ResultRecord> rows(section.experiments.size() * section.quantities.size());
   for (std::size_t qi = 0; qi < section.quantities.size(); ++qi) {
-    const std::string& q = section.quantities[qi];
-    const std::string label = quantity_label(q);
+    const Quantity& q = section.quantities[qi];
+    const std::string label = q.label();
     // One meaning a column: what the source printed, what the model gives for the source's GPU,
     // what this GPU measured, and the share of the section's baseline.
     Column source{label + ", source", {}, {}, true}, model{label + ", model", {}, {}, true}, now{label, {}, {}, true},
@@ -146,7 +172,7 @@ Table results_table(const Section& section, ResultsTableContext& c, std::vector<
                               [&](const ReferenceValue& r) { return r.experiment == e && r.quantity == q; });
       // A number the program reported (a payload) has no unit of its own: it counts what the
       // source's value counts ("formats", "cudaError_t").
-      std::string unit = quantity_unit(q);
+      std::string unit = q.unit();
       if (unit.empty() && ref != lab.references.end()) unit = ref->unit;
       const QuantityValue measured = range_quantity(c.m, e, q, lab.peaks);
       const Prediction p = c.model.predict(e, q);
@@ -208,6 +234,7 @@ Table results_table(const Section& section, ResultsTableContext& c, std::vector<
     }
     columns.push_back(std::move(source));
     columns.push_back(std::move(model));
+    add_beside(now, section, c, q, rows, qi);
     columns.push_back(std::move(now));
     if (against) columns.push_back(std::move(of));
   }
@@ -217,10 +244,15 @@ Table results_table(const Section& section, ResultsTableContext& c, std::vector<
   for (auto& col : columns) {
     std::vector<Text> cells;
     std::string unit = col.unit_to_header ? common_unit(col) : "";
-    for (std::size_t i = 0; i < col.values.size(); ++i) {
-      std::string v = col.values[i];
+    const auto without_unit = [&](std::string v) {
       if (!unit.empty() && v.size() > unit.size() + 1 && v.compare(v.size() - unit.size() - 1, std::string::npos, " " + unit) == 0)
         v.resize(v.size() - unit.size() - 1);
+      return v;
+    };
+    for (std::size_t i = 0; i < col.values.size(); ++i) {
+      std::string v = without_unit(col.values[i]);
+      if (i < col.beside.size())
+        for (const auto& other : col.beside[i]) v += " · " + without_unit(other);
       Text cell{v};
       for (auto& s : col.after[i]) cell.spans.push_back(s);
       cells.push_back(std::move(cell));

@@ -30,6 +30,8 @@ struct ResultsTableContext {
   Citations& citations;
   NoteBook& notes;
   ModelPredictions& model;
+  /// Other GPUs' recordings: a column each for a quantity where one differs beyond the noise.
+  std::vector<const Measurement*> beside = {};
 };
 
 /// "Fermi M2070 (the chapter's GPU...)" -> "Fermi M2070", "not named; presumably..." -> "GPU

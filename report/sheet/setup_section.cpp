@@ -43,12 +43,12 @@ void add_setup_table(Sheet& sheet, const LabData& lab, const Measurement& m, boo
     for (const auto& p : lab.peaks) {
       const auto value = p.on(d);
       if (!value || !shows_peaks) continue;
-      const std::string unit = quantity_unit(p.quantity);
-      t.rows.push_back({"Peak " + quantity_label(p.quantity),
+      const std::string unit = p.quantity.unit();
+      t.rows.push_back({"Peak " + p.quantity.label(),
                         format_value(*value, unit) + " = " + format_number("%g", p.per_sm_per_clock) + " per clock per SM (" +
                             p.text + ") x " + std::to_string(d.sm_count) + " SMs x " +
                             format_number("%.0f MHz", d.sm_clock_khz / 1e3) + " (maximum SM clock); " + p.citation});
-      facts["peaks"][p.quantity] = *value;
+      facts["peaks"][p.quantity.name()] = *value;
     }
   }
   // The clock the kernels actually ran at: CUPTI 13.0 cannot lock it, so record it.
@@ -87,11 +87,15 @@ void add_setup_table(Sheet& sheet, const LabData& lab, const Measurement& m, boo
 
 }  // namespace
 
-std::string measured_heading(const Measurement& m, bool recorded) {
-  if (!recorded) return "Measured here";
+std::string gpu_short_name(const Measurement& m) {
   std::string gpu = m.devices.empty() ? "its GPU" : m.devices.front().name;
   if (gpu.rfind("NVIDIA ", 0) == 0) gpu = gpu.substr(7, gpu.find(' ', 7) - 7);
-  return "Measured on " + gpu + " (recording)";
+  return gpu;
+}
+
+std::string measured_heading(const Measurement& m, bool recorded) {
+  if (!recorded) return "Measured here";
+  return "Measured on " + gpu_short_name(m) + " (recording)";
 }
 
 void add_how_measured(Sheet& sheet, const LabData& lab, const Measurement& m, bool recorded) {
@@ -104,11 +108,11 @@ void add_how_measured(Sheet& sheet, const LabData& lab, const Measurement& m, bo
                       ? ", and nothing else: the lab asks for no metrics"
                       : ", then metrics runs (Range Profiler, one range per kernel; see \"Metrics collected by\" above)") +
       ". Values are medians over the launches in each NVTX range. Quantities:\n\n";
-  std::vector<std::string> used;
+  std::vector<Quantity> used;
   for (const auto& s : lab.sections)
     for (const auto& q : s.quantities)
       if (std::find(used.begin(), used.end(), q) == used.end()) used.push_back(q);
-  for (const auto& q : used) how += "- `" + q + "`: " + quantity_description(q) + "\n";
+  for (const auto& q : used) how += "- `" + q.name() + "`: " + q.description() + "\n";
   sheet.markdown(how);
 }
 

@@ -15,6 +15,8 @@ namespace labbook::report {
 /// "Measured here", or for a recording "Measured on H100 (recording)": the reader must know
 /// the numbers were not taken on the machine that rendered the sheet.
 std::string measured_heading(const Measurement& m, bool recorded);
+/// The measured GPU in a word or two: "H100" for "NVIDIA H100 80GB HBM3".
+std::string gpu_short_name(const Measurement& m);
 
 void add_how_measured(Sheet& sheet, const LabData& lab, const Measurement& m, bool recorded);
 void add_not_reproduced(Sheet& sheet, const LabData& lab, Citations& citations);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "architecture.h"
+#include "labbook/model/quantity_labels.h"
 #include "claims_section.h"
 #include "figure_sections.h"
 #include "format.h"
@@ -60,7 +61,7 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
   if (!sweep.text.empty()) sheet.markdown(expand_placeholders(sweep.text, m, lab.peaks));
   // Each (value, group, quantity) once, for the JSON and for the tables.
   std::map<std::string, QuantityValue> measured;   // keyed by value, group and quantity
-  const auto key = [](const std::string& v, const std::string& g, const std::string& q) { return v + '\n' + g + '\n' + q; };
+  const auto key = [](const std::string& v, const std::string& g, const Quantity& q) { return v + '\n' + g + '\n' + q.name(); };
   json rows = json::array();
   for (const auto& v : values) {
     json row = {{sweep.parameter, v}};
@@ -68,7 +69,7 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
       for (const auto& q : sweep.quantities) {
         const QuantityValue& value = measured[key(v, g, q)] =
             range_quantity(m, g + "/" + sweep.parameter + "=" + v, q, lab.peaks);
-        row[g][q] = value_json(value, quantity_unit(q));
+        row[g][q.name()] = value_json(value, q.unit());
       }
     rows.push_back(std::move(row));
   }
@@ -79,7 +80,7 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
   }
   const bool apart = sweep.quantities.size() == 1 || sweep.groups.size() * sweep.quantities.size() > kWidestSweepTable;
   // One table of every (group, quantity), or one table a quantity whose columns are the groups.
-  std::vector<std::vector<std::string>> tables;
+  std::vector<std::vector<Quantity>> tables;
   if (apart) {
     for (const auto& q : sweep.quantities) tables.push_back({q});
   } else {
@@ -87,9 +88,9 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
   }
   for (const auto& quantities : tables) {
     Table t;
-    t.header.push_back(quantity_label(sweep.parameter));
+    t.header.push_back(quantity_reader_label(sweep.parameter));
     for (const auto& g : sweep.groups)
-      for (const auto& q : quantities) t.header.push_back(apart ? g : g + ": " + quantity_label(q));
+      for (const auto& q : quantities) t.header.push_back(apart ? g : g + ": " + q.label());
     for (const auto& v : values) {
       // A size in bytes reads as one ("4 KiB"), not as its digits.
       char* end = nullptr;
@@ -97,18 +98,18 @@ void add_sweep(Sheet& sheet, const LabData& lab, const Sweep& sweep, const Measu
       std::vector<Text> cells = {sweep.unit == "bytes" && end && *end == '\0' ? format_size(number) : v};
       for (const auto& g : sweep.groups)
         for (const auto& q : quantities)
-          cells.push_back(cell(measured.at(key(v, g, q)), quantity_unit(q)));
+          cells.push_back(cell(measured.at(key(v, g, q)), q.unit()));
       t.rows.push_back(std::move(cells));
     }
     // A long sweep, and every quantity after the first, folds under one line in the HTML that
     // names the quantity. A short first table shows its quantity above it.
     const std::size_t columns = t.header.size() - 1;
     if (t.rows.size() > kLongSweepRows || &quantities != &tables.front())
-      t.folded_under = (apart ? "The sweep's " + quantity_label(quantities.front()) : std::string("The sweep's table")) +
+      t.folded_under = (apart ? "The sweep's " + quantities.front().label() : std::string("The sweep's table")) +
                        ": " + std::to_string(t.rows.size()) + " values of " + sweep.parameter + ", " +
                        std::to_string(columns) + (columns == 1 ? " column" : " columns");
     else if (apart)
-      sheet.lines({Text{strong(quantity_label(quantities.front()))}});
+      sheet.lines({Text{strong(quantities.front().label())}});
     sheet.table(std::move(t));
   }
 }
@@ -188,15 +189,27 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   // The questions: the lab's sections, then its pictures and sweeps, each with its experiments.
   Body body;
   body.sheet.data = {{"sweeps", json::array()}};
+  // Each section's experiment, told under the same line as its claims (one line less a question).
+  std::vector<Sheet> experiments(lab.sections.size());
   ResultsTableContext results{lab, m, citations, notes, model};
-  for (const auto& section : lab.sections)
+  for (const Measurement& other : context.beside) results.beside.push_back(&other);
+  for (std::size_t i = 0; i < lab.sections.size(); ++i) {
+    const Section& section = lab.sections[i];
     body.part(section.experiments, {}, [&](Sheet& s) {
       s.heading(3, section.title);
-      if (!section.text.empty()) s.markdown(expand_placeholders(section.text, m, lab.peaks));
-      QuestionRecord question{section.title, {}};
+      QuestionRecord question{section.title, expand_placeholders(section.answer, m, lab.peaks), {}};
+      // The answer leads; how the experiment runs waits under a line after the table.
+      const std::string text = section.text.empty() ? "" : expand_placeholders(section.text, m, lab.peaks);
+      if (question.answer.empty()) {
+        if (!text.empty()) s.markdown(text);
+      } else {
+        s.markdown("**In short:** " + question.answer);
+        if (!text.empty()) experiments[i].markdown(text);
+      }
       s.table(results_table(section, results, question.rows));
       s.questions.push_back(std::move(question));
     });
+  }
   if (lab.model) body.part(lab.model->figures, {}, [&](Sheet& s) { add_warp_figures(s, lab, model); });
   std::vector<std::string> charted;
   for (const auto& c : lab.memory_charts) charted.push_back(c.experiment);
@@ -223,7 +236,9 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   for (const auto& t : lab.timelines) timed.insert(timed.end(), t.experiments.begin(), t.experiments.end());
   body.part(timed, {}, [&](Sheet& s) { add_timelines(s, lab, m); });
   number_questions(body);
-  const std::vector<JudgedClaim> claims = judge_claims(lab, m, citations, body.homes);
+  const std::vector<JudgedClaim> claims = judge_claims(lab, m, citations, body.homes, context.beside);
+  std::vector<std::string> beside_gpus;
+  for (const Measurement& other : context.beside) beside_gpus.push_back(gpu_short_name(other));
 
   Sheet sheet;
   sheet.title = lab.title;
@@ -238,7 +253,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   }
   sheet.heading(2, "What you will learn");
   sheet.markdown(lab.prose.goals);
-  add_claims_summary(sheet, lab, claims, body.homes, measured_title);
+  add_claims_summary(sheet, lab, claims, body.homes, measured_title, beside_gpus);
   add_key_picture(sheet, body.sheet.figures);
   sheet.folded_heading("Background");
   sheet.markdown(lab.prose.background);
@@ -254,17 +269,18 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
     const std::size_t end = h + 1 < body.starts.size() ? body.starts[h + 1] : body.sheet.blocks.size();
     sheet.blocks.insert(sheet.blocks.end(), body.sheet.blocks.begin() + static_cast<long>(body.starts[h]),
                         body.sheet.blocks.begin() + static_cast<long>(end));
-    add_claims_of(sheet, claims, static_cast<int>(h));
+    add_claims_of(sheet, claims, static_cast<int>(h), beside_gpus,
+                  h < experiments.size() ? std::move(experiments[h]) : Sheet{});
   }
   sheet.figures = std::move(body.sheet.figures);
   if (std::any_of(claims.begin(), claims.end(), [](const JudgedClaim& j) { return j.home < 0; })) {
     sheet.heading(2, "Other claims");
-    add_claims_of(sheet, claims, -1);
+    add_claims_of(sheet, claims, -1, beside_gpus);
   }
 
   sheet.folded_heading("What to look at");
   sheet.markdown(lab.prose.look_at);
-  sheet.heading(2, "Questions");
+  sheet.folded_heading("Questions");
   std::string questions;
   for (std::size_t i = 0; i < lab.prose.questions.size(); ++i)
     questions += std::to_string(i + 1) + ". " + lab.prose.questions[i] + "\n";

@@ -19,6 +19,9 @@ struct SheetContext {
     std::string id, title;
   };
   std::vector<Exercise> exercises = {};
+  /// The lab's recordings from other GPUs of the family: their values stand beside this
+  /// measurement's where they differ beyond the noise, their verdicts beside its verdicts.
+  std::vector<Measurement> beside = {};
 };
 
 /// Lab data + measurement -> sheet: for each experiment the source's value, the value

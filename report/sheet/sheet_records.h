@@ -15,7 +15,9 @@ namespace labbook::report {
 
 /// One experiment's quantity in a question's table: measured, modelled, printed by a source.
 struct ResultRecord {
-  std::string experiment, quantity, unit;
+  std::string experiment;
+  Quantity quantity;
+  std::string unit;
   QuantityValue measured;
   std::optional<double> model_source_gpu;   ///< the warp model's value for the source's GPU
   std::string model_architecture;           ///< that GPU's architecture in the model
@@ -28,8 +30,14 @@ struct ResultRecord {
 
 struct QuestionRecord {
   std::string title;
+  std::string answer;   ///< Markdown, the measured values in place
   std::vector<ResultRecord> rows;
 };
+
+/// A verdict as the JSON and the terminal give it: "holds here: ratio 2.00; ...".
+inline std::string verdict_line(Verdict verdict, const std::string& reason) {
+  return verdict_name(verdict) + (reason.empty() ? "" : ": " + reason);
+}
 
 struct ClaimRecord {
   std::string claim, citation;
@@ -37,8 +45,10 @@ struct ClaimRecord {
   std::string reason;    ///< why, with the ratio and the band it needed ("" where none)
   std::string section;   ///< the heading of the question that answers it, "" if none
   std::optional<Ratio> ratio;
+  /// The claim on other GPUs' recordings: each GPU and its verdict line.
+  std::vector<std::pair<std::string, std::string>> other_gpus = {};
   /// The verdict as the JSON and the terminal give it: "holds here: ratio 2.00; ...".
-  std::string verdict_line() const { return verdict_name(verdict) + (reason.empty() ? "" : ": " + reason); }
+  std::string verdict_line() const { return report::verdict_line(verdict, reason); }
 };
 
 }  // namespace labbook::report

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "call_audit.h"
+#include "named_quantity.h"
 
 using namespace labbook;
 using namespace labbook::grading;
@@ -50,7 +51,9 @@ struct HonestRun {
       m.kernels.push_back(kernel(ref, 5e4, 64 * kMB, 64 * kMB));
     }
   }
-  CallAudit audit(std::vector<std::string> quantities = {"time", "gld_efficiency", "speed_pct_of_reference"}) const {
+  CallAudit audit(std::vector<std::string> names = {"time", "gld_efficiency", "speed_pct_of_reference"}) const {
+    std::vector<labbook::Quantity> quantities;
+    for (const auto& n : names) quantities.push_back(named_quantity(n));
     return audit_calls(m, h, "student/n=8192", "reference/n=8192", quantities);
   }
 };
@@ -230,7 +233,9 @@ struct PipelineRun {
       m.kernels.push_back(r);
     }
   }
-  CallAudit audit(const std::vector<std::string>& quantities) const {
+  CallAudit audit(const std::vector<std::string>& names) const {
+    std::vector<labbook::Quantity> quantities;
+    for (const auto& n : names) quantities.push_back(named_quantity(n));
     return audit_calls(m, h, "student/n=16000000", "reference/n=16000000", quantities,
                        HostCodeRules{true, "link", "transpose_kernel"});
   }
@@ -282,7 +287,7 @@ TEST(CallAudit, AHostCodeCallMustCarryItsInputToTheGpuAndItsOutputBack) {
   ASSERT_EQ(a.findings.size(), 1u);
   EXPECT_NE(a.findings[0].find("copied 16.0 MB back from the GPU, less than its 64.0 MB of output"), std::string::npos) << a.findings[0];
   // Without the host-code rules, copies in a call are a finding of their own.
-  const CallAudit kernels_only = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {"time"});
+  const CallAudit kernels_only = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {named_quantity("time")});
   EXPECT_TRUE(std::any_of(kernels_only.findings.begin(), kernels_only.findings.end(), [](const std::string& f) {
     return f.find("between host and device: the work must be done by kernels") != std::string::npos;
   }));
@@ -316,6 +321,6 @@ TEST(CallAudit, AHostCodeCallMayRunTheHarnesssWorkKernelOnlyAndNoMoreOfItThanThe
 
 TEST(CallAudit, LinkShareIsNotMeasuredWithoutALinkCall) {
   PipelineRun r;
-  const CallAudit a = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {"link_pct"}, HostCodeRules{true, "", ""});
+  const CallAudit a = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {named_quantity("link_pct")}, HostCodeRules{true, "", ""});
   EXPECT_EQ(a.measured.count("link_pct"), 0u);
 }

@@ -14,7 +14,7 @@
 #include "exercise.h"
 #include "exercise_checks.h"
 #include "labbook/model/error.h"
-#include "labbook/model/quantity_table.h"
+#include "labbook/model/quantity.h"
 #include "rubric.h"
 
 using namespace labbook::grading;
@@ -274,8 +274,8 @@ TEST(Exercise, TheHostCodeExercisesAreScoredOnTheTraceAlone) {
   // The rubrics measure what the audit derives for host code.
   for (const Exercise* e : {&transfers, &streams})
     for (const auto& c : load_rubric(e->rubric).criteria) {
-      if (c.measure.empty()) continue;
-      EXPECT_TRUE(labbook::is_quantity(c.measure, labbook::QuantityScope::kCall)) << e->id << ": " << c.measure;
+      if (!c.measure) continue;
+      EXPECT_TRUE(c.measure->in(labbook::QuantityScope::kCall)) << e->id << ": " << c.measure->name();
     }
 
   // Counters stay required where the student writes kernels; a check's rounds are a whole number.

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "labbook/model/error.h"
-#include "labbook/model/quantity_table.h"
+#include "labbook/model/quantity.h"
 #include "rubric.h"
 #include "scoring.h"
 
@@ -184,8 +184,8 @@ TEST(Scoring, AFindingAgainstTheMeasurementLeavesOnlyCorrectnessPoints) {
 }
 
 TEST(QuantityTable, EachQuantityIsDefinedWhereItCanBeMeasured) {
-  using labbook::is_quantity;
   using labbook::QuantityScope;
+  const auto is_quantity = [](const char* name, QuantityScope scope) { return labbook::Quantity::find(name, scope).has_value(); };
   // A catalog metric is measured for a lab's range and for a harness call alike.
   EXPECT_TRUE(is_quantity("gld_efficiency", QuantityScope::kRange));
   EXPECT_TRUE(is_quantity("gld_efficiency", QuantityScope::kCall));

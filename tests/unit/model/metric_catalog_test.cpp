@@ -5,7 +5,7 @@
 #include "labbook/model/error.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/quantity_labels.h"
-#include "labbook/model/quantity_table.h"
+#include "labbook/model/quantity.h"
 
 using namespace labbook;
 
@@ -121,7 +121,7 @@ TEST(MetricCatalog, MisshapenPerfworksNamesAreRejectedBeforeAnythingRuns) {
 // A sheet's column reads "Load efficiency", never "gld_efficiency": every quantity has words.
 TEST(QuantityLabels, EveryCatalogMetricAndDerivedQuantityHasALabel) {
   for (const auto& m : labbook::metric_catalog()) EXPECT_TRUE(labbook::has_reader_label(m.name)) << m.name;
-  for (const auto& d : labbook::derived_quantity_names()) EXPECT_TRUE(labbook::has_reader_label(d)) << d;
+  for (const auto& d : labbook::derived_quantities()) EXPECT_TRUE(labbook::has_reader_label(d.name)) << d.name;
   EXPECT_EQ(labbook::quantity_reader_label("gld_efficiency"), "Load efficiency");
   EXPECT_EQ(labbook::quantity_reader_label("flop_rate_sp_pct_of_peak"), "FP32 rate, share of peak");
   EXPECT_EQ(labbook::quantity_reader_label("no_such_thing"), "No such thing");

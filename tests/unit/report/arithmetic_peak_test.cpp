@@ -7,6 +7,7 @@
 #include "labbook/model/error.h"
 #include "quantities.h"
 #include "lab_toml_fixture.h"
+#include "named_quantity.h"
 
 using namespace labbook::report;
 
@@ -59,12 +60,12 @@ TEST(ArithmeticPeak, ParsedWithItsCitationAndComputedFromTheDeviceFacts) {
   const LabData lab = parse_lab_data(kHead + kPeak + kSection, "lab.toml");
   ASSERT_EQ(lab.peaks.size(), 1u);
   const ArithmeticPeak& p = lab.peaks[0];
-  EXPECT_EQ(p.quantity, "flop_rate_sp");
+  EXPECT_EQ(p.quantity.name(), "flop_rate_sp");
   EXPECT_EQ(p.cc_major, 9);
   EXPECT_EQ(p.cc_minor, 0);
   EXPECT_DOUBLE_EQ(*p.on(device(9, 0)), 256.0 * 132 * 1.98e9);
   EXPECT_FALSE(p.on(device(8, 0))) << "a figure holds for its compute capability only";
-  EXPECT_EQ(peak_for(lab.peaks, "flop_rate_dp", device(9, 0)), nullptr);
+  EXPECT_EQ(peak_for(lab.peaks, named_quantity("flop_rate_dp"), device(9, 0)), nullptr);
 }
 
 TEST(ArithmeticPeak, AShareOfAPeakNeedsTheLabsPeakAndARate) {
@@ -78,22 +79,23 @@ TEST(ArithmeticPeak, AShareOfAPeakNeedsTheLabsPeakAndARate) {
   bad_cc.replace(bad_cc.find("\"9.0\""), 5, "\"sm_90\"");
   EXPECT_NE(fixture::lab_toml_error(kHead + bad_cc).find("'compute_capability' must be a compute capability"), std::string::npos)
       << fixture::lab_toml_error(kHead + bad_cc);
-  EXPECT_FALSE(is_known_quantity("time_pct_of_peaks"));
-  EXPECT_EQ(peak_rate_of("flop_rate_dp_pct_of_peak"), "flop_rate_dp");
-  EXPECT_EQ(peak_rate_of("effective_bandwidth_pct_of_peak"), "") << "that one divides by the device's DRAM peak";
+  EXPECT_FALSE(labbook::Quantity::find("time_pct_of_peaks").has_value());
+  EXPECT_EQ(named_quantity("flop_rate_dp_pct_of_peak").rate().name(), "flop_rate_dp");
+  EXPECT_EQ(named_quantity("effective_bandwidth_pct_of_peak").id(), labbook::QuantityId::kEffectiveBandwidthPctOfPeak)
+      << "that one divides by the device's DRAM peak";
 }
 
 TEST(ArithmeticPeak, FlopRateAndItsShareOfThePeak) {
   const LabData lab = parse_lab_data(kHead + kPeak + kSection, "lab.toml");
   const labbook::Measurement m = gemm(9, 0);
   const double flops = 1e6 + 2 * 1e9;
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", "flop_rate_sp").value, flops / 1e-3);
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", "flop_rate_sp_pct_of_peak", lab.peaks).value,
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", named_quantity("flop_rate_sp")).value, flops / 1e-3);
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", named_quantity("flop_rate_sp_pct_of_peak"), lab.peaks).value,
                    100.0 * flops / 1e-3 / (256.0 * 132 * 1.98e9));
-  EXPECT_EQ(quantity_unit("flop_rate_sp_pct_of_peak"), "%");
-  EXPECT_EQ(quantity_unit("flop_rate_dp"), "FLOP/s");
+  EXPECT_EQ(named_quantity("flop_rate_sp_pct_of_peak").unit(), "%");
+  EXPECT_EQ(named_quantity("flop_rate_dp").unit(), "FLOP/s");
 
-  const QuantityValue other_gpu = range_quantity(gemm(8, 0), "gemm", "flop_rate_sp_pct_of_peak", lab.peaks);
+  const QuantityValue other_gpu = range_quantity(gemm(8, 0), "gemm", named_quantity("flop_rate_sp_pct_of_peak"), lab.peaks);
   EXPECT_FALSE(other_gpu.value);
   EXPECT_EQ(other_gpu.missing, "not known: the lab data gives no [[peak]] for flop_rate_sp on compute capability 8.0");
 }
@@ -104,7 +106,7 @@ TEST(ArithmeticPeak, TensorCoreWorkCountsTowardsItsPrecisionsRate) {
                           {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", 1000},
                           {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", 0},
                           {"sm__ops_path_tensor_src_fp64.sum", 2e9}};
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", "flop_rate_dp").value, (1000 + 2e9) / 1e-3);
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "gemm", named_quantity("flop_rate_dp")).value, (1000 + 2e9) / 1e-3);
   m.kernels[0].metrics.erase("smsp__sass_thread_inst_executed_op_dfma_pred_on.sum");
-  EXPECT_FALSE(range_quantity(m, "gemm", "flop_rate_dp").value) << "no rate without the FMA lanes' count";
+  EXPECT_FALSE(range_quantity(m, "gemm", named_quantity("flop_rate_dp")).value) << "no rate without the FMA lanes' count";
 }

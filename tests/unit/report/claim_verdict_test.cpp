@@ -12,6 +12,7 @@
 #include "lab_checks.h"
 #include "lab_data.h"
 #include "lab_toml_fixture.h"
+#include "named_quantity.h"
 
 using namespace labbook::report;
 
@@ -34,7 +35,7 @@ void add_launches(labbook::Measurement& m, const std::string& range, const std::
 Claim ratio_claim(double min_ratio, std::optional<double> max_ratio = std::nullopt) {
   Claim c;
   c.text = "slow is slower";
-  c.quantity = "time";
+  c.quantity = named_quantity("time");
   c.numerator = "slow";
   c.denominator = "fast";
   c.min_ratio = min_ratio;
@@ -45,7 +46,7 @@ Claim ratio_claim(double min_ratio, std::optional<double> max_ratio = std::nullo
 Claim best_claim(const std::string& best, double tolerance = 0) {
   Claim c;
   c.text = "b256 is the fastest";
-  c.quantity = "time";
+  c.quantity = named_quantity("time");
   c.best = best;
   c.candidates = {"b128", "b256", "b1024"};
   c.tolerance = tolerance;
@@ -195,25 +196,25 @@ TEST(ClaimVerdict, OneCountOfACounterIsExactNotOneRun) {
     m.kernels.push_back(k);
   }
   Claim counter;
-  counter.quantity = "shared_load_transactions_per_request";
+  counter.quantity = named_quantity("shared_load_transactions_per_request");
   counter.numerator = "conflicted";
   counter.denominator = "padded";
   counter.min_ratio = 16;
   const ClaimOutcome o = judge_claim(counter, m, {});
   EXPECT_EQ(o.verdict, Verdict::kHolds) << o.reason << o.measured;
   EXPECT_EQ(o.reason.find("one run each"), std::string::npos) << o.reason;
-  EXPECT_TRUE(is_timed_quantity("time"));
-  EXPECT_TRUE(is_timed_quantity("payload_pct"));
-  EXPECT_TRUE(is_timed_quantity("copy_overlap_pct"));
-  EXPECT_TRUE(is_timed_quantity("effective_bandwidth_pct_of_peak"));
-  EXPECT_TRUE(is_timed_quantity("sm_clock"));
-  EXPECT_TRUE(is_timed_quantity("range_time"));
-  EXPECT_TRUE(is_timed_quantity("host_bandwidth"));
-  EXPECT_TRUE(is_timed_quantity("cycles_per_load"));
-  EXPECT_TRUE(is_timed_quantity("kernels_time_pct"));
-  EXPECT_FALSE(is_timed_quantity("gld_transactions"));
-  EXPECT_FALSE(is_timed_quantity("shared_load_transactions_per_request"));
-  EXPECT_FALSE(is_timed_quantity("payload_bytes"));
+  EXPECT_TRUE(named_quantity("time").timed());
+  EXPECT_TRUE(named_quantity("payload_pct").timed());
+  EXPECT_TRUE(named_quantity("copy_overlap_pct").timed());
+  EXPECT_TRUE(named_quantity("effective_bandwidth_pct_of_peak").timed());
+  EXPECT_TRUE(named_quantity("sm_clock").timed());
+  EXPECT_TRUE(named_quantity("range_time").timed());
+  EXPECT_TRUE(named_quantity("host_bandwidth").timed());
+  EXPECT_TRUE(named_quantity("cycles_per_load").timed());
+  EXPECT_TRUE(named_quantity("kernels_time_pct").timed());
+  EXPECT_FALSE(named_quantity("gld_transactions").timed());
+  EXPECT_FALSE(named_quantity("shared_load_transactions_per_request").timed());
+  EXPECT_FALSE(named_quantity("payload_bytes").timed());
 }
 
 TEST(ClaimVerdict, ARatioFarBelowOneKeepsTwoSignificantDigits) {

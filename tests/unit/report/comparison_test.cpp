@@ -6,6 +6,7 @@
 #include "comparison.h"
 #include "lab_data.h"
 #include "labbook/model/measurement_json.h"
+#include "named_quantity.h"
 
 using namespace labbook;
 using namespace labbook::report;
@@ -23,15 +24,15 @@ Measurement slowed(Measurement m, const std::string& range, double factor) {
 }  // namespace
 
 TEST(Difference, ValuesDifferWhenTheirRepeatsPartWays) {
-  EXPECT_EQ(difference("gld_transactions", {4.0, "", {4.0}}, {4.0, "", {4.0}}), Difference::kSame);
-  EXPECT_EQ(difference("gld_transactions", {4.0, "", {4.0}}, {5.0, "", {5.0}}), Difference::kBeyondNoise);
-  EXPECT_EQ(difference("time", {10.0, "", {9.0, 10.0, 11.0}}, {10.5, "", {10.0, 10.5, 12.0}}), Difference::kWithinNoise);
-  EXPECT_EQ(difference("time", {10.0, "", {9.0, 10.0, 11.0}}, {13.0, "", {12.0, 13.0, 14.0}}), Difference::kBeyondNoise);
-  EXPECT_EQ(difference("time", {10.0, "", {10.0}}, {13.0, "", {13.0}}), Difference::kNoiseUnknown);
+  EXPECT_EQ(difference(named_quantity("gld_transactions"), {4.0, "", {4.0}}, {4.0, "", {4.0}}), Difference::kSame);
+  EXPECT_EQ(difference(named_quantity("gld_transactions"), {4.0, "", {4.0}}, {5.0, "", {5.0}}), Difference::kBeyondNoise);
+  EXPECT_EQ(difference(named_quantity("time"), {10.0, "", {9.0, 10.0, 11.0}}, {10.5, "", {10.0, 10.5, 12.0}}), Difference::kWithinNoise);
+  EXPECT_EQ(difference(named_quantity("time"), {10.0, "", {9.0, 10.0, 11.0}}, {13.0, "", {12.0, 13.0, 14.0}}), Difference::kBeyondNoise);
+  EXPECT_EQ(difference(named_quantity("time"), {10.0, "", {10.0}}, {13.0, "", {13.0}}), Difference::kNoiseUnknown);
   // DRAM bytes move from launch to launch: overlapping repeats are noise for a counter too.
-  EXPECT_EQ(difference("dram_read_bytes", {100.0, "", {90.0, 100.0, 110.0}}, {105.0, "", {95.0, 105.0, 115.0}}),
+  EXPECT_EQ(difference(named_quantity("dram_read_bytes"), {100.0, "", {90.0, 100.0, 110.0}}, {105.0, "", {95.0, 105.0, 115.0}}),
             Difference::kWithinNoise);
-  EXPECT_EQ(difference("time", {10.0, "", {10.0}}, {std::nullopt, "not measured", {}}), Difference::kMissing);
+  EXPECT_EQ(difference(named_quantity("time"), {10.0, "", {10.0}}, {std::nullopt, "not measured", {}}), Difference::kMissing);
 }
 
 TEST(Comparison, ARunAgainstItselfDiffersNowhere) {

@@ -33,7 +33,7 @@ TEST(SheetJson, HoldsEveryRowOfEveryQuestionAndEveryClaim) {
     ASSERT_EQ(rows.size(), lab.sections[s].experiments.size() * lab.sections[s].quantities.size()) << lab.sections[s].title;
     // Rows follow the table: experiment by experiment, each quantity in the section's order.
     EXPECT_EQ(rows[0]["experiment"], lab.sections[s].experiments[0]);
-    EXPECT_EQ(rows[0]["quantity"], lab.sections[s].quantities[0]);
+    EXPECT_EQ(rows[0]["quantity"], lab.sections[s].quantities[0].name());
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const ResultRecord& typed = sheet.questions[s].rows[r];
       EXPECT_EQ(rows[r]["measured"].contains("value"), typed.measured.value.has_value());

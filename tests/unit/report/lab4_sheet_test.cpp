@@ -12,6 +12,7 @@
 #include "labbook/model/measurement_json.h"
 #include "markdown_writer.h"
 #include "sheet_builder.h"
+#include "named_quantity.h"
 
 using namespace labbook;
 using namespace labbook::report;
@@ -82,7 +83,7 @@ TEST(Lab4Sheet, TheSummaryListsEveryClaimWithItsVerdictAndSection) {
   EXPECT_EQ(summary.rows.size(), lab.claims.size());
   for (const auto& r : summary.rows) EXPECT_NE(r.at(2).find(" § "), std::string::npos) << "a link to its section: " << r.at(0);
   EXPECT_LT(md.find("What the sources claim"), md.find("## ▸ Background")) << "the summary comes before the background";
-  EXPECT_LT(md.find("## Questions"), md.find("▸ How this was measured")) << "the setup comes at the end";
+  EXPECT_LT(md.find("## ▸ Questions"), md.find("▸ How this was measured")) << "the setup comes at the end";
 }
 
 TEST(Lab4Sheet, OnlyTheKeyPictureIsOpenTheOthersWaitInFolds) {
@@ -125,7 +126,7 @@ TEST(Lab4Sheet, ABaselineAddsAColumnOfRatios) {
 TEST(Lab4Sheet, BaselineQuantitiesLimitTheRatiosToThoseQuantities) {
   LabData lab = load_lab_data(kLab + "/lab.toml");
   lab.sections.at(0).baseline = "readSegment/offset=0";
-  lab.sections.at(0).baseline_quantities = {"time"};
+  lab.sections.at(0).baseline_quantities = {named_quantity("time")};
   const std::string md = to_markdown(build_sheet(lab, read_measurement(kLab + "/recorded/h100.json"), {}));
   const auto read = table_with(parse_tables(md), "Time, of readSegment/offset=0 (%)");
   ASSERT_FALSE(read.empty());

@@ -9,6 +9,7 @@
 #include "lab_toml_fixture.h"
 #include "labbook/model/measurement_json.h"
 #include "model_predictions.h"
+#include "named_quantity.h"
 
 using namespace labbook::report;
 
@@ -39,8 +40,17 @@ TEST(LabData, ParsesAMinimalLab) {
   const LabData lab = parse_lab_data(kMinimal, "lab.toml");
   EXPECT_EQ(lab.id, "labX");
   ASSERT_EQ(lab.sections.size(), 1u);
-  EXPECT_EQ(lab.sections[0].quantities.at(1), "time");
+  EXPECT_EQ(lab.sections[0].quantities.at(1).name(), "time");
   EXPECT_EQ(lab.experiments(), std::vector<std::string>{"readSegment/offset=0"});
+}
+
+TEST(LabData, APlaceholderInProseNamesAKnownQuantity) {
+  // A typo in "{range:quantity}" would print "(not measured)" on every sheet: the file is refused.
+  std::string lab = kMinimal;
+  lab.insert(lab.find("quantities = [\"gld_efficiency\""), "text = \"read {readSegment/offset=0:gld_efficency}\"\n");
+  EXPECT_EQ(fixture::lab_toml_error(lab),
+            "lab.toml:18: [[section]]: 'text' names unknown quantity 'gld_efficency' in "
+            "{readSegment/offset=0:gld_efficency} (closest: gld_efficiency, gst_efficiency, shared_efficiency)");
 }
 
 TEST(LabData, ErrorsNameFileLineAndField) {

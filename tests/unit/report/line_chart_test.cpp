@@ -13,6 +13,7 @@
 #include "quantities.h"
 #include "sheet_builder.h"
 #include "lab_toml_fixture.h"
+#include "named_quantity.h"
 
 using namespace labbook;
 using namespace labbook::report;
@@ -201,21 +202,21 @@ TEST(LineChart, SheetDrawsTheCurveWithTheSourcesValues) {
 
 TEST(RangeQuantities, WallTimeNvprofRowsAndUnifiedMemoryByRange) {
   const Measurement m = measurement();
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "range_time").value, 700000.0);
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "kernels_calls").value, 1.0);
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "memcpy_htod_calls").value, 2.0);
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "memcpy_htod_time").value, 30000.0);
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "memcpy_htod_avg").value, 15000.0);
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "memcpy_htod_min").value, 10000.0);
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "memcpy_htod_max").value, 20000.0);
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "mmm/pageable", "kernels_time_pct").value, 80.0);   // 160 of 200 µs
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "mmm/pageable", "memcpy_dtoh_time_pct").value, 5.0);
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "um_htod_bytes").value, double(2 << 20)) << "only events inside the range";
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "um_gpu_page_faults").value, 3.0);
-  EXPECT_EQ(*range_quantity(m, "mmm/pageable", "um_cpu_page_faults").value, 2.0) << "records counted, values not summed";
-  EXPECT_FALSE(range_quantity(m, "nowhere", "range_time").value);
-  EXPECT_FALSE(range_quantity(m, "copy/h2d/bytes=4096", "kernels_avg").value);
-  EXPECT_NEAR(*range_quantity(m, "copy/h2d/bytes=1048576", "effective_bandwidth").value, 1048576 / 1e-4, 1);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("range_time")).value, 700000.0);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("kernels_calls")).value, 1.0);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("memcpy_htod_calls")).value, 2.0);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("memcpy_htod_time")).value, 30000.0);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("memcpy_htod_avg")).value, 15000.0);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("memcpy_htod_min")).value, 10000.0);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("memcpy_htod_max")).value, 20000.0);
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "mmm/pageable", named_quantity("kernels_time_pct")).value, 80.0);   // 160 of 200 µs
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "mmm/pageable", named_quantity("memcpy_dtoh_time_pct")).value, 5.0);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("um_htod_bytes")).value, double(2 << 20)) << "only events inside the range";
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("um_gpu_page_faults")).value, 3.0);
+  EXPECT_EQ(*range_quantity(m, "mmm/pageable", named_quantity("um_cpu_page_faults")).value, 2.0) << "records counted, values not summed";
+  EXPECT_FALSE(range_quantity(m, "nowhere", named_quantity("range_time")).value);
+  EXPECT_FALSE(range_quantity(m, "copy/h2d/bytes=4096", named_quantity("kernels_avg")).value);
+  EXPECT_NEAR(*range_quantity(m, "copy/h2d/bytes=1048576", named_quantity("effective_bandwidth")).value, 1048576 / 1e-4, 1);
 }
 
 TEST(RangeQuantities, PayloadIsTheMedianNumberTheRangeCarried) {
@@ -232,11 +233,11 @@ TEST(RangeQuantities, PayloadIsTheMedianNumberTheRangeCarried) {
   plain.path = plain.name = "plain";
   plain.end_ns = 5;
   m.ranges.push_back(plain);
-  EXPECT_EQ(*range_quantity(m, "pitch", "payload_bytes").value, 1024.0);
-  EXPECT_EQ(quantity_unit("payload_bytes"), "B");
+  EXPECT_EQ(*range_quantity(m, "pitch", named_quantity("payload_bytes")).value, 1024.0);
+  EXPECT_EQ(named_quantity("payload_bytes").unit(), "B");
   EXPECT_EQ(format_value(4096, "B"), "4,096 B");
-  EXPECT_EQ(range_quantity(m, "pitch", "payload_bytes").samples.size(), 3u) << "every occurrence kept";
-  const QuantityValue none = range_quantity(m, "plain", "payload_ns");
+  EXPECT_EQ(range_quantity(m, "pitch", named_quantity("payload_bytes")).samples.size(), 3u) << "every occurrence kept";
+  const QuantityValue none = range_quantity(m, "plain", named_quantity("payload_ns"));
   EXPECT_FALSE(none.value);
   EXPECT_NE(none.missing.find("carried no payload"), std::string::npos) << none.missing;
 
@@ -326,12 +327,12 @@ TEST(RangeQuantities, AHostCopyIsTimedFromItsCallToItsEndNotByItsDmaAlone) {
   m.copies.push_back(async);
   m.api_calls.push_back({"cudaMemcpyAsync", 1, 8, 0, 500});
 
-  EXPECT_NEAR(*range_quantity(m, "copy/small", "effective_bandwidth").value, 4096 / 1e-6, 1);   // the DMA alone
-  EXPECT_EQ(*range_quantity(m, "copy/small", "host_time").value, 11000.0);
-  EXPECT_NEAR(*range_quantity(m, "copy/small", "host_bandwidth").value, 4096 / 11e-6, 1);
-  EXPECT_EQ(*range_quantity(m, "copy/async", "host_time").value, 2000.0) << "to the copy's end, not the call's return";
+  EXPECT_NEAR(*range_quantity(m, "copy/small", named_quantity("effective_bandwidth")).value, 4096 / 1e-6, 1);   // the DMA alone
+  EXPECT_EQ(*range_quantity(m, "copy/small", named_quantity("host_time")).value, 11000.0);
+  EXPECT_NEAR(*range_quantity(m, "copy/small", named_quantity("host_bandwidth")).value, 4096 / 11e-6, 1);
+  EXPECT_EQ(*range_quantity(m, "copy/async", named_quantity("host_time")).value, 2000.0) << "to the copy's end, not the call's return";
   m.api_calls.clear();
-  const QuantityValue unknown = range_quantity(m, "copy/small", "host_bandwidth");
+  const QuantityValue unknown = range_quantity(m, "copy/small", named_quantity("host_bandwidth"));
   EXPECT_FALSE(unknown.value);
   EXPECT_NE(unknown.missing.find("no runtime call"), std::string::npos) << unknown.missing;
 }

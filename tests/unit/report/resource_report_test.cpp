@@ -12,6 +12,7 @@
 #include "resource_section.h"
 #include "resource_usage.h"
 #include "lab_toml_fixture.h"
+#include "named_quantity.h"
 
 using namespace labbook::report;
 
@@ -118,13 +119,13 @@ TEST(LatencyQuantities, CyclesPerLoadAndPerInstruction) {
                                    {"smsp__inst_executed.sum", 8000},
                                    {"gpc__cycles_elapsed.avg.per_second", 2e9}},
                                   1000000));
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "chase", "cycles_per_load").value, 500.0);
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "chase", "cycles_per_instruction").value, 250.0);
-  EXPECT_EQ(quantity_unit("cycles_per_load"), "cycles");
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "chase", named_quantity("cycles_per_load")).value, 500.0);
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "chase", named_quantity("cycles_per_instruction")).value, 250.0);
+  EXPECT_EQ(named_quantity("cycles_per_load").unit(), "cycles");
 
   labbook::Measurement no_clock;
   no_clock.kernels.push_back(kernel_with({{"smsp__inst_executed_op_global_ld.sum", 1000}}, 1000000));
-  EXPECT_FALSE(range_quantity(no_clock, "chase", "cycles_per_load").value);
+  EXPECT_FALSE(range_quantity(no_clock, "chase", named_quantity("cycles_per_load")).value);
   EXPECT_NE(labbook::find_catalog_metric("inst_executed_shared_loads"), nullptr);
   EXPECT_NE(labbook::find_catalog_metric("inst_executed_local_loads"), nullptr);
 }

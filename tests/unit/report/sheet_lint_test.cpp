@@ -214,7 +214,7 @@ std::vector<std::string> workbook_files() {
   return out;
 }
 
-std::string recording_of(const LabData& lab) { return lab.folder() + "/" + lab.recorded; }
+std::string recording_of(const LabData& lab) { return lab.folder() + "/" + lab.recordings.front(); }
 
 class LabSheetLint : public ::testing::TestWithParam<std::string> {};
 
@@ -222,7 +222,7 @@ class LabSheetLint : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LabSheetLint, SheetFromTheRecordingHasNothingToLint) {
   const LabData lab = lab_in(GetParam());
-  ASSERT_FALSE(lab.recorded.empty()) << GetParam() << " has no recording";
+  ASSERT_FALSE(lab.recordings.empty()) << GetParam() << " has no recording";
   const std::string recording = recording_of(lab);
   const Sheet sheet = build_sheet(lab, read_measurement(recording), {"rendered from the recording " + recording, true});
   std::vector<std::string> written = workbook_files();

@@ -13,6 +13,7 @@
 #include "stream_overlap.h"
 #include "timeline_svg.h"
 #include "lab_toml_fixture.h"
+#include "named_quantity.h"
 
 using namespace labbook;
 using namespace labbook::report;
@@ -125,19 +126,19 @@ TEST(StreamOverlap, KernelsOverlappingEachOtherHideACopyOnce) {
 
 TEST(StreamOverlap, QuantitiesSayWhyTheyAreMissing) {
   const Measurement m = two_streams();
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "streams/two", "copy_overlap_pct").value, 50.0);
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "streams/two", "max_concurrent_kernels").value, 1.0);
-  EXPECT_DOUBLE_EQ(*range_quantity(m, "other", "copy_overlap_pct").value, 100.0);
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "streams/two", named_quantity("copy_overlap_pct")).value, 50.0);
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "streams/two", named_quantity("max_concurrent_kernels")).value, 1.0);
+  EXPECT_DOUBLE_EQ(*range_quantity(m, "other", named_quantity("copy_overlap_pct")).value, 100.0);
   Measurement copies_only;
   copies_only.copies = {copy("c", CopyKind::HostToDevice, 0, 10, 1)};
-  EXPECT_DOUBLE_EQ(*range_quantity(copies_only, "c", "copy_overlap_pct").value, 0.0);
-  EXPECT_EQ(range_quantity(copies_only, "c", "max_concurrent_kernels").missing, "not measured: no kernel ran in range 'c'");
+  EXPECT_DOUBLE_EQ(*range_quantity(copies_only, "c", named_quantity("copy_overlap_pct")).value, 0.0);
+  EXPECT_EQ(range_quantity(copies_only, "c", named_quantity("max_concurrent_kernels")).missing, "not measured: no kernel ran in range 'c'");
   Measurement kernels_only;
   kernels_only.kernels = {kernel("k", 0, 10, 1)};
-  EXPECT_EQ(range_quantity(kernels_only, "k", "copy_overlap_pct").missing, "not measured: range 'k' holds no copy");
-  EXPECT_EQ(quantity_unit("copy_overlap_pct"), "%");
-  EXPECT_EQ(quantity_unit("max_concurrent_kernels"), "kernels");
-  EXPECT_TRUE(is_known_quantity("max_concurrent_kernels"));
+  EXPECT_EQ(range_quantity(kernels_only, "k", named_quantity("copy_overlap_pct")).missing, "not measured: range 'k' holds no copy");
+  EXPECT_EQ(named_quantity("copy_overlap_pct").unit(), "%");
+  EXPECT_EQ(named_quantity("max_concurrent_kernels").unit(), "kernels");
+  EXPECT_TRUE(labbook::Quantity::find("max_concurrent_kernels").has_value());
 }
 
 TEST(RangeTimeline, ShowsOnlyTheRangesWorkOneLanePerStream) {
