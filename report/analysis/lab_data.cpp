@@ -12,13 +12,14 @@
 #include "architecture.h"
 #include "format.h"
 #include "kernel_models.h"
+#include "lab_findings.h"
+#include "lab_table_reader.h"
 
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/text.h"
 #include "labbook/model/toml_reader.h"
-#include "placeholders.h"
 #include "quantities.h"
 #include "stream_lanes.h"
 
@@ -26,43 +27,6 @@ namespace labbook::report {
 
 namespace {
 
-/// Reads fields of one TOML table; every error names origin:line and the key.
-/// TomlReader plus the check that a quantity names something the report knows, and that a
-/// share of a peak has the lab's [[peak]] (`peaks`: the lab's, parsed first).
-class TableReader : public TomlReader {
- public:
-  TableReader(const toml::table& t, const std::string& origin, std::string where,
-              const std::vector<ArithmeticPeak>* peaks = nullptr)
-      : TomlReader(t, origin, std::move(where)), peaks_(peaks) {}
-  /// Markdown at `key` whose "{range:quantity}" placeholders name known quantities.
-  std::string prose(const std::string& key, bool required = false) const {
-    std::string text = string(key, required);
-    if (const std::string problem = placeholder_problem(text); !problem.empty()) fail(key, problem);
-    return text;
-  }
-  /// The quantity the string at `key` names, resolved.
-  Quantity quantity(const std::string& key) const { return resolve(key, string(key)); }
-  /// The quantities the array at `key` names, resolved.
-  std::vector<Quantity> quantities(const std::string& key, bool required = true) const {
-    std::vector<Quantity> out;
-    for (const auto& name : strings(key, required)) out.push_back(resolve(key, name));
-    return out;
-  }
-
- private:
-  Quantity resolve(const std::string& key, const std::string& name) const {
-    const std::optional<Quantity> q = Quantity::find(name, QuantityScope::kRange);
-    if (!q) fail(key, "names unknown quantity '" + name + "' (closest: " + closest_quantities(name, QuantityScope::kRange) + ")");
-    if (q->id() != QuantityId::kShareOfPeak) return *q;
-    const Quantity rate = q->rate();
-    const bool declared = peaks_ && std::any_of(peaks_->begin(), peaks_->end(),
-                                                [&](const ArithmeticPeak& p) { return p.quantity == rate; });
-    if (!declared) fail(key, "names '" + name + "', which needs a [[peak]] with quantity = \"" + rate.name() + "\"");
-    return *q;
-  }
-
-  const std::vector<ArithmeticPeak>* peaks_;
-};
 
 /// "9.0" -> (9, 0).
 std::pair<int, int> compute_capability(const TableReader& r, const std::string& key) {
@@ -378,55 +342,8 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
     lab.resources = std::move(report);
   }
 
-  for (const toml::table* t : top.tables("reference")) {
-    const TableReader r(*t, origin, "[[reference]]", peaks);
-    ReferenceValue ref;
-    ref.experiment = r.string("experiment");
-    ref.quantity = r.quantity("quantity");
-    ref.value = *r.number("value");
-    ref.unit = r.string("unit");
-    if (const std::string unit = ref.quantity.unit(); (is_scaled_unit(unit) || is_scaled_unit(ref.unit)) && ref.unit != unit)
-      r.fail("unit", "must be '" + unit + "', the unit of '" + ref.quantity.name() + "' (the sheet prints both alike)");
-    ref.gpu = r.string("gpu");
-    ref.build = r.string("build", false);
-    ref.citation = r.string("citation");
-    if (ref.citation.find(".txt") == std::string::npos)
-      r.fail("citation", "must name a source file (e.g. 003_c67e0f909fb510d6.txt, « section »)");
-    ref.printed = r.string("printed", false);
-    ref.explanation = r.prose("explanation");
-    ref.note = r.string("note", false);
-    ref.line = r.line();
-    lab.references.push_back(std::move(ref));
-  }
-
-  for (const toml::table* t : top.tables("claim")) {
-    const TableReader c(*t, origin, "[[claim]]", peaks);
-    c.only({"text", "citation", "quantity", "best", "candidates", "lowest", "tolerance", "numerator", "denominator",
-            "min_ratio", "max_ratio", "across_gpus"});
-    Claim claim;
-    claim.text = c.string("text");
-    claim.citation = c.string("citation");
-    claim.quantity = c.quantity("quantity");
-    claim.across_gpus = c.string("across_gpus", false);
-    claim.best = c.string("best", false);
-    if (claim.is_best_claim()) {
-      claim.candidates = c.strings("candidates");
-      if (claim.candidates.size() < 2) c.fail("candidates", "must name at least two experiments: a best-of claim compares them");
-      if (std::find(claim.candidates.begin(), claim.candidates.end(), claim.best) == claim.candidates.end())
-        c.fail("best", "must be one of 'candidates'");
-      claim.lowest = c.boolean("lowest", true);
-      claim.tolerance = c.number("tolerance", false).value_or(0.0);
-    } else {
-      claim.numerator = c.string("numerator");
-      claim.denominator = c.string("denominator");
-      const auto min_ratio = c.number("min_ratio", false);
-      claim.max_ratio = c.number("max_ratio", false);
-      if (!min_ratio && !claim.max_ratio) c.fail(t->source(), "needs 'min_ratio', 'max_ratio' or both");
-      claim.min_ratio = min_ratio.value_or(0.0);
-      if (claim.max_ratio && *claim.max_ratio < claim.min_ratio) c.fail("max_ratio", "must be at least 'min_ratio'");
-    }
-    lab.claims.push_back(std::move(claim));
-  }
+  lab.references = parse_references(top, origin, peaks);
+  lab.claims = parse_claims(top, origin, peaks);
 
   if (root.contains("model")) lab.model = parse_model(top.table("model"), origin, lab.peaks);
 
@@ -436,26 +353,7 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
     lab.not_reproduced.push_back({r.string("experiment"), r.string("citation"), r.string("reason")});
   }
 
-  for (const toml::table* t : top.tables("check")) {
-    const TableReader c(*t, origin, "[[check]]", peaks);
-    Check check;
-    check.experiments = c.string("experiments");
-    check.quantity = c.quantity("quantity");
-    check.value = c.number("value", false);
-    check.tolerance = c.number("tolerance", false).value_or(0.0);
-    check.at_least = c.number("at_least", false);
-    check.at_most = c.number("at_most", false);
-    check.relative_to = c.string("relative_to", false);
-    check.fraction = c.number("fraction", false).value_or(1.0);
-    check.as_predicted = c.boolean("as_predicted", false);
-    check.line = c.line();
-    const int kinds = (check.value ? 1 : 0) + (check.at_least ? 1 : 0) + (check.at_most ? 1 : 0) +
-                      (check.relative_to.empty() ? 0 : 1) + (check.as_predicted ? 1 : 0);
-    if (kinds != 1)
-      c.fail(t->source(), "needs exactly one of 'value', 'at_least', 'at_most', 'relative_to', 'as_predicted = true'");
-    if (check.as_predicted && !lab.model) c.fail("as_predicted", "needs a [model] table");
-    lab.checks.push_back(std::move(check));
-  }
+  lab.checks = parse_checks(top, origin, &lab.peaks, lab.model.has_value());
 
   // Last: they check names against everything above.
   lab.memory_charts = parse_memory_charts(top, lab, origin);
