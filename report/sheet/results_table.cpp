@@ -43,10 +43,13 @@ struct Column {
   }
 };
 
-/// The unit every value of the column ends with (" %", " GB/s"), or "" when they differ.
+/// The unit every value of the column ends with (" %", " GB/s"), other GPUs' values beside
+/// them included, or "" when they differ.
 std::string common_unit(const Column& c) {
+  std::vector<std::string> all = c.values;
+  for (const auto& row : c.beside) all.insert(all.end(), row.begin(), row.end());
   std::string unit;
-  for (const auto& v : c.values) {
+  for (const auto& v : all) {
     if (v.empty() || v == "—") continue;
     if (!(std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '-')) return "";   // "not measured"
     const auto space = v.rfind(' ');
