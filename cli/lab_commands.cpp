@@ -187,10 +187,11 @@ LabRun measure_lab(const report::LabData& lab, const RunOptions& options) {
   request.command.insert(request.command.end(), options.lab_args.begin(), options.lab_args.end());
   request.collector = install_layout().collector;
   request.cupti_metrics = cupti_metrics_for(lab.metrics);
-  if (lab.source_lines) {
-    // One run per kernel counted: those of the memory charts' experiments, whose lines the sheet shows.
+  if (lab.source_lines()) {
+    // One run per kernel counted: those of the memory charts whose lines the sheet shows.
     request.source_metrics = report::source_line_metrics();
-    for (const auto& chart : lab.memory_charts) request.source_nvtx.push_back(profiler::glob_literal(chart.experiment));
+    for (const auto& chart : lab.memory_charts)
+      if (chart.source_lines) request.source_nvtx.push_back(profiler::glob_literal(chart.experiment));
   }
   request.work_dir = options.out_dir + "/.runs/" + lab.id;
   ProfileOutcome outcome = profile_program(request);

@@ -39,7 +39,7 @@ namespace k = labbook::kernels;
 struct Options {
   std::uint32_t steps = 1u << 18;      // dependent reads per chase, at least
   std::uint64_t max_ws = 2ull << 30;   // largest working set of the global chase
-  int repeat = 2;                      // timed launches after the first (checked) one
+  int repeat = 4;                      // timed launches after the first (checked) one
   std::string only;                    // run only experiments whose range path contains this
   std::uint64_t seed = 1;
 };

@@ -15,7 +15,7 @@
 namespace labbook::lab {
 
 struct Options {
-  int repeat = 3;                         // timed repetitions of a large copy or a kernel
+  int repeat = 4;                         // timed repetitions of a large copy or a kernel
   std::string only;                       // run only experiments whose range path contains this
   std::size_t max_copy_bytes = 1ull << 30;  // the copy sweep goes 4 KiB, 16 KiB, ... up to this
   unsigned mmm_n = 2048;                  // matrix size of the matrix-product experiment (see lab.toml)

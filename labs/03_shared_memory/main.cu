@@ -41,7 +41,7 @@ namespace k = labbook::kernels;
 
 struct Options {
   unsigned blocks = 4096;   // blocks of 128 threads for the bank experiments
-  int repeat = 3;           // timed launches after the first (checked) one
+  int repeat = 4;           // timed launches after the first (checked) one
   std::string only;         // run only experiments whose range path contains this
 };
 

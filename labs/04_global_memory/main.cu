@@ -39,7 +39,7 @@ namespace k = labbook::kernels;
 
 struct Options {
   unsigned elements = 1u << 24;  // 64 MiB per array: three arrays are ~4x the H100's L2
-  int repeat = 3;                // timed launches after the first (checked) one
+  int repeat = 4;                // timed launches after the first (checked) one
   std::string only;              // run only experiments whose range path contains this
   std::uint64_t seed = 4536;
 };

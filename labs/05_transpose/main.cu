@@ -41,7 +41,7 @@ namespace k = labbook::kernels;
 struct Options {
   unsigned n = 2048;        // the source's matrix
   unsigned large = 16384;   // 1 GiB per matrix: far beyond the H100's 50 MB L2 (0: skip)
-  int repeat = 3;           // timed launches after the first (checked) one
+  int repeat = 4;           // timed launches after the first (checked) one
   std::string only;         // run only experiments whose range path contains this
   std::uint64_t seed = 4536;
 };

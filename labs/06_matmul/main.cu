@@ -41,7 +41,7 @@ struct Options {
   int n = 2048;             // the main square size
   int odd = 1000;           // a square size that is not a multiple of BLOCK_SIZE
   int large = 4096;         // 64 MiB (float) to 128 MiB (double) per matrix: beyond the H100's 50 MB L2 (0: skip)
-  int repeat = 3;           // timed launches after the first (checked) one
+  int repeat = 4;           // timed launches after the first (checked) one
   std::string only;         // run only experiments whose range path contains this
   std::uint64_t seed = 6;
 };

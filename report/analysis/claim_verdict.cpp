@@ -9,6 +9,19 @@
 
 namespace labbook::report {
 
+double smallest_effect(const Claim& claim) {
+  return claim.min_effect.value_or(claim.quantity.timed() ? kTimedDrift : 0.0);
+}
+
+Band decision_band(const Claim& claim) {
+  const double effect = smallest_effect(claim);
+  Band band{claim.min_ratio, claim.max_ratio};
+  if (band.min >= 1 && band.min < 1 + effect) band.min = 1 + effect;
+  if (band.max && *band.max <= 1 && *band.max > 1 / (1 + effect)) band.max = 1 / (1 + effect);
+  if (band.max && *band.max < band.min) return {claim.min_ratio, claim.max_ratio};   // a band too narrow to widen
+  return band;
+}
+
 bool noise_unknown(const Quantity& quantity, std::initializer_list<const QuantityValue*> values) {
   if (!quantity.timed()) return false;
   for (const QuantityValue* v : values)
@@ -17,7 +30,9 @@ bool noise_unknown(const Quantity& quantity, std::initializer_list<const Quantit
 }
 
 bool distinguishable(const QuantityValue& a, const QuantityValue& b, double tolerance) {
-  const bool overlap = a.low() <= b.high() && b.low() <= a.high();
+  const auto [a_low, a_high] = a.median_interval();
+  const auto [b_low, b_high] = b.median_interval();
+  const bool overlap = a_low <= b_high && b_low <= a_high;
   return !overlap && std::fabs(*a.value - *b.value) > tolerance * std::fabs(*b.value);
 }
 
@@ -39,9 +54,13 @@ constexpr const char* kOneRunEach = "one run each: the noise was not measured";
 
 /// Why two values were not told apart, ending in `of_what` (" of it"): their repeats overlap
 /// (or lie within the claim's tolerance), or, with one run each, only the tolerance.
+/// A best-of claim's tolerance: its own, or the smallest effect where that is larger.
+double best_tolerance(const Claim& c) { return std::max(c.tolerance, smallest_effect(c)); }
+
 std::string too_close(const Claim& c, const QuantityValue& a, const QuantityValue& b, const std::string& of_what) {
-  if (!noise_unknown(c.quantity, {&a, &b})) return "within run-to-run noise" + or_tolerance(c.tolerance) + of_what;
-  return "within the claim's tolerance (" + two_decimals(c.tolerance * 100) + " %)" + of_what + "; " + kOneRunEach;
+  const double tolerance = best_tolerance(c);
+  if (!noise_unknown(c.quantity, {&a, &b})) return "within run-to-run noise" + or_tolerance(tolerance) + of_what;
+  return "within the claim's tolerance (" + two_decimals(tolerance * 100) + " %)" + of_what + "; " + kOneRunEach;
 }
 
 ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
@@ -65,11 +84,16 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
     num_text.resize(num_text.size() - (den_text.size() - space));
   out.headline =
       "×" + format_ratio(r.value) + ": " + c.numerator + " " + num_text + " against " + c.denominator + " " + den_text;
-  out.verdict = judge_interval(r.low, r.high, c.min_ratio, c.max_ratio);
+  const Band band = decision_band(c);
+  out.verdict = judge_interval(r.low, r.high, band.min, band.max);
   std::string ratio = "ratio " + format_ratio(r.value);
-  if (r.low != r.high) ratio += " (" + format_ratio(r.low) + " to " + format_ratio(r.high) + " over the repeats)";
+  if (r.low != r.high) ratio += " (" + format_ratio(r.low) + " to " + format_ratio(r.high) + " with the repeats' noise)";
   else if (noise_unknown(c.quantity, {&num, &den})) ratio += std::string(" (") + kOneRunEach + ")";
-  out.reason = ratio + "; the claim needs " + band_text(c.min_ratio, c.max_ratio) +
+  const bool moved = band.min != c.min_ratio || band.max != c.max_ratio;
+  out.reason = ratio + "; the claim needs " + band_text(band.min, band.max) +
+               (moved ? " (" + band_text(c.min_ratio, c.max_ratio) + ", by more than the " +
+                            format_number("%.0f", smallest_effect(c) * 100) + " % by which runs drift)"
+                      : "") +
                (out.verdict == Verdict::kInconclusive ? ": some repeats meet it, others do not" : "");
   return out;
 }
@@ -103,7 +127,7 @@ ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<
                  (claimed == values.begin() ? "next " : "") + second.first + " " + format_value(*second.second.value, unit);
   if (claimed == values.begin()) {
     const auto& [runner_up, runner_up_value] = values[1];
-    if (distinguishable(winner_value, runner_up_value, c.tolerance)) {
+    if (distinguishable(winner_value, runner_up_value, best_tolerance(c))) {
       out.verdict = Verdict::kHolds;
       out.reason = c.best + " is the " + extreme + " (" + format_value(*winner_value.value, unit) + "), ahead of " +
                    runner_up + " (" + format_value(*runner_up_value.value, unit) + ")" +
@@ -120,7 +144,7 @@ ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<
   const std::string measured_best =
       "the " + extreme + " is " + winner + " (" + format_value(*winner_value.value, unit) + "), not " + c.best + " (" +
       format_value(*claimed->second.value, unit) + ")";
-  if (distinguishable(claimed->second, winner_value, c.tolerance)) {
+  if (distinguishable(claimed->second, winner_value, best_tolerance(c))) {
     out.verdict = Verdict::kDoesNotHold;
     out.reason = measured_best;
     if (noise_unknown(c.quantity, {&claimed->second, &winner_value})) out.reason += std::string("; ") + kOneRunEach;
@@ -176,8 +200,9 @@ std::string band_text(double min, std::optional<double> max) {
 }
 
 Ratio ratio_of(const QuantityValue& numerator, const QuantityValue& denominator) {
-  return {*numerator.value / *denominator.value, numerator.low() / denominator.high(),
-          numerator.high() / denominator.low()};
+  const auto [num_low, num_high] = numerator.median_interval();
+  const auto [den_low, den_high] = denominator.median_interval();
+  return {*numerator.value / *denominator.value, num_low / den_high, num_high / den_low};
 }
 
 ClaimOutcome judge_claim(const Claim& claim, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {

@@ -34,8 +34,26 @@ Verdict judge_interval(double low, double high, double min, std::optional<double
 /// The band as a reader reads it: "≥ 1.50", "≤ 1.05", "1.00 to 1.20".
 std::string band_text(double min, std::optional<double> max);
 
+/// Medians of one GPU kernel's time move by up to about 2 % between two runs of a lab on one
+/// GPU (H200, every lab run twice: median 0.3 %, 90th percentile 3 % with the host's copies).
+/// A timed ratio closer to 1.0 than this is no finding, whatever the repeats of one run say.
+constexpr double kTimedDrift = 0.02;
+
+/// The smallest difference that counts for `claim`: its own min_effect, else kTimedDrift for
+/// a timed quantity and 0 for a counter, which repeats exactly.
+double smallest_effect(const Claim& claim);
+
+/// The band a ratio claim is decided on: its own, with an edge that lies within the smallest
+/// effect of 1.0 moved out to it ("≥ 1.00" becomes "≥ 1.02"), so that a ratio within the drift
+/// of 1.0 never holds a claim that one side is faster.
+struct Band {
+  double min = 0;
+  std::optional<double> max;
+};
+Band decision_band(const Claim& claim);
+
 /// The ratio of two measured values with its noise: the medians' ratio, and the lowest and
-/// highest ratio of one's repeats to the other's.
+/// highest ratio the two medians' 95 % intervals allow (QuantityValue::median_interval).
 struct Ratio {
   double value = 0, low = 0, high = 0;
 };
@@ -45,8 +63,8 @@ Ratio ratio_of(const QuantityValue& numerator, const QuantityValue& denominator)
 /// then nothing decided on them can know the noise.
 bool noise_unknown(const Quantity& quantity, std::initializer_list<const QuantityValue*> values);
 
-/// Two measured values are told apart when their repeats do not overlap and their medians
-/// differ by more than `tolerance` (relative to `b`).
+/// Two measured values are told apart when their medians' 95 % intervals do not overlap and
+/// the medians differ by more than `tolerance` (relative to `b`).
 bool distinguishable(const QuantityValue& a, const QuantityValue& b, double tolerance);
 
 struct ClaimOutcome {
@@ -57,9 +75,10 @@ struct ClaimOutcome {
   std::optional<Ratio> ratio;
 };
 
-/// Decides `claim` on `m`. A ratio claim holds when every repeat's ratio lies in the band; a
-/// "best of" claim holds when the claimed candidate is the lowest (highest) and beats the
-/// runner-up beyond both the noise and the claim's tolerance.
+/// Decides `claim` on `m`. A ratio claim holds when every repeat's ratio lies in its decision
+/// band, and does not hold when every one lies outside it; a "best of" claim holds when the
+/// claimed candidate is the lowest (highest) and beats the runner-up beyond the noise, the
+/// claim's tolerance and its smallest effect.
 ClaimOutcome judge_claim(const Claim& claim, const Measurement& m, const std::vector<ArithmeticPeak>& peaks);
 
 }  // namespace labbook::report

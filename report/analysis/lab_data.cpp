@@ -124,8 +124,8 @@ std::vector<MemoryChartSpec> parse_memory_charts(const TableReader& top, const L
   std::vector<MemoryChartSpec> out;
   for (const toml::table* t : top.tables("memory_chart")) {
     const TableReader r(*t, origin, "[[memory_chart]]");
-    r.only({"experiment", "caption"});
-    MemoryChartSpec spec{r.string("experiment"), r.prose("caption"), r.line()};
+    r.only({"experiment", "caption", "source_lines"});
+    MemoryChartSpec spec{r.string("experiment"), r.prose("caption"), r.boolean("source_lines", false), r.line()};
     if (!names_an_experiment(lab, spec.experiment))
       r.fail("experiment", "names '" + spec.experiment + "', which no section, sweep, curve, reference, claim, "
                            "activity table or timeline of this lab names (closest: " +
@@ -204,6 +204,10 @@ bool LabData::uses_peaks() const {
   return std::any_of(named.begin(), named.end(), [](const Quantity& q) { return q.id() == QuantityId::kShareOfPeak; });
 }
 
+bool LabData::source_lines() const {
+  return std::any_of(memory_charts.begin(), memory_charts.end(), [](const MemoryChartSpec& c) { return c.source_lines; });
+}
+
 std::string LabData::folder() const { return std::filesystem::path(path).parent_path().string(); }
 
 std::vector<std::string> LabData::experiments() const {
@@ -260,9 +264,9 @@ LabData parse_lab_data(const std::string& text, const std::string& origin, std::
                                "; `labbook metrics` lists them)");
 
   const TableReader sheet(top.table("sheet"), origin, "[sheet]");
+  sheet.only({"goals", "background", "look_at", "questions"});
   lab.prose = {sheet.string("goals"), sheet.string("background"), sheet.string("look_at"),
                sheet.strings("questions")};
-  lab.source_lines = sheet.boolean("source_lines", false);
 
   // Before anything that names quantities: "<rate>_pct_of_peak" needs its [[peak]], the
   // lab's own or one of peaks.toml's.

@@ -91,6 +91,10 @@ struct TimelineSpec {
 struct MemoryChartSpec {
   std::string experiment;   ///< a range the lab's sections, sweeps, references or claims name
   std::string caption;      ///< Markdown, shown above the chart ("" for none)
+  /// `labbook run` adds a source run for this experiment, and the chart gets its "Lines that
+  /// move memory". Counts cover one kernel's launches in a row: a kernel that another chart
+  /// asking for lines also runs would be counted across both.
+  bool source_lines = false;
   int line = 0;             ///< in lab.toml
 };
 
@@ -167,6 +171,9 @@ struct Claim {
   std::vector<std::string> candidates;
   bool lowest = true;
   double tolerance = 0;
+  /// The smallest difference that counts as one, as a share (0.2: 20 %), where the default
+  /// for a timed quantity (claim_verdict.h, kTimedDrift) is too small: host-side times.
+  std::optional<double> min_effect;
   /// Why the verdict can differ between GPUs of one family (their bandwidths, their hosts),
   /// for a reader: a lab's recordings that disagree on the claim must say so.
   std::string across_gpus;
@@ -255,9 +262,8 @@ struct LabData {
   std::vector<ActivityTableSpec> activity_tables;
   std::vector<TimelineSpec> timelines;
   std::vector<MemoryChartSpec> memory_charts;
-  /// [sheet] source_lines: `labbook run` adds a source run (profile --source) and each memory
-  /// chart's experiment gets its "Lines that move memory" table.
-  bool source_lines = false;
+  /// Whether a memory chart asks for its lines (MemoryChartSpec::source_lines).
+  bool source_lines() const;
   std::vector<RooflineSpec> rooflines;
   std::optional<ResourceReport> resources;
   std::vector<ArithmeticPeak> peaks;

@@ -37,12 +37,15 @@ std::vector<Claim> parse_claims(const TomlReader& top, const std::string& origin
   for (const toml::table* t : top.tables("claim")) {
     const TableReader c(*t, origin, "[[claim]]", peaks);
     c.only({"text", "citation", "quantity", "best", "candidates", "lowest", "tolerance", "numerator", "denominator",
-            "min_ratio", "max_ratio", "across_gpus"});
+            "min_ratio", "max_ratio", "min_effect", "across_gpus"});
     Claim claim;
     claim.text = c.string("text");
     claim.citation = c.string("citation");
     claim.quantity = c.quantity("quantity");
     claim.across_gpus = c.string("across_gpus", false);
+    claim.min_effect = c.number("min_effect", false);
+    if (claim.min_effect && (*claim.min_effect < 0 || *claim.min_effect >= 1))
+      c.fail("min_effect", "must be a share from 0 to below 1 (0.2 for 20 %)");
     claim.best = c.string("best", false);
     if (claim.is_best_claim()) {
       claim.candidates = c.strings("candidates");

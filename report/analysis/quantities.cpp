@@ -1,6 +1,7 @@
 #include "quantities.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "activity_summary.h"
@@ -246,6 +247,24 @@ double QuantityValue::low() const {
 }
 double QuantityValue::high() const {
   return samples.empty() ? value.value_or(0.0) : *std::max_element(samples.begin(), samples.end());
+}
+
+std::pair<double, double> QuantityValue::median_interval() const {
+  if (samples.size() < 2) return {low(), high()};
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  // [k-th, (n+1-k)-th] misses the median when at most k-1 repeats lie on one side of it:
+  // twice the binomial(n, 1/2) tail P(X <= k-1), which must stay within 5 %.
+  const std::size_t n = sorted.size();
+  long double pmf = std::pow(0.5L, static_cast<long double>(n)), tail = 0;
+  std::size_t k = 1;
+  for (std::size_t j = 0; 2 * (j + 1) <= n; ++j) {
+    tail += pmf;   // P(X <= j)
+    if (2 * tail > 0.05L) break;
+    k = j + 1;
+    pmf = pmf * static_cast<long double>(n - j) / static_cast<long double>(j + 1);
+  }
+  return {sorted[k - 1], sorted[n - k]};
 }
 
 QuantityValue range_quantity(const Measurement& m, const std::string& range, const Quantity& quantity,

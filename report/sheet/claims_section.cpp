@@ -121,10 +121,14 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
   sheet.table(std::move(t));
   Sheet reading;
   reading.markdown(
-      "A claim holds when every repeat of its experiments agrees with it; when the repeats fall on both sides of what "
-      "it needs, it is *inconclusive* (within run-to-run noise). The measured column gives medians; each section "
-      "gives the repeats' spread and the claim in full. A time measured once on each side says so: its noise was "
-      "not measured.");
+      "Each side of a claim is a median over its repeats, with that median's 95 % confidence interval (up to 8 "
+      "repeats: the lowest to the highest). A claim holds when the ratio agrees with it across both intervals, does "
+      "not hold when it disagrees across both, and is *inconclusive* (within run-to-run noise) otherwise. A claim "
+      "that one side takes more time than the other needs more than the " +
+      format_number("%.0f", kTimedDrift * 100) +
+      " % by which a kernel's median time moves between two runs (more for times the host takes, where the claim "
+      "says so): a ratio nearer 1.0 never holds it. The measured column gives medians; each section gives the "
+      "spread and the claim in full. A time measured once on each side says so: its noise was not measured.");
   sheet.fold("How a verdict is reached", std::move(reading));
 }
 

@@ -16,6 +16,7 @@
 #include "quantities.h"
 #include "results_table.h"
 #include "roofline_chart.h"
+#include "setup_section.h"
 #include "source_lines_table.h"
 #include "timeline_svg.h"
 #include "warp_figure.h"
@@ -108,45 +109,67 @@ std::string model_per_request(ModelPredictions& model, const std::string& experi
   return sentence + ".";
 }
 
-/// The experiment's kernels line by line ([sheet] source_lines), from the source run's
-/// per-instruction counts, beside the model's prediction per request; says so where the
-/// measurement has none. CUPTI counts a kernel's launches together (Kernel::sass): a kernel
-/// that also ran in another experiment is not shown, since its lines would mix the two. The
-/// lines shown go to `data` too ("source_lines": the launches they sum, each line's numbers).
-void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& experiment, ModelPredictions& model,
-                         json& data) {
+/// An experiment's per-instruction counts in one measurement: the kernels counted in it
+/// alone, and those whose counts it shares with other experiments.
+struct ExperimentLines {
   std::vector<SassInstruction> instructions;
-  std::vector<std::string> mixed;
-  std::size_t launches = 0;   // that the shown counts sum
+  std::vector<std::string> mixed;   ///< "`kernel` (2 of its 6 launches here)"
+  std::size_t launches = 0;         ///< that `instructions` sum
+};
+
+ExperimentLines experiment_lines(const Measurement& m, const std::string& experiment) {
+  ExperimentLines lines;
   for (const auto& k : m.kernels) {
     if (k.sass.empty()) continue;
     const auto covered = sass_covered(m.kernels, k);
     const auto here = std::count_if(covered.begin(), covered.end(), [&](const Kernel* c) { return c->range == experiment; });
     if (here == 0) continue;
     if (static_cast<std::size_t>(here) == covered.size()) {
-      instructions.insert(instructions.end(), k.sass.begin(), k.sass.end());
-      launches += covered.size();
-    } else mixed.push_back("`" + kernel_short_name(k.name) + "` (" + std::to_string(here) + " of its " +
-                         std::to_string(covered.size()) + " launches here)");
+      lines.instructions.insert(lines.instructions.end(), k.sass.begin(), k.sass.end());
+      lines.launches += covered.size();
+    } else lines.mixed.push_back("`" + kernel_short_name(k.name) + "` (" + std::to_string(here) + " of its " +
+                                 std::to_string(covered.size()) + " launches here)");
   }
-  if (!mixed.empty())
-    sheet.markdown("Lines that move memory: not shown for " + join(mixed, ", ") +
+  return lines;
+}
+
+/// The experiment's kernels line by line ([[memory_chart]] source_lines), from the source run's
+/// per-instruction counts, beside the model's prediction per request. A measurement without a
+/// source run borrows the lines of the first recording beside it that has one, and says so:
+/// the lines are the kernel's, the same on every GPU of the family. CUPTI counts a kernel's
+/// launches together (Kernel::sass): a kernel that also ran in another experiment is not
+/// shown, since its lines would mix the two. The lines shown go to `data` too.
+void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::vector<Measurement>& beside,
+                         const std::string& experiment, ModelPredictions& model, json& data) {
+  ExperimentLines lines = experiment_lines(m, experiment);
+  std::string borrowed;   // the GPU whose recording the lines come from, when not this one's
+  for (std::size_t i = 0; i < beside.size() && lines.instructions.empty() && lines.mixed.empty(); ++i) {
+    lines = experiment_lines(beside[i], experiment);
+    if (!lines.instructions.empty() || !lines.mixed.empty()) borrowed = gpu_short_name(beside[i]);
+  }
+  if (!lines.mixed.empty())
+    sheet.markdown("Lines that move memory: not shown for " + join(lines.mixed, ", ") +
                    ": CUPTI counts a kernel's instructions once per run, summed over all its launches, and this "
                    "kernel also ran in other experiments.");
-  if (instructions.empty()) {
-    if (mixed.empty())
+  if (lines.instructions.empty()) {
+    if (lines.mixed.empty())
       sheet.markdown("Lines that move memory: this measurement has no source run (`labbook run` makes one for this "
                      "lab; a recording made before it does not hold one).");
     return;
   }
-  const SourceProfile profile = source_profile(instructions);
+  const SourceProfile profile = source_profile(lines.instructions);
   if (profile.lines.empty()) return;
+  const std::size_t launches = lines.launches;
   sheet.markdown("Lines that move memory, worst first (sectors per request against the ideal, shared wavefronts "
                  "against the ideal, local sectors), summed over " +
                  (launches == 1 ? std::string("the experiment's launch") : "the experiment's " + std::to_string(launches) + " launches") +
-                 " (the chart shows one launch's medians):");
+                 (borrowed.empty() ? std::string(" (the chart shows one launch's medians)")
+                                   : " on the " + borrowed + " (this measurement has no source run; the counts per "
+                                     "request are the kernel's, the same on every GPU of the family)") +
+                 ":");
   sheet.table(source_lines_table(profile, 5));
   data["source_lines"] = {{"launches", launches}, {"line_info", profile.line_info}, {"lines", source_lines_json(profile)}};
+  if (!borrowed.empty()) data["source_lines"]["gpu"] = borrowed;
   if (const std::string predicted = model_per_request(model, experiment); !predicted.empty()) sheet.markdown(predicted);
 }
 
@@ -154,7 +177,8 @@ void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::string& 
 
 /// Each [[memory_chart]]: the experiment's traffic from the SM to DRAM as a picture, its
 /// numbers in the picture's text alternative and in the sheet's data.
-void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, ModelPredictions& model) {
+void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, const std::vector<Measurement>& beside,
+                       ModelPredictions& model) {
   if (lab.memory_charts.empty()) return;
   sheet.heading(3, "Memory charts");
   Sheet reading;
@@ -183,7 +207,7 @@ void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, M
     else others.markdown(image);
     json data = {{"experiment", spec.experiment}, {"figure", file}, {"measured", memory_flow_json(flow)}};
     if (const std::string caption = memory_flow_caption(flow); !caption.empty()) data["caption"] = caption;
-    if (lab.source_lines) add_source_lines_of(sheet_of, m, spec.experiment, model, data);
+    if (spec.source_lines) add_source_lines_of(sheet_of, m, beside, spec.experiment, model, data);
     sheet.data["memory_charts"].push_back(std::move(data));
   }
   if (!names.empty()) sheet.fold("The memory charts of " + join(names, ", "), std::move(others));

@@ -14,7 +14,9 @@
 namespace labbook::report {
 
 void add_warp_figures(Sheet& sheet, const LabData& lab, ModelPredictions& model);
-void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, ModelPredictions& model);
+/// `beside`: the lab's other recordings, whose source run stands in where `m` has none.
+void add_memory_charts(Sheet& sheet, const LabData& lab, const Measurement& m, const std::vector<Measurement>& beside,
+                       ModelPredictions& model);
 void add_rooflines(Sheet& sheet, const LabData& lab, const Measurement& m);
 void add_charts(Sheet& sheet, const LabData& lab, const Measurement& m);
 void add_curves(Sheet& sheet, const LabData& lab, const Measurement& m);

@@ -213,7 +213,7 @@ Sheet build_sheet(const LabData& lab, const Measurement& m, const SheetContext& 
   if (lab.model) body.part(lab.model->figures, {}, [&](Sheet& s) { add_warp_figures(s, lab, model); });
   std::vector<std::string> charted;
   for (const auto& c : lab.memory_charts) charted.push_back(c.experiment);
-  body.part(charted, {}, [&](Sheet& s) { add_memory_charts(s, lab, m, model); });
+  body.part(charted, {}, [&](Sheet& s) { add_memory_charts(s, lab, m, context.beside, model); });
   std::vector<std::string> roofed;
   for (const auto& r : lab.rooflines) roofed.insert(roofed.end(), r.experiments.begin(), r.experiments.end());
   body.part(roofed, {}, [&](Sheet& s) { add_rooflines(s, lab, m); });

@@ -62,7 +62,53 @@ TEST(ClaimVerdict, ASlightSlowdownIsABandAndARatioFarAboveItDoesNotHold) {
   EXPECT_EQ(judge_claim(ratio_claim(1.0), m, {}).verdict, Verdict::kHolds);   // one-sided: the old verdict
   const ClaimOutcome banded = judge_claim(ratio_claim(1.0, 1.2), m, {});
   EXPECT_EQ(banded.verdict, Verdict::kDoesNotHold);
-  EXPECT_NE(banded.reason.find("ratio 547.00; the claim needs 1.00 to 1.20"), std::string::npos) << banded.reason;
+  EXPECT_NE(banded.reason.find("ratio 547.00; the claim needs 1.02 to 1.20 (1.00 to 1.20, by more than the 2 % by which "
+                                "runs drift)"),
+            std::string::npos)
+      << banded.reason;
+}
+
+TEST(ClaimVerdict, ATimedRatioWithinTheDriftOfOneNeverHolds) {
+  // Every repeat 1 % slower: the repeats agree, but two runs of one kernel differ by as much.
+  labbook::Measurement m;
+  add_launches(m, "slow", {101.0, 101.1, 101.2, 101.0, 101.1});
+  add_launches(m, "fast", {100.0, 100.1, 100.0, 100.1, 100.0});
+  const ClaimOutcome slower = judge_claim(ratio_claim(1.0), m, {});
+  EXPECT_EQ(slower.verdict, Verdict::kDoesNotHold) << slower.reason;
+  EXPECT_NE(slower.reason.find("the claim needs ≥ 1.02 (≥ 1.00, by more than the 2 %"), std::string::npos) << slower.reason;
+  Claim faster = ratio_claim(0, 1.0);   // "slow is no slower": ≤ 1.00 moves to ≤ 1/1.02
+  EXPECT_EQ(judge_claim(faster, m, {}).verdict, Verdict::kDoesNotHold);
+  // A claim's own smallest effect, for times the host takes: 5 % slower is within 20 %.
+  labbook::Measurement host;
+  add_launches(host, "slow", {105.0, 105.5, 104.5, 105.2, 105.1});
+  add_launches(host, "fast", {100.0, 100.1, 100.0, 100.1, 100.0});
+  EXPECT_EQ(judge_claim(ratio_claim(1.0), host, {}).verdict, Verdict::kHolds);
+  Claim wide = ratio_claim(1.0);
+  wide.min_effect = 0.2;
+  EXPECT_EQ(judge_claim(wide, host, {}).verdict, Verdict::kDoesNotHold);
+  EXPECT_NE(judge_claim(wide, host, {}).reason.find("needs ≥ 1.20 (≥ 1.00, by more than the 20 %"), std::string::npos);
+  // A band away from 1.0 is the claim's own, and a counter repeats exactly: no drift either.
+  EXPECT_EQ(decision_band(ratio_claim(1.5)).min, 1.5);
+  Claim counter = ratio_claim(1.0);
+  counter.quantity = named_quantity("gld_transactions");
+  EXPECT_EQ(decision_band(counter).min, 1.0);
+}
+
+TEST(ClaimVerdict, TheMedianIntervalDropsOutliersOnlyWhereRepeatsAllowIt) {
+  QuantityValue few{5.0, "", {1.0, 5.0, 6.0, 7.0, 50.0}};
+  EXPECT_EQ(few.median_interval(), std::make_pair(1.0, 50.0)) << "5 repeats: the full range is the 94 % interval";
+  QuantityValue many{10.5, "", {}};
+  for (int i = 1; i <= 20; ++i) many.samples.push_back(i);
+  EXPECT_EQ(many.median_interval(), std::make_pair(6.0, 15.0)) << "20 repeats: the 6th to the 15th, 95.9 %";
+  many.samples.push_back(1000);   // 21: the 6th to the 16th
+  EXPECT_EQ(many.median_interval(), std::make_pair(6.0, 16.0));
+  // A first cold repeat on one side of 20 no longer spans the ratio down to 1.
+  labbook::Measurement m;
+  std::vector<double> pinned(20, 500.0), pageable(20, 1.0);
+  pageable[0] = 450.0;
+  add_launches(m, "slow", pinned);
+  add_launches(m, "fast", pageable);
+  EXPECT_EQ(judge_claim(ratio_claim(1.0), m, {}).verdict, Verdict::kHolds);
 }
 
 TEST(ClaimVerdict, RepeatsOnBothSidesOfTheThresholdAreInconclusive) {
@@ -134,6 +180,10 @@ TEST(ClaimVerdict, BandsParseAndAreValidated) {
   EXPECT_NE(fixture::lab_toml_error(head + claim).find("needs 'min_ratio', 'max_ratio' or both"), std::string::npos);
   EXPECT_NE(fixture::lab_toml_error(head + claim + "min_ratio = 1.0\nmax_ration = 1.2\n").find("unknown key 'max_ration'"),
             std::string::npos);
+  EXPECT_EQ(parse_lab_data(head + claim + "min_ratio = 1.0\nmin_effect = 0.2\n", "lab.toml").claims[0].min_effect, 0.2);
+  EXPECT_NE(fixture::lab_toml_error(head + claim + "min_ratio = 1.0\nmin_effect = 20\n")
+                .find("'min_effect' must be a share from 0 to below 1 (0.2 for 20 %)"),
+            std::string::npos);
 }
 
 TEST(LabChecks, ATimeCheckOnBothSidesOfItsBoundIsInconclusiveNotFailed) {
@@ -182,7 +232,7 @@ TEST(ClaimVerdict, OneRunOfATimeEachSaysItsNoiseWasNotMeasured) {
   add_launches(m, "slow", {82.0});
   const ClaimOutcome repeated = judge_claim(ratio_claim(1.1), m, {});
   EXPECT_EQ(repeated.reason.find("one run each"), std::string::npos) << repeated.reason;
-  EXPECT_NE(repeated.reason.find("over the repeats"), std::string::npos) << repeated.reason;
+  EXPECT_NE(repeated.reason.find("with the repeats' noise"), std::string::npos) << repeated.reason;
 }
 
 TEST(ClaimVerdict, OneCountOfACounterIsExactNotOneRun) {

@@ -214,21 +214,27 @@ TEST(MemoryChartInSheets, Lab4DrawsTheMisalignedReadFromItsRecording) {
   EXPECT_EQ(sheet.data.at("memory_charts").at(0).at("measured").at("gld_transactions"), 5242876.0);
 }
 
-TEST(MemoryChartInSheets, SourceLinesUnderTheChartWhereTheLabAsks) {
-  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
-  LabData lab = load_lab_data(folder + "/lab.toml");
-  Measurement m = read_measurement(folder + "/recorded/h100.json");
-  EXPECT_FALSE(lab.source_lines) << "lab 4 does not ask: its readSegment runs in every offset's experiment";
-  EXPECT_EQ(to_markdown(build_sheet(lab, m, {"test", true})).find("Lines that move memory"), std::string::npos);
-
-  lab.source_lines = true;
-  EXPECT_NE(to_markdown(build_sheet(lab, m, {"test", true})).find("this measurement has no source run"), std::string::npos)
-      << "a recording made before the source run says so";
+/// Lab 4's readSegment/offset=11 launches, counted by a source run: line 30, 500 sectors
+/// where 400 would do.
+void count_offset_11_lines(Measurement& m) {
   for (auto& k : m.kernels)
     if (k.range == "readSegment/offset=11")
       k.sass = {{k.mangled, 0x40, "/src/lab4.cu", 30,
                  {{"smsp__sass_inst_executed", 100}, {"smsp__sass_inst_executed_op_global_ld", 100},
                   {"smsp__sass_sectors_mem_global", 500}, {"smsp__sass_sectors_mem_global_ideal", 400}}}};
+}
+
+TEST(MemoryChartInSheets, SourceLinesUnderTheChartWhereTheLabAsks) {
+  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+  LabData lab = load_lab_data(folder + "/lab.toml");
+  Measurement m = read_measurement(folder + "/recorded/h100.json");
+  ASSERT_TRUE(lab.source_lines());
+  ASSERT_TRUE(lab.memory_charts.at(0).source_lines);
+  EXPECT_FALSE(lab.memory_charts.at(1).source_lines) << "readSegment runs in every offset's experiment: one chart asks";
+  for (auto& k : m.kernels) k.sass.clear();
+  EXPECT_NE(to_markdown(build_sheet(lab, m, {"test", true})).find("this measurement has no source run"), std::string::npos)
+      << "a recording made before the source run says so";
+  count_offset_11_lines(m);
   const Sheet sheet = build_sheet(lab, m, {"test", true});
   const std::string md = to_markdown(sheet);
   EXPECT_NE(md.find("| lab4.cu:30 (note 1) | — |"), std::string::npos) << "the line, its text where the file is readable";
@@ -251,8 +257,8 @@ TEST(MemoryChartInSheets, SourceLinesNotShownForAKernelCountedInOtherExperiments
   // experiment, comes summed over all of them, which no one experiment may show as its own.
   const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
   LabData lab = load_lab_data(folder + "/lab.toml");
-  lab.source_lines = true;
   Measurement m = read_measurement(folder + "/recorded/h100.json");
+  for (auto& k : m.kernels) k.sass.clear();
   Kernel* first = nullptr;
   std::uint64_t launches = 0, in_offset_11 = 0;
   for (auto& k : m.kernels)
@@ -276,11 +282,37 @@ TEST(MemoryChartInSheets, SourceLinesNotShownForAKernelCountedInOtherExperiments
   EXPECT_EQ(md.find("| lab4.cu:30"), std::string::npos) << "no line of the mixed sums";
 }
 
-TEST(MemoryChartLabData, SourceLinesIsASwitchOfTheSheet) {
-  EXPECT_FALSE(parse_lab_data(lab_with_section(), "lab.toml").source_lines) << "off unless asked";
-  std::string text = lab_with_section();
-  text.insert(text.find("questions"), "source_lines = true\n");
-  EXPECT_TRUE(parse_lab_data(text, "lab.toml").source_lines);
+TEST(MemoryChartInSheets, SourceLinesFromARecordingBesideWhenThisOneHasNone) {
+  // The lines are the kernel's: a recording without a source run shows those of the GPU
+  // beside it, and says whose they are.
+  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+  const LabData lab = load_lab_data(folder + "/lab.toml");
+  Measurement m = read_measurement(folder + "/recorded/h100.json");
+  for (auto& k : m.kernels) k.sass.clear();
+  Measurement other = m;
+  other.devices.at(0).name = "NVIDIA H200";
+  count_offset_11_lines(other);
+  SheetContext context{"test", true};
+  context.beside.push_back(other);
+  const Sheet sheet = build_sheet(lab, m, context);
+  const std::string md = to_markdown(sheet);
+  EXPECT_NE(md.find("| lab4.cu:30 (note 1) | — |"), std::string::npos);
+  EXPECT_NE(md.find("launches on the H200 (this measurement has no source run"), std::string::npos);
+  EXPECT_EQ(md.find("this measurement has no source run (`labbook run`"), std::string::npos);
+  EXPECT_EQ(sheet.data.at("memory_charts").at(0).at("source_lines").at("gpu"), "H200");
+}
+
+TEST(MemoryChartLabData, SourceLinesIsASwitchOfAChart) {
+  const std::string chart = "[[memory_chart]]\nexperiment = \"readSegment/offset=11\"\n";
+  std::string text = lab_with_section() + chart;
+  EXPECT_FALSE(parse_lab_data(text, "lab.toml").source_lines()) << "off unless asked";
+  text += "source_lines = true\n";
+  const LabData lab = parse_lab_data(text, "lab.toml");
+  EXPECT_TRUE(lab.source_lines());
+  EXPECT_TRUE(lab.memory_charts.at(0).source_lines);
+  std::string in_sheet = lab_with_section();
+  in_sheet.insert(in_sheet.find("questions"), "source_lines = true\n");
+  EXPECT_THROW(parse_lab_data(in_sheet, "lab.toml"), Error) << "a [sheet] key it does not know";
 }
 
 TEST(MemoryChartInProfileSummary, OneChartPerKernelWithMemoryCounters) {
