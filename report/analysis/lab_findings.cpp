@@ -11,6 +11,7 @@ std::vector<ReferenceValue> parse_references(const TomlReader& top, const std::s
   std::vector<ReferenceValue> out;
   for (const toml::table* t : top.tables("reference")) {
     const TableReader r(*t, origin, "[[reference]]", peaks);
+    r.only({"experiment", "quantity", "value", "unit", "gpu", "build", "citation", "printed", "explanation", "note"});
     ReferenceValue ref;
     ref.experiment = r.string("experiment");
     ref.quantity = r.quantity("quantity");
@@ -72,6 +73,7 @@ std::vector<Check> parse_checks(const TomlReader& top, const std::string& origin
   std::vector<Check> out;
   for (const toml::table* t : top.tables("check")) {
     const TableReader c(*t, origin, "[[check]]", peaks);
+    c.only({"experiments", "quantity", "value", "tolerance", "at_least", "at_most", "relative_to", "fraction", "as_predicted"});
     Check check;
     check.experiments = c.string("experiments");
     check.quantity = c.quantity("quantity");

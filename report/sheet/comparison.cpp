@@ -17,7 +17,7 @@ using nlohmann::json;
 Difference difference(const Quantity& quantity, const QuantityValue& a, const QuantityValue& b) {
   if (!a.value || !b.value) return Difference::kMissing;
   if (*a.value == *b.value) return Difference::kSame;
-  // As a claim decides: repeats that overlap are noise, and one run of a timed value each knows none.
+  // As a claim decides: overlapping intervals are noise, and one run of a timed value each knows none.
   if (noise_unknown(quantity, {&a, &b})) return Difference::kNoiseUnknown;
   return distinguishable(a, b, 0) ? Difference::kBeyondNoise : Difference::kWithinNoise;
 }
@@ -117,9 +117,10 @@ Comparison compare_runs(const LabData& lab, const ComparedRun& a, const Compared
     add_question(questions, sa.questions[q], sb.questions[q], tally, out.data);
 
   out.heading(2, "What differs");
-  out.markdown("Two values differ beyond the noise when the ranges of their repeats do not overlap (a counter that "
-               "repeats exactly: when its values differ); ± is half that range, as a share of the median. A timed "
-               "value measured once on each side cannot say.");
+  out.markdown("Two values differ beyond the noise when their medians' 95 % intervals do not overlap (up to 8 "
+               "repeats: the ranges of the repeats; a counter that repeats exactly: when its values differ); ± is "
+               "half the repeats' range, as a share of the median. A timed value measured once on each side cannot "
+               "say.");
   std::vector<std::string> counts;
   for (const auto& [d, n] : tally) counts.push_back(std::to_string(n) + " " + difference_word(d));
   for (const auto& [d, n] : tally) result.values += n;

@@ -29,9 +29,9 @@ enum class Difference {
   kMissing,         ///< one side or both have no value
 };
 
-/// `a` against `b`, as a claim is decided: they differ when the ranges of their repeats do not
-/// overlap (a counter that repeats exactly: when its values differ); a timed value measured once
-/// on each side cannot say.
+/// `a` against `b`, as a claim is decided (distinguishable): they differ when their medians'
+/// 95 % intervals do not overlap (a counter that repeats exactly: when its values differ); a
+/// timed value measured once on each side cannot say.
 Difference difference(const Quantity& quantity, const QuantityValue& a, const QuantityValue& b);
 
 struct Comparison {

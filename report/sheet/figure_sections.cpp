@@ -149,7 +149,7 @@ void add_source_lines_of(Sheet& sheet, const Measurement& m, const std::vector<M
   }
   if (!lines.mixed.empty())
     sheet.markdown("Lines that move memory: not shown for " + join(lines.mixed, ", ") +
-                   ": CUPTI counts a kernel's instructions once per run, summed over all its launches, and this "
+                   (borrowed.empty() ? "" : " on the " + borrowed) + ": CUPTI counts a kernel's instructions once per run, summed over all its launches, and this "
                    "kernel also ran in other experiments.");
   if (lines.instructions.empty()) {
     if (lines.mixed.empty())

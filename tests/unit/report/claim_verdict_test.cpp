@@ -186,6 +186,17 @@ TEST(ClaimVerdict, BandsParseAndAreValidated) {
             std::string::npos);
 }
 
+TEST(LabChecks, AnUnknownKeyOfACheckOrReferenceIsNamed) {
+  const std::string head = fixture::lab_toml_head() + kSection;
+  EXPECT_NE(fixture::lab_toml_error(head + "[[check]]\nexperiments = \"slow\"\nquantity = \"time\"\nat_lest = 3\n")
+                .find("[[check]]: unknown key 'at_lest'"),
+            std::string::npos);
+  EXPECT_NE(fixture::lab_toml_error(head + "[[reference]]\nexperiment = \"slow\"\nquantity = \"time\"\nvalue = 3\n"
+                                           "unit = \"ns\"\ngpu = \"g\"\ncitation = \"003_x.txt\"\nnotes = \"n\"\n")
+                .find("[[reference]]: unknown key 'notes'"),
+            std::string::npos);
+}
+
 TEST(LabChecks, ATimeCheckOnBothSidesOfItsBoundIsInconclusiveNotFailed) {
   const LabData lab = parse_lab_data(fixture::lab_toml_head() + kSection +
                                          "[[check]]\nexperiments = \"slow\"\nquantity = \"time\"\nat_least = 34000\n"
@@ -253,18 +264,11 @@ TEST(ClaimVerdict, OneCountOfACounterIsExactNotOneRun) {
   const ClaimOutcome o = judge_claim(counter, m, {});
   EXPECT_EQ(o.verdict, Verdict::kHolds) << o.reason << o.measured;
   EXPECT_EQ(o.reason.find("one run each"), std::string::npos) << o.reason;
-  EXPECT_TRUE(named_quantity("time").timed());
-  EXPECT_TRUE(named_quantity("payload_pct").timed());
-  EXPECT_TRUE(named_quantity("copy_overlap_pct").timed());
-  EXPECT_TRUE(named_quantity("effective_bandwidth_pct_of_peak").timed());
-  EXPECT_TRUE(named_quantity("sm_clock").timed());
-  EXPECT_TRUE(named_quantity("range_time").timed());
-  EXPECT_TRUE(named_quantity("host_bandwidth").timed());
-  EXPECT_TRUE(named_quantity("cycles_per_load").timed());
-  EXPECT_TRUE(named_quantity("kernels_time_pct").timed());
-  EXPECT_FALSE(named_quantity("gld_transactions").timed());
-  EXPECT_FALSE(named_quantity("shared_load_transactions_per_request").timed());
-  EXPECT_FALSE(named_quantity("payload_bytes").timed());
+  for (const char* name : {"time", "payload_pct", "copy_overlap_pct", "effective_bandwidth_pct_of_peak", "sm_clock",
+                           "range_time", "host_bandwidth", "cycles_per_load", "kernels_time_pct"})
+    EXPECT_TRUE(named_quantity(name).timed()) << name;
+  for (const char* name : {"gld_transactions", "shared_load_transactions_per_request", "payload_bytes"})
+    EXPECT_FALSE(named_quantity(name).timed()) << name;
 }
 
 TEST(ClaimVerdict, ARatioFarBelowOneKeepsTwoSignificantDigits) {

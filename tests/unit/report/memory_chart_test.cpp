@@ -214,6 +214,22 @@ TEST(MemoryChartInSheets, Lab4DrawsTheMisalignedReadFromItsRecording) {
   EXPECT_EQ(sheet.data.at("memory_charts").at(0).at("measured").at("gld_transactions"), 5242876.0);
 }
 
+namespace {
+/// Lab 4 with its misaligned chart asking for lines (lab 4 does not: its readSegment runs in
+/// every offset's experiment), and its H100 recording without any source run.
+struct Lab4WithLines {
+  LabData lab;
+  Measurement m;
+};
+Lab4WithLines lab4_with_lines() {
+  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+  Lab4WithLines out{load_lab_data(folder + "/lab.toml"), read_measurement(folder + "/recorded/h100.json")};
+  EXPECT_FALSE(out.lab.source_lines());
+  out.lab.memory_charts.at(0).source_lines = true;
+  for (auto& k : out.m.kernels) k.sass.clear();
+  return out;
+}
+
 /// Lab 4's readSegment/offset=11 launches, counted by a source run: line 30, 500 sectors
 /// where 400 would do.
 void count_offset_11_lines(Measurement& m) {
@@ -223,16 +239,10 @@ void count_offset_11_lines(Measurement& m) {
                  {{"smsp__sass_inst_executed", 100}, {"smsp__sass_inst_executed_op_global_ld", 100},
                   {"smsp__sass_sectors_mem_global", 500}, {"smsp__sass_sectors_mem_global_ideal", 400}}}};
 }
+}  // namespace
 
 TEST(MemoryChartInSheets, SourceLinesUnderTheChartWhereTheLabAsks) {
-  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
-  LabData lab = load_lab_data(folder + "/lab.toml");
-  Measurement m = read_measurement(folder + "/recorded/h100.json");
-  // Lab 4 does not ask: its readSegment runs in every offset's experiment, and a source run
-  // counts all of a kernel's launches. Asked, with counts of one experiment's launches alone:
-  EXPECT_FALSE(lab.source_lines());
-  lab.memory_charts.at(0).source_lines = true;
-  for (auto& k : m.kernels) k.sass.clear();
+  auto [lab, m] = lab4_with_lines();
   EXPECT_NE(to_markdown(build_sheet(lab, m, {"test", true})).find("this measurement has no source run"), std::string::npos)
       << "a recording made before the source run says so";
   count_offset_11_lines(m);
@@ -256,11 +266,7 @@ TEST(MemoryChartInSheets, SourceLinesUnderTheChartWhereTheLabAsks) {
 TEST(MemoryChartInSheets, SourceLinesNotShownForAKernelCountedInOtherExperimentsToo) {
   // CUPTI counts a kernel once per run: lab 4's readSegment, launched in every offset's
   // experiment, comes summed over all of them, which no one experiment may show as its own.
-  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
-  LabData lab = load_lab_data(folder + "/lab.toml");
-  lab.memory_charts.at(0).source_lines = true;
-  Measurement m = read_measurement(folder + "/recorded/h100.json");
-  for (auto& k : m.kernels) k.sass.clear();
+  auto [lab, m] = lab4_with_lines();
   Kernel* first = nullptr;
   std::uint64_t launches = 0, in_offset_11 = 0;
   for (auto& k : m.kernels)
@@ -287,11 +293,7 @@ TEST(MemoryChartInSheets, SourceLinesNotShownForAKernelCountedInOtherExperiments
 TEST(MemoryChartInSheets, SourceLinesFromARecordingBesideWhenThisOneHasNone) {
   // The lines are the kernel's: a recording without a source run shows those of the GPU
   // beside it, and says whose they are.
-  const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
-  LabData lab = load_lab_data(folder + "/lab.toml");
-  lab.memory_charts.at(0).source_lines = true;
-  Measurement m = read_measurement(folder + "/recorded/h100.json");
-  for (auto& k : m.kernels) k.sass.clear();
+  const auto [lab, m] = lab4_with_lines();
   Measurement other = m;
   other.devices.at(0).name = "NVIDIA H200";
   count_offset_11_lines(other);
