@@ -192,6 +192,12 @@ LabRun measure_lab(const report::LabData& lab, const RunOptions& options) {
     request.source_metrics = report::source_line_metrics();
     for (const auto& chart : lab.memory_charts)
       if (chart.source_lines) request.source_nvtx.push_back(profiler::glob_literal(chart.experiment));
+    // CUPTI sums a kernel's launches over the run: one chart's source runs run its experiment
+    // alone (every lab program takes --only), so that a kernel of several experiments counts
+    // that one's launches only.
+    if (request.source_nvtx.size() == 1)
+      for (const auto& chart : lab.memory_charts)
+        if (chart.source_lines) request.source_args = {"--only", chart.experiment};
   }
   request.work_dir = options.out_dir + "/.runs/" + lab.id;
   ProfileOutcome outcome = profile_program(request);

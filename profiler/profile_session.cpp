@@ -63,14 +63,15 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const char* old = std::getenv("LD_LIBRARY_PATH");
   env["LD_LIBRARY_PATH"] = std::string(LABBOOK_CUPTI_LIBRARY_DIR) + (old && *old ? ":" + std::string(old) : "");
   std::filesystem::remove(run.output);
+  std::vector<std::string> command = request.command;
+  if (run.mode == "source" && !run.first) command.insert(command.end(), request.source_args.begin(), request.source_args.end());
   const std::string what = metrics && request.replay == "application" ? "metrics run " + std::to_string(run.pass + 1) : run.mode;
-  std::fprintf(stderr, "labbook: %s run: %s\n", what.c_str(), join(request.command, " ").c_str());
+  std::fprintf(stderr, "labbook: %s run: %s\n", what.c_str(), join(command, " ").c_str());
   const auto started = std::chrono::steady_clock::now();
   // The program's stdout is the first run's alone: what later runs print goes to a file, so
   // that the output reads as if the program had run once.
   const std::string stdout_path = run.first ? "" : run.output + ".stdout";
-  const int exit_code = request.runner ? request.runner(request.command, env, stdout_path)
-                                       : run_program(request.command, env, stdout_path);
+  const int exit_code = request.runner ? request.runner(command, env, stdout_path) : run_program(command, env, stdout_path);
   std::fprintf(stderr, "labbook: %s run: %.3f s, exit code %d\n", what.c_str(),
                seconds_since(started), exit_code);
   return exit_code;

@@ -49,6 +49,9 @@ struct ProfileRequest {
   /// Source runs only: count the kernels with a launch in these NVTX ranges (globs; empty:
   /// `nvtx`'s). A lab counts the kernels of its memory charts, not all of them.
   std::vector<std::string> source_nvtx;
+  /// Source runs only, the program's own run aside: arguments after `command`. CUPTI sums a
+  /// kernel's launches over the run, so a lab narrows the run to one experiment ("--only X").
+  std::vector<std::string> source_args;
   /// How each run is started: (command, environment the collector needs, file for its stdout
   /// or "" for ours) -> exit code. run_program by default; `labbook grade` runs student code
   /// in its sandbox, the measurement coming back through a pipe (env::kOutputFd) that it

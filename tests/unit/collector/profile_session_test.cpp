@@ -196,6 +196,23 @@ TEST(ProfileSession, SourceRunsMayChooseKernelsByRangeApart) {
   EXPECT_EQ(nvtx_by_mode["metrics"], "");
 }
 
+TEST(ProfileSession, SourceRunsAloneTakeTheirOwnArguments) {
+  // A lab narrows its source runs to one experiment; its own run and metrics runs stay whole.
+  std::map<std::string, std::vector<std::string>> command_by_mode;
+  ProfileRequest r = source_request("session-source-args");
+  r.cupti_metrics = {"dram__bytes_read.sum"};
+  r.source_args = {"--only", "readSegment/offset=11"};
+  r.runner = [&](const auto& command, const auto& env, const std::string&) {
+    command_by_mode[env.at(env::kMode)] = command;
+    write_measurement(kernels_of(1, env.at(env::kMode) == "source"), env.at(env::kOutput));
+    return 0;
+  };
+  profile_program(r);
+  EXPECT_EQ(command_by_mode["source"], (std::vector<std::string>{"./prog", "--only", "readSegment/offset=11"}));
+  EXPECT_EQ(command_by_mode["trace"], std::vector<std::string>{"./prog"});
+  EXPECT_EQ(command_by_mode["metrics"], std::vector<std::string>{"./prog"});
+}
+
 TEST(ProfileSession, ASourceRunThatFindsNoKernelSaysSo) {
   ProfileRequest r = source_request("session-source-none");
   r.kernels = {"noSuchKernel"};

@@ -215,8 +215,7 @@ TEST(MemoryChartInSheets, Lab4DrawsTheMisalignedReadFromItsRecording) {
 }
 
 namespace {
-/// Lab 4 with its misaligned chart asking for lines (lab 4 does not: its readSegment runs in
-/// every offset's experiment), and its H100 recording without any source run.
+/// Lab 4, whose misaligned chart asks for lines, and its H100 recording without any source run.
 struct Lab4WithLines {
   LabData lab;
   Measurement m;
@@ -224,8 +223,8 @@ struct Lab4WithLines {
 Lab4WithLines lab4_with_lines() {
   const std::string folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
   Lab4WithLines out{load_lab_data(folder + "/lab.toml"), read_measurement(folder + "/recorded/h100.json")};
-  EXPECT_FALSE(out.lab.source_lines());
-  out.lab.memory_charts.at(0).source_lines = true;
+  EXPECT_TRUE(out.lab.memory_charts.at(0).source_lines);
+  EXPECT_FALSE(out.lab.memory_charts.at(1).source_lines) << "readSegment's lines are counted for one chart";
   for (auto& k : out.m.kernels) k.sass.clear();
   return out;
 }
