@@ -13,15 +13,6 @@ double smallest_effect(const Claim& claim) {
   return claim.min_effect.value_or(claim.quantity.timed() ? kTimedDrift : 0.0);
 }
 
-Band decision_band(const Claim& claim) {
-  const double effect = smallest_effect(claim);
-  Band band{claim.min_ratio, claim.max_ratio};
-  if (band.min >= 1 && band.min < 1 + effect) band.min = 1 + effect;
-  if (band.max && *band.max <= 1 && *band.max > 1 / (1 + effect)) band.max = 1 / (1 + effect);
-  if (band.max && *band.max < band.min) return {claim.min_ratio, claim.max_ratio};   // a band too narrow to widen
-  return band;
-}
-
 bool noise_unknown(const Quantity& quantity, std::initializer_list<const QuantityValue*> values) {
   if (!quantity.timed()) return false;
   for (const QuantityValue* v : values)
@@ -84,17 +75,20 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
     num_text.resize(num_text.size() - (den_text.size() - space));
   out.headline =
       "×" + format_ratio(r.value) + ": " + c.numerator + " " + num_text + " against " + c.denominator + " " + den_text;
-  const Band band = decision_band(c);
-  out.verdict = judge_interval(r.low, r.high, band.min, band.max);
+  const Band band{c.min_ratio, c.max_ratio};
+  const double drift = smallest_effect(c);
+  out.verdict = judge_with_drift(r.low, r.high, band, drift);
   std::string ratio = "ratio " + format_ratio(r.value);
   if (r.low != r.high) ratio += " (" + format_ratio(r.low) + " to " + format_ratio(r.high) + " with the repeats' noise)";
   else if (noise_unknown(c.quantity, {&num, &den})) ratio += std::string(" (") + kOneRunEach + ")";
-  const bool moved = band.min != c.min_ratio || band.max != c.max_ratio;
-  out.reason = ratio + "; the claim needs " + band_text(band.min, band.max) +
-               (moved ? " (" + band_text(c.min_ratio, c.max_ratio) + ", by more than the " +
-                            format_number("%.0f", smallest_effect(c) * 100) + " % by which runs drift)"
-                      : "") +
-               (out.verdict == Verdict::kInconclusive ? ": some repeats meet it, others do not" : "");
+  const std::string by_drift = "the " + format_number("%.0f", drift * 100) + " % by which runs drift";
+  out.reason = ratio + "; the claim needs " + band_text(band.min, band.max);
+  if (out.verdict != Verdict::kInconclusive)
+    out.reason += drift > 0 ? ", by more than " + by_drift : "";
+  else if (judge_interval(r.low, r.high, band.min, band.max) == Verdict::kInconclusive)
+    out.reason += ": some repeats meet it, others do not";
+  else
+    out.reason += ", and the ratio lies within " + by_drift + " of it";
   return out;
 }
 
@@ -190,6 +184,16 @@ Verdict judge_interval(double low, double high, double min, std::optional<double
   const double top = max.value_or(INFINITY);
   if (low >= min && high <= top) return Verdict::kHolds;
   if (high < min || low > top) return Verdict::kDoesNotHold;
+  return Verdict::kInconclusive;
+}
+
+Verdict judge_with_drift(double low, double high, const Band& band, double drift) {
+  const double grow = 1 + drift;
+  const double top = band.max.value_or(INFINITY);
+  // A band narrower than twice the drift would never hold: its own edges decide holding.
+  const bool narrow = band.min * grow > top / grow;
+  if (low >= (narrow ? band.min : band.min * grow) && high <= (narrow ? top : top / grow)) return Verdict::kHolds;
+  if (high < band.min / grow || low > top * grow) return Verdict::kDoesNotHold;
   return Verdict::kInconclusive;
 }
 

@@ -43,14 +43,18 @@ constexpr double kTimedDrift = 0.02;
 /// a timed quantity and 0 for a counter, which repeats exactly.
 double smallest_effect(const Claim& claim);
 
-/// The band a ratio claim is decided on: its own, with an edge that lies within the smallest
-/// effect of 1.0 moved out to it ("≥ 1.00" becomes "≥ 1.02"), so that a ratio within the drift
-/// of 1.0 never holds a claim that one side is faster.
+/// A ratio claim's band: at least `min`, at most `max` where there is one.
 struct Band {
   double min = 0;
   std::optional<double> max;
 };
-Band decision_band(const Claim& claim);
+
+/// Decides a ratio's interval against `band` where medians drift by `drift` between runs: it
+/// holds when the interval lies inside the band by more than the drift at each edge, does not
+/// hold when it lies outside by more than that, and an interval within the drift of an edge
+/// decides nothing. At a claim's edge of 1.00 ("A is faster"), a ratio within 2 % of 1.0
+/// therefore neither holds nor fails.
+Verdict judge_with_drift(double low, double high, const Band& band, double drift);
 
 /// The ratio of two measured values with its noise: the medians' ratio, and the lowest and
 /// highest ratio the two medians' 95 % intervals allow (QuantityValue::median_interval).
@@ -75,10 +79,9 @@ struct ClaimOutcome {
   std::optional<Ratio> ratio;
 };
 
-/// Decides `claim` on `m`. A ratio claim holds when every repeat's ratio lies in its decision
-/// band, and does not hold when every one lies outside it; a "best of" claim holds when the
-/// claimed candidate is the lowest (highest) and beats the runner-up beyond the noise, the
-/// claim's tolerance and its smallest effect.
+/// Decides `claim` on `m`. A ratio claim is decided by judge_with_drift on the ratio's 95 %
+/// interval; a "best of" claim holds when the claimed candidate is the lowest (highest) and
+/// beats the runner-up beyond the noise, the claim's tolerance and its smallest effect.
 ClaimOutcome judge_claim(const Claim& claim, const Measurement& m, const std::vector<ArithmeticPeak>& peaks);
 
 }  // namespace labbook::report

@@ -120,14 +120,15 @@ void add_claims_summary(Sheet& sheet, const LabData& lab, const std::vector<Judg
   t.is_summary = true;
   sheet.table(std::move(t));
   Sheet reading;
+  const std::string drift = format_number("%.0f", kTimedDrift * 100) + " %";
   reading.markdown(
       "Each side of a claim is a median over its repeats, with that median's 95 % confidence interval (up to 8 "
       "repeats: the lowest to the highest). A claim holds when the ratio agrees with it across both intervals, does "
-      "not hold when it disagrees across both, and is *inconclusive* (within run-to-run noise) otherwise. A claim "
-      "that one side takes more time than the other needs more than the " +
-      format_number("%.0f", kTimedDrift * 100) +
-      " % by which a kernel's median time moves between two runs (more for times the host takes, where the claim "
-      "says so): a ratio nearer 1.0 never holds it. The measured column gives medians; each section gives the "
+      "not hold when it disagrees across both, and is *inconclusive* (within run-to-run noise) otherwise. Medians "
+      "move between two runs too, a kernel's time by up to " + drift +
+      " (times the host takes more, where the claim says so), so a ratio within that drift of what the claim "
+      "needs decides nothing either way: a ratio within " + drift +
+      " of 1.0 never holds that one side is faster. The measured column gives medians; each section gives the "
       "spread and the claim in full. A time measured once on each side says so: its noise was not measured.");
   sheet.fold("How a verdict is reached", std::move(reading));
 }
