@@ -92,6 +92,31 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
   return out;
 }
 
+ClaimOutcome judge_value(const Claim& c, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
+  const std::string unit = c.quantity.unit();
+  const QuantityValue v = range_quantity(m, c.experiment, c.quantity, peaks);
+  ClaimOutcome out;
+  if (!v.value) {
+    out.measured = v.missing;
+    return out;
+  }
+  out.measured = c.experiment + ": " + with_noise(v, unit);
+  out.headline = format_value(*v.value, unit) + ": " + c.experiment;
+  const auto [low, high] = v.median_interval();
+  const double drift = smallest_effect(c);
+  out.verdict = judge_with_drift(low, high, {c.at_least.value_or(-INFINITY), c.at_most}, drift);
+  const std::string bound = c.at_least && c.at_most ? format_value(*c.at_least, unit) + " to " + format_value(*c.at_most, unit)
+                            : c.at_least           ? "≥ " + format_value(*c.at_least, unit)
+                                                   : "≤ " + format_value(*c.at_most, unit);
+  out.reason = format_value(*v.value, unit) + (noise_unknown(c.quantity, {&v}) ? std::string(" (one run: the noise was not measured)") : "") +
+               "; the claim needs " + bound;
+  if (out.verdict != Verdict::kInconclusive)
+    out.reason += drift > 0 ? ", by more than the " + format_number("%.0f", drift * 100) + " % by which runs drift" : "";
+  else
+    out.reason += ": the value lies within the noise of it";
+  return out;
+}
+
 ClaimOutcome judge_best(const Claim& c, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
   const std::string unit = c.quantity.unit();
   const std::string extreme = c.lowest ? "lowest" : "highest";
@@ -210,7 +235,8 @@ Ratio ratio_of(const QuantityValue& numerator, const QuantityValue& denominator)
 }
 
 ClaimOutcome judge_claim(const Claim& claim, const Measurement& m, const std::vector<ArithmeticPeak>& peaks) {
-  return claim.is_best_claim() ? judge_best(claim, m, peaks) : judge_ratio(claim, m, peaks);
+  if (claim.is_best_claim()) return judge_best(claim, m, peaks);
+  return claim.is_value_claim() ? judge_value(claim, m, peaks) : judge_ratio(claim, m, peaks);
 }
 
 }  // namespace labbook::report

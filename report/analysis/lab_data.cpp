@@ -225,6 +225,7 @@ std::vector<std::string> LabData::experiments() const {
   for (const auto& c : claims) {
     add(c.numerator);
     add(c.denominator);
+    add(c.experiment);
     for (const auto& e : c.candidates) add(e);
   }
   return out;

@@ -160,7 +160,8 @@ struct ReferenceValue {
 /// quantity(numerator) / quantity(denominator) lies in [min_ratio, max_ratio] (a speed-up:
 /// numerator = the slower variant's time; max_ratio for a source's "slightly", "about",
 /// "up to"), or `best` has the lowest (or highest) quantity among `candidates`, beyond the
-/// run-to-run noise and beyond `tolerance` (relative) of the runner-up.
+/// run-to-run noise and beyond `tolerance` (relative) of the runner-up, or quantity(experiment)
+/// lies in [at_least, at_most], in the quantity's unit, where no second experiment gives a ratio.
 struct Claim {
   std::string text, citation;
   Quantity quantity;
@@ -171,6 +172,8 @@ struct Claim {
   std::vector<std::string> candidates;
   bool lowest = true;
   double tolerance = 0;
+  std::string experiment;
+  std::optional<double> at_least, at_most;
   /// The smallest difference that counts as one, as a share (0.2: 20 %), where the default
   /// for a timed quantity (claim_verdict.h, kTimedDrift) is too small: host-side times.
   std::optional<double> min_effect;
@@ -178,6 +181,7 @@ struct Claim {
   /// for a reader: a lab's recordings that disagree on the claim must say so.
   std::string across_gpus;
   bool is_best_claim() const { return !best.empty(); }
+  bool is_value_claim() const { return !experiment.empty(); }
 };
 
 /// Which warp-level model kernel stands for the experiments matching `experiments` (a glob).

@@ -38,7 +38,7 @@ std::vector<Claim> parse_claims(const TomlReader& top, const std::string& origin
   for (const toml::table* t : top.tables("claim")) {
     const TableReader c(*t, origin, "[[claim]]", peaks);
     c.only({"text", "citation", "quantity", "best", "candidates", "lowest", "tolerance", "numerator", "denominator",
-            "min_ratio", "max_ratio", "min_effect", "across_gpus"});
+            "min_ratio", "max_ratio", "experiment", "at_least", "at_most", "min_effect", "across_gpus"});
     Claim claim;
     claim.text = c.string("text");
     claim.citation = c.string("citation");
@@ -48,7 +48,13 @@ std::vector<Claim> parse_claims(const TomlReader& top, const std::string& origin
     if (claim.min_effect && (*claim.min_effect < 0 || *claim.min_effect >= 1))
       c.fail("min_effect", "must be a share from 0 to below 1 (0.2 for 20 %)");
     claim.best = c.string("best", false);
-    if (claim.is_best_claim()) {
+    claim.experiment = c.string("experiment", false);
+    if (claim.is_value_claim()) {
+      claim.at_least = c.number("at_least", false);
+      claim.at_most = c.number("at_most", false);
+      if (!claim.at_least && !claim.at_most) c.fail(t->source(), "needs 'at_least', 'at_most' or both");
+      if (claim.at_least && claim.at_most && *claim.at_most < *claim.at_least) c.fail("at_most", "must be at least 'at_least'");
+    } else if (claim.is_best_claim()) {
       claim.candidates = c.strings("candidates");
       if (claim.candidates.size() < 2) c.fail("candidates", "must name at least two experiments: a best-of claim compares them");
       if (std::find(claim.candidates.begin(), claim.candidates.end(), claim.best) == claim.candidates.end())

@@ -15,6 +15,7 @@ namespace {
 
 std::vector<std::string> compared_experiments(const Claim& c) {
   if (c.is_best_claim()) return c.candidates;
+  if (c.is_value_claim()) return {c.experiment};
   return {c.numerator, c.denominator};
 }
 

@@ -198,6 +198,33 @@ TEST(ClaimVerdict, BandsParseAndAreValidated) {
             std::string::npos);
 }
 
+TEST(ClaimVerdict, AValueClaimBoundsOneExperimentInItsUnit) {
+  labbook::Measurement m;
+  add_launches(m, "slow", {101.0, 100.0, 99.0, 100.5, 100.2});   // µs
+  Claim value = ratio_claim(0);
+  value.numerator = value.denominator = "";
+  value.experiment = "slow";
+  value.at_least = 90'000;   // ns: 100 µs clears it by more than the drift
+  const ClaimOutcome o = judge_claim(value, m, {});
+  EXPECT_EQ(o.verdict, Verdict::kHolds) << o.reason;
+  EXPECT_NE(o.reason.find("the claim needs ≥ 90.0 µs, by more than the 2 %"), std::string::npos) << o.reason;
+  EXPECT_FALSE(o.ratio);
+  value.at_least = 99'000;   // within the repeats and the drift
+  EXPECT_EQ(judge_claim(value, m, {}).verdict, Verdict::kInconclusive);
+  value.at_least = std::nullopt;
+  value.at_most = 90'000;
+  EXPECT_EQ(judge_claim(value, m, {}).verdict, Verdict::kDoesNotHold);
+  value.experiment = "missing";
+  EXPECT_EQ(judge_claim(value, m, {}).verdict, Verdict::kCannotBeChecked);
+
+  const std::string head = fixture::lab_toml_head() + kSection;
+  const std::string claim = "[[claim]]\ntext = \"t\"\ncitation = \"c\"\nquantity = \"time\"\nexperiment = \"slow\"\n";
+  EXPECT_EQ(parse_lab_data(head + claim + "at_least = 3.0\n", "lab.toml").claims[0].at_least, 3.0);
+  EXPECT_NE(fixture::lab_toml_error(head + claim).find("needs 'at_least', 'at_most' or both"), std::string::npos);
+  EXPECT_NE(fixture::lab_toml_error(head + claim + "at_least = 3.0\nat_most = 2.0\n").find("'at_most' must be at least"),
+            std::string::npos);
+}
+
 TEST(LabChecks, AnUnknownKeyOfACheckOrReferenceIsNamed) {
   const std::string head = fixture::lab_toml_head() + kSection;
   EXPECT_NE(fixture::lab_toml_error(head + "[[check]]\nexperiments = \"slow\"\nquantity = \"time\"\nat_lest = 3\n")
