@@ -50,6 +50,7 @@ ArithmeticPeak parse_peak(const toml::table& table, const std::string& origin) {
   if (peak.per_sm_per_clock <= 0) r.fail("per_sm_per_clock", "must be positive");
   peak.text = r.string("text");
   peak.citation = r.string("citation");
+  if (!r.string("counter", false).empty()) peak.counter = r.quantity("counter");
   return peak;
 }
 
@@ -181,7 +182,7 @@ std::optional<double> ArithmeticPeak::on(const DeviceFacts& device) const {
 const ArithmeticPeak* peak_for(const std::vector<ArithmeticPeak>& peaks, const Quantity& quantity,
                                const DeviceFacts& device) {
   for (const auto& p : peaks)
-    if (p.quantity == quantity && p.on(device)) return &p;
+    if (p.quantity == quantity && !p.counter && p.on(device)) return &p;
   return nullptr;
 }
 

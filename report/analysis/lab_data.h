@@ -133,11 +133,14 @@ struct ArithmeticPeak {
   double per_sm_per_clock = 0;
   std::string text;                   ///< what the figure counts, e.g. "128 FP32 FMA lanes x 2 FLOP"
   std::string citation;               ///< where NVIDIA publishes it
+  /// Where set, the peak of the units this counter counts (tensor_flop_count_dp: the FP64
+  /// tensor cores), for a range where it counted work; other ranges keep the general peak.
+  std::optional<Quantity> counter;
   /// The peak on `device`: nullopt when the device has another compute capability.
   std::optional<double> on(const DeviceFacts& device) const;
 };
 
-/// The peak among `peaks` for `quantity` on `device`, or nullptr.
+/// The general peak (no counter) among `peaks` for `quantity` on `device`, or nullptr.
 const ArithmeticPeak* peak_for(const std::vector<ArithmeticPeak>& peaks, const Quantity& quantity,
                                const DeviceFacts& device);
 

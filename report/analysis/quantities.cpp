@@ -300,6 +300,10 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
       if (m.devices.empty()) return {std::nullopt, "not known: the measurement names no GPU"};
       const DeviceFacts& d = m.devices.front();
       const ArithmeticPeak* peak = peak_for(peaks, rate, d);
+      // A range whose work ran on units of their own (tensor cores) is measured against their peak.
+      for (const auto& p : peaks)
+        if (p.quantity == rate && p.counter && p.on(d) && range_quantity(m, range, *p.counter).value.value_or(0) > 0)
+          peak = &p;
       if (!peak)
         return {std::nullopt, "not known: the lab data gives no [[peak]] for " + rate.name() + " on compute capability " +
                                   std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)};
@@ -310,6 +314,8 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
       const double peak = m.devices.empty() ? 0 : m.devices.front().peak_dram_bytes_per_second();
       if (!bandwidth.value) return bandwidth;
       if (peak <= 0) return {std::nullopt, "not known: the measurement names no GPU"};
+      // Above DRAM's peak the bytes came from L2: the number is no share of DRAM's.
+      if (*bandwidth.value > peak) return {std::nullopt, "none: above DRAM peak, the bytes came from L2"};
       return scaled(bandwidth, 100.0 / peak);
     }
     default: break;

@@ -121,9 +121,15 @@ std::string roofline_description(const Roofline& r) {
     out += p.label + " (" + precision_name(p.precision) + "): " + two_decimals(p.intensity) + " FLOP per DRAM byte, " +
            format_value(p.flops_per_second, "FLOP/s");
     if (p.l2_intensity) out += " (" + two_decimals(*p.l2_intensity) + " FLOP per L2 byte)";
-    if (p.roof)
-      out += ", " + percent(p.flops_per_second / *p.roof) + " of its roof, " +
-             (p.memory_bound ? "under the bandwidth slope" : "under the arithmetic ceiling");
+    if (p.roof) {
+      const bool above = p.flops_per_second > *p.roof;
+      out += ", " + percent(p.flops_per_second / *p.roof) + " of its roof, " + (above ? "above " : "under ") +
+             (p.memory_bound ? "the bandwidth slope" : "the arithmetic ceiling");
+      // Only work the roof leaves out passes it: bytes from a cache, or FLOPs on other units.
+      if (above)
+        out += p.memory_bound ? " (some of its bytes came from L2, not DRAM)"
+                              : " (it ran on units the ceiling leaves out, such as tensor cores)";
+    }
     out += ". ";
   }
   for (const auto& a : roofline_asides(r)) {

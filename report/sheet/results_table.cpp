@@ -62,6 +62,13 @@ std::string common_unit(const Column& c) {
   return unit;
 }
 
+/// The cell of a missing value: its reason's first words ("not measured", "not known",
+/// "none"), the rest going to a note.
+std::string missing_word(const std::string& missing) {
+  const std::size_t colon = missing.find(':');
+  return colon != std::string::npos && colon <= 16 ? missing.substr(0, colon) : "not measured";
+}
+
 /// The measurement differs from the model beyond its own repeats: a median outside the
 /// tolerance while the repeats' spread reaches the prediction does not count.
 bool differs_beyond_noise(ModelPredictions& model, const std::string& e, const Quantity& q, const QuantityValue& v) {
@@ -209,7 +216,7 @@ Table results_table(const Section& section, ResultsTableContext& c, std::vector<
         now_after.push_back(note_for("Measured against the warp model for this GPU (" + experiment_label(e) + ", " + label + "): " + verdict + "."));
       }
       if (!measured.value && !measured.missing.empty()) {
-        now.add("not measured", {note_for(measured.missing)});
+        now.add(missing_word(measured.missing), {note_for(measured.missing)});
       } else {
         now.add(measured.value ? format_value(*measured.value, unit) : "—", std::move(now_after));
       }

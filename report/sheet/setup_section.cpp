@@ -44,11 +44,12 @@ void add_setup_table(Sheet& sheet, const LabData& lab, const Measurement& m, boo
       const auto value = p.on(d);
       if (!value || !shows_peaks) continue;
       const std::string unit = p.quantity.unit();
-      t.rows.push_back({"Peak " + p.quantity.label(),
+      const std::string where = p.counter ? ", where " + p.counter->name() + " counts work" : "";
+      t.rows.push_back({"Peak " + p.quantity.label() + where,
                         format_value(*value, unit) + " = " + format_number("%g", p.per_sm_per_clock) + " per clock per SM (" +
                             p.text + ") x " + std::to_string(d.sm_count) + " SMs x " +
                             format_number("%.0f MHz", d.sm_clock_khz / 1e3) + " (maximum SM clock); " + p.citation});
-      facts["peaks"][p.quantity.name()] = *value;
+      facts["peaks"][p.quantity.name() + (p.counter ? " where " + p.counter->name() : "")] = *value;
     }
   }
   // The clock the kernels actually ran at: CUPTI 13.0 cannot lock it, so record it.

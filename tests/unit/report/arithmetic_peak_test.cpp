@@ -110,3 +110,55 @@ TEST(ArithmeticPeak, TensorCoreWorkCountsTowardsItsPrecisionsRate) {
   m.kernels[0].metrics.erase("smsp__sass_thread_inst_executed_op_dfma_pred_on.sum");
   EXPECT_FALSE(range_quantity(m, "gemm", named_quantity("flop_rate_dp")).value) << "no rate without the FMA lanes' count";
 }
+
+TEST(ArithmeticPeak, ARangeThatRanOnTensorCoresIsAShareOfTheirPeak) {
+  const std::string fp64 = R"(
+[[peak]]
+quantity = "flop_rate_dp"
+compute_capability = "9.0"
+per_sm_per_clock = 128
+text = "64 FP64 FMA lanes x 2"
+citation = "c"
+
+[[peak]]
+quantity = "flop_rate_dp"
+counter = "tensor_flop_count_dp"
+compute_capability = "9.0"
+per_sm_per_clock = 256
+text = "FP64 tensor cores"
+citation = "c"
+)";
+  const LabData lab = parse_lab_data(fixture::lab_toml_head(R"(["flop_count_dp", "tensor_flop_count_dp"])") + fp64 +
+                                         "[[section]]\ntitle = \"S\"\nexperiments = [\"gemm\"]\n"
+                                         "quantities = [\"flop_rate_dp_pct_of_peak\"]\n",
+                                     "lab.toml");
+  ASSERT_EQ(lab.peaks.size(), 2u);
+  EXPECT_EQ(peak_for(lab.peaks, named_quantity("flop_rate_dp"), device(9, 0)), &lab.peaks[0]) << "the general peak";
+  labbook::Measurement m = gemm(9, 0);
+  m.kernels[0].metrics = {{"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", 0},
+                          {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", 0},
+                          {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", 1e9},
+                          {"sm__ops_path_tensor_src_fp64.sum", 0}};
+  const auto share = [&] { return *range_quantity(m, "gemm", named_quantity("flop_rate_dp_pct_of_peak"), lab.peaks).value; };
+  EXPECT_DOUBLE_EQ(share(), 100.0 * 2e9 / 1e-3 / (128.0 * 132 * 1.98e9)) << "FMA lanes only: their peak";
+  m.kernels[0].metrics["sm__ops_path_tensor_src_fp64.sum"] = 2e9;
+  EXPECT_DOUBLE_EQ(share(), 100.0 * 4e9 / 1e-3 / (256.0 * 132 * 1.98e9)) << "tensor work: the tensor cores' peak";
+}
+
+TEST(ArithmeticPeak, ABandwidthAboveDramPeakHasNoShareOfIt) {
+  labbook::Measurement m;
+  labbook::DeviceFacts d = device(9, 0);
+  d.memory_clock_khz = 2619000, d.memory_bus_width_bits = 5120;   // 3352 GB/s
+  m.devices.push_back(d);
+  labbook::Copy copy;
+  copy.kind = labbook::CopyKind::DeviceToDevice;
+  copy.bytes = 1'000'000'000, copy.start_ns = 0, copy.end_ns = 1'000'000;   // read and written in 1 ms: 2000 GB/s
+  copy.range = "copy";
+  m.copies.push_back(copy);
+  const auto share = [&] { return range_quantity(m, "copy", named_quantity("effective_bandwidth_pct_of_peak")); };
+  ASSERT_TRUE(share().value);
+  EXPECT_NEAR(*share().value, 100.0 * 2e12 / d.peak_dram_bytes_per_second(), 1e-6);
+  m.copies[0].end_ns = 500'000;   // 4000 GB/s: from L2, not DRAM
+  EXPECT_FALSE(share().value);
+  EXPECT_EQ(share().missing, "none: above DRAM peak, the bytes came from L2");
+}

@@ -107,7 +107,7 @@ TEST(Lab4Sheet, MissingCountersShowNotCollectedWithTheReason) {
   m.issues.push_back({"counters_denied", "GPU performance counters are restricted to administrators"});
   const std::string md = to_markdown(build_sheet(lab, m, {}));
   const auto read = table_with(parse_tables(md), "Load efficiency, source: Fermi (%)");
-  EXPECT_EQ(read.at("offset=11|Load efficiency").rfind("not measured (note ", 0), 0u);
+  EXPECT_EQ(read.at("offset=11|Load efficiency").rfind("not collected (note ", 0), 0u);
   EXPECT_NE(md.find("not collected: GPU counters were denied (see Collection notes)"), std::string::npos);
   EXPECT_FALSE(read.at("offset=11|Time (µs)").empty()) << "timings survive";
   EXPECT_NE(md.find("**counters_denied**"), std::string::npos);

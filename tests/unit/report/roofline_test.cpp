@@ -78,6 +78,12 @@ TEST(Roofline, APointLiesUnderTheSlopeOrTheCeilingOfItsIntensity) {
   EXPECT_NE(roofline_description(r).find("low (FP32): 1.00 FLOP per DRAM byte, 1000.0 GFLOP/s, 100.00 % of its roof"),
             std::string::npos)
       << roofline_description(r);
+  // Above a roof: FLOPs on units the ceiling leaves out, or bytes a cache served.
+  r.kernels = {kernel("tensor", 1e10, 1e8), kernel("cached", 1e9, 1e10)};
+  const std::string text = roofline_description(r);
+  EXPECT_NE(text.find("of its roof, above the arithmetic ceiling (it ran on units the ceiling leaves out"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("of its roof, above the bandwidth slope (some of its bytes came from L2"), std::string::npos) << text;
 }
 
 TEST(Roofline, L2RoofAndIntensityComeFromTheKernelsCounters) {
@@ -192,9 +198,9 @@ TEST(RooflineLabData, BadTablesAreErrorsWithFileAndLine) {
 TEST(RooflineLabData, SharedPeaksServeEveryLab) {
   const std::string peaks = std::string(LABBOOK_SOURCE_DIR) + "/labs/peaks.toml";
   const auto shared = load_arithmetic_peaks(peaks);
-  ASSERT_EQ(shared.size(), 2u);
+  ASSERT_EQ(shared.size(), 3u);
   const LabData lab = parse_lab_data(lab_with_section(), "lab.toml", shared);
-  EXPECT_EQ(lab.peaks.size(), 2u) << "a lab without [[peak]]s of its own has the shared ones";
+  EXPECT_EQ(lab.peaks.size(), 3u) << "a lab without [[peak]]s of its own has the shared ones";
   try {
     parse_arithmetic_peaks("[[peak]]\nquantity = \"flop_rate_sp\"\n[lab]\nid = \"x\"\n", "peaks.toml");
     FAIL() << "a peaks file holds [[peak]]s only";
