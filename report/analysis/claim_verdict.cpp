@@ -43,6 +43,9 @@ std::string or_tolerance(double tolerance) { return tolerance > 0 ? " (or " + tw
 
 constexpr const char* kOneRunEach = "one run each: the noise was not measured";
 
+/// "the 2 % by which runs drift".
+std::string by_drift(double drift) { return "the " + format_number("%.0f", drift * 100) + " % by which runs drift"; }
+
 /// Why two values were not told apart, ending in `of_what` (" of it"): their repeats overlap
 /// (or lie within the claim's tolerance), or, with one run each, only the tolerance.
 /// A best-of claim's tolerance: its own, or the smallest effect where that is larger.
@@ -81,14 +84,13 @@ ClaimOutcome judge_ratio(const Claim& c, const Measurement& m, const std::vector
   std::string ratio = "ratio " + format_ratio(r.value);
   if (r.low != r.high) ratio += " (" + format_ratio(r.low) + " to " + format_ratio(r.high) + " with the repeats' noise)";
   else if (noise_unknown(c.quantity, {&num, &den})) ratio += std::string(" (") + kOneRunEach + ")";
-  const std::string by_drift = "the " + format_number("%.0f", drift * 100) + " % by which runs drift";
   out.reason = ratio + "; the claim needs " + band_text(band.min, band.max);
   if (out.verdict != Verdict::kInconclusive)
-    out.reason += drift > 0 ? ", by more than " + by_drift : "";
+    out.reason += drift > 0 ? ", by more than " + by_drift(drift) : "";
   else if (judge_interval(r.low, r.high, band.min, band.max) == Verdict::kInconclusive)
     out.reason += ": some repeats meet it, others do not";
   else
-    out.reason += ", and the ratio lies within " + by_drift + " of it";
+    out.reason += ", and the ratio lies within " + by_drift(drift) + " of it";
   return out;
 }
 
@@ -108,10 +110,11 @@ ClaimOutcome judge_value(const Claim& c, const Measurement& m, const std::vector
   const std::string bound = c.at_least && c.at_most ? format_value(*c.at_least, unit) + " to " + format_value(*c.at_most, unit)
                             : c.at_least           ? "≥ " + format_value(*c.at_least, unit)
                                                    : "≤ " + format_value(*c.at_most, unit);
-  out.reason = format_value(*v.value, unit) + (noise_unknown(c.quantity, {&v}) ? std::string(" (one run: the noise was not measured)") : "") +
+  out.reason = format_value(*v.value, unit) +
+               (noise_unknown(c.quantity, {&v}) ? " (one run: the noise was not measured)" : "") +
                "; the claim needs " + bound;
   if (out.verdict != Verdict::kInconclusive)
-    out.reason += drift > 0 ? ", by more than the " + format_number("%.0f", drift * 100) + " % by which runs drift" : "";
+    out.reason += drift > 0 ? ", by more than " + by_drift(drift) : "";
   else
     out.reason += ": the value lies within the noise of it";
   return out;

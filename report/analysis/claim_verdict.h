@@ -80,8 +80,9 @@ struct ClaimOutcome {
 };
 
 /// Decides `claim` on `m`. A ratio claim is decided by judge_with_drift on the ratio's 95 %
-/// interval, a value claim by it on the value's; a "best of" claim holds when the claimed candidate is the lowest (highest) and
-/// beats the runner-up beyond the noise, the claim's tolerance and its smallest effect.
+/// interval, a value claim on the value's; a "best of" claim holds when the claimed candidate
+/// is the lowest (highest) and beats the runner-up beyond the noise, the claim's tolerance and
+/// its smallest effect.
 ClaimOutcome judge_claim(const Claim& claim, const Measurement& m, const std::vector<ArithmeticPeak>& peaks);
 
 }  // namespace labbook::report

@@ -37,7 +37,7 @@ DeviceFacts small_gpu() {
 }
 
 /// 256 FP32 FLOP per SM per clock: 2.56 TFLOP/s on small_gpu(), so its ridge is at 2.56 FLOP/byte.
-std::vector<ArithmeticPeak> sp_peak() { return {{named_quantity("flop_rate_sp"), 9, 0, 256, "lanes", "a guide"}}; }
+std::vector<ArithmeticPeak> sp_peak() { return {{named_quantity("flop_rate_sp"), 9, 0, 256, "lanes", "a guide", std::nullopt}}; }
 
 RooflineKernel kernel(const std::string& label, std::optional<double> sp, std::optional<double> dram, double seconds = 1e-3) {
   return {label, sp, std::nullopt, dram, seconds, std::nullopt, std::nullopt};
