@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string_view>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "labbook/model/error.h"
@@ -111,7 +113,9 @@ void expect_rejected(nlohmann::json j, const std::string& needle) {
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).rfind("bad.json: ", 0), 0u) << e.what();
   }
-  const auto path = (std::filesystem::temp_directory_path() / "labbook-rejected.json").string();
+  // One file per process: ctest runs the tests that call this at the same time.
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("labbook-rejected-" + std::to_string(::getpid()) + ".json")).string();
   std::ofstream(path) << in_file_order(j);
   try {
     read_measurement(path);
