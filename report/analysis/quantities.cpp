@@ -240,6 +240,15 @@ QuantityValue unified_memory_quantity(const Measurement& m, const std::string& r
   return QuantityValue{total, ""};
 }
 
+/// The peak `range` is measured against: that of units of their own (tensor cores) whose
+/// counter counted work in it, else the general one.
+const ArithmeticPeak* peak_of_range(const Measurement& m, const std::string& range, const Quantity& rate,
+                                    const DeviceFacts& d, const std::vector<ArithmeticPeak>& peaks) {
+  for (const auto& p : peaks)
+    if (p.quantity == rate && p.counter && p.on(d) && range_quantity(m, range, *p.counter).value.value_or(0) > 0) return &p;
+  return peak_for(peaks, rate, d);
+}
+
 }  // namespace
 
 double QuantityValue::low() const {
@@ -299,11 +308,7 @@ QuantityValue range_quantity(const Measurement& m, const std::string& range, con
       if (!measured.value) return measured;
       if (m.devices.empty()) return {std::nullopt, "not known: the measurement names no GPU"};
       const DeviceFacts& d = m.devices.front();
-      const ArithmeticPeak* peak = peak_for(peaks, rate, d);
-      // A range whose work ran on units of their own (tensor cores) is measured against their peak.
-      for (const auto& p : peaks)
-        if (p.quantity == rate && p.counter && p.on(d) && range_quantity(m, range, *p.counter).value.value_or(0) > 0)
-          peak = &p;
+      const ArithmeticPeak* peak = peak_of_range(m, range, rate, d, peaks);
       if (!peak)
         return {std::nullopt, "not known: the lab data gives no [[peak]] for " + rate.name() + " on compute capability " +
                                   std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)};

@@ -413,19 +413,6 @@ TEST(MeasurementJson, RejectsUnifiedMemoryEventsThatEndBeforeTheyStart) {
   expect_rejected(j, "/memory_events/0/end_ns: ends before it starts");
 }
 
-TEST(KernelShortName, DropsParametersAndReturnTypeButKeepsTemplateArguments) {
-  EXPECT_EQ(kernel_short_name("readSegment(float const*, float*, unsigned int)"), "readSegment");
-  EXPECT_EQ(kernel_short_name("void transposeShared<0>(float*, float const*, int)"), "transposeShared<0>");
-  EXPECT_EQ(kernel_short_name("void ns::f<std::pair<int, int> >(int)"), "ns::f<std::pair<int, int> >");
-  EXPECT_EQ(kernel_short_name("(anonymous namespace)::scale(float*)"), "(anonymous namespace)::scale");
-  EXPECT_EQ(kernel_short_name("plain_c_kernel"), "plain_c_kernel");
-  Kernel k;
-  k.name = "copy(float*, float const*, int)";
-  EXPECT_EQ(k.range_or_name(), "copy") << "a kernel outside NVTX is its own range";
-  k.range = "transpose/naive";
-  EXPECT_EQ(k.range_or_name(), "transpose/naive");
-}
-
 TEST(MeasurementJson, ReportsInvalidJsonWithTheFileName) {
   const auto path = (std::filesystem::temp_directory_path() / "labbook-broken.json").string();
   std::ofstream(path) << "{\"schema\": ";

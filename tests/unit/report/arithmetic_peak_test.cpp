@@ -15,14 +15,15 @@ namespace {
 
 const std::string kHead = fixture::lab_toml_head(R"(["flop_count_sp"])");
 
-const std::string kPeak = R"(
-[[peak]]
-quantity = "flop_rate_sp"
-compute_capability = "9.0"
-per_sm_per_clock = 256
-text = "128 FP32 FMA lanes x 2"
-citation = "NVIDIA CUDA C++ Programming Guide, Arithmetic Instructions"
-)";
+/// A [[peak]] on compute capability 9.0; `extra` adds keys (a counter).
+std::string peak_toml(const std::string& quantity, int per_sm_per_clock, const std::string& text,
+                      const std::string& extra = "") {
+  return "\n[[peak]]\nquantity = \"" + quantity + "\"\n" + extra + "compute_capability = \"9.0\"\nper_sm_per_clock = " +
+         std::to_string(per_sm_per_clock) + "\ntext = \"" + text +
+         "\"\ncitation = \"NVIDIA CUDA C++ Programming Guide, Arithmetic Instructions\"\n";
+}
+
+const std::string kPeak = peak_toml("flop_rate_sp", 256, "128 FP32 FMA lanes x 2");
 
 const std::string kSection = R"(
 [[section]]
@@ -112,22 +113,8 @@ TEST(ArithmeticPeak, TensorCoreWorkCountsTowardsItsPrecisionsRate) {
 }
 
 TEST(ArithmeticPeak, ARangeThatRanOnTensorCoresIsAShareOfTheirPeak) {
-  const std::string fp64 = R"(
-[[peak]]
-quantity = "flop_rate_dp"
-compute_capability = "9.0"
-per_sm_per_clock = 128
-text = "64 FP64 FMA lanes x 2"
-citation = "c"
-
-[[peak]]
-quantity = "flop_rate_dp"
-counter = "tensor_flop_count_dp"
-compute_capability = "9.0"
-per_sm_per_clock = 256
-text = "FP64 tensor cores"
-citation = "c"
-)";
+  const std::string fp64 = peak_toml("flop_rate_dp", 128, "64 FP64 FMA lanes x 2") +
+                           peak_toml("flop_rate_dp", 256, "FP64 tensor cores", "counter = \"tensor_flop_count_dp\"\n");
   const LabData lab = parse_lab_data(fixture::lab_toml_head(R"(["flop_count_dp", "tensor_flop_count_dp"])") + fp64 +
                                          "[[section]]\ntitle = \"S\"\nexperiments = [\"gemm\"]\n"
                                          "quantities = [\"flop_rate_dp_pct_of_peak\"]\n",
