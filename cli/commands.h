@@ -96,6 +96,7 @@ struct GradeOptions {
   int jobs = 1;               ///< builds at once (GPU runs are always one at a time)
   bool build_only = false;    ///< build and check every submission, run nothing (no GPU needed)
   bool memcheck = false;      ///< one more run per submission under compute-sanitizer, as feedback
+  std::string arch;           ///< nvcc's -arch for student code; default: the GPU that runs it
   // A class graded by a Slurm job array (grade_batch.cpp):
   std::optional<std::size_t> task;       ///< --task T: only the T-th slice of per_task submissions, no class files
   std::optional<std::size_t> per_task;   ///< submissions per task (--task, --slurm); default kDefaultPerTask

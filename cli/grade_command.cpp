@@ -43,9 +43,27 @@ void check_reachable(const std::string& out_dir) {
   }
 }
 
-grading::ToolPaths tool_paths() {
+/// nvcc's -arch for student code (and the harness with it): that of the GPU that will run it,
+/// resolved here because the build's sandbox hides the GPU from nvcc's -arch=native.
+std::string student_arch(const GradeOptions& options) {
+  std::string why;
+  if (gpu_available(why)) {
+    const std::string arch = gpu_architecture(why);
+    if (arch.empty()) throw Error("cannot tell which architecture to build student code for: " + why);
+    if (!options.arch.empty() && options.arch != arch && !options.build_only)
+      throw UsageError("--arch " + options.arch + ": the GPU here that runs the submissions is " + arch);
+    return options.arch.empty() ? arch : options.arch;
+  }
+  if (!options.arch.empty()) return options.arch;
+  const std::string built_for = LABBOOK_NVCC_ARCH;
+  if (built_for.rfind("sm_", 0) == 0) return built_for;
+  throw UsageError("no GPU here to build student code for (labbook was built for '" + built_for +
+                   "'): give --arch, e.g. --arch sm_90 for an H100 or H200");
+}
+
+grading::ToolPaths tool_paths(const std::string& arch) {
   const InstallLayout& layout = install_layout();
-  return {LABBOOK_NVCC, LABBOOK_NVCC_ARCH, layout.data, fs::path(layout.collector).parent_path().string(),
+  return {LABBOOK_NVCC, arch, layout.data, fs::path(layout.collector).parent_path().string(),
           LABBOOK_CUPTI_LIBRARY_DIR};
 }
 
@@ -143,7 +161,7 @@ int grade(const GradeOptions& options) {
   grading::copy_rubric(options.out_dir, settings.rubric);   // what --collect scores against
 
   const auto runner = grading::sandbox_runner();
-  const auto toolchain = grading::nvcc_toolchain(tool_paths(), *runner);
+  const auto toolchain = grading::nvcc_toolchain(tool_paths(student_arch(options)), *runner);
   std::optional<ProgressBar> bar;
   const std::vector<grading::Graded> graded = grading::grade_class(settings, submissions, *toolchain, *runner, progress_bars(bar));
   if (options.build_only) return print_builds(graded, options.out_dir);

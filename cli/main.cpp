@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,12 @@ int main(int argc, char** argv) {
       "--build-only", grade.build_only, "Only build and check every submission (sandboxed, no GPU needed); exit 1 if one does not build");
   auto* memcheck_opt = grade_cmd->add_flag(
       "--memcheck", grade.memcheck, "Run each submission once more under compute-sanitizer and report bad accesses as feedback");
+  grade_cmd->add_option("--arch", grade.arch,
+                        "nvcc's -arch for student code, e.g. sm_90 (default: that of the GPU that runs it; with "
+                        "--build-only and no GPU, the build's)")
+      ->check(CLI::Validator([](const std::string& a) {
+        return std::regex_match(a, std::regex("sm_[0-9]+[a-z]?")) ? "" : "'" + a + "' is not an nvcc -arch like sm_90";
+      }, "sm_NN"));
   auto* slurm_opt = grade_cmd->add_flag("--slurm", grade.slurm,
                                         "Grade nothing: write OUT/slurm/grade.sbatch, a Slurm job array that grades the class");
   auto* task_opt = grade_cmd->add_option("--task", grade.task,

@@ -1,6 +1,9 @@
 #include "build_log.h"
 
+#include <regex>
 #include <sstream>
+
+#include "labbook/model/text.h"
 
 namespace labbook::grading {
 
@@ -13,6 +16,18 @@ bool names_an_error(const std::string& line) {
   for (const char* word : {"error", "undefined reference", "multiple definition", "cannot find -l"})
     if (line.find(word) != std::string::npos) return true;
   return false;
+}
+
+/// nvlink names symbols as the object does ('_Z6helperf'): the student wrote helper(float).
+std::string with_names_demangled(const std::string& line) {
+  static const std::regex mangled("_Z[A-Za-z0-9_]+");
+  std::string out;
+  std::size_t done = 0;
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), mangled); it != std::sregex_iterator(); ++it) {
+    out += line.substr(done, static_cast<std::size_t>(it->position()) - done) + demangled(it->str());
+    done = static_cast<std::size_t>(it->position() + it->length());
+  }
+  return out + line.substr(done);
 }
 
 }  // namespace
@@ -28,7 +43,7 @@ std::vector<std::string> build_errors(const std::string& log, std::size_t max_li
     if (i > 0 && lines[i - 1].find("in function") != std::string::npos &&
         (found.empty() || found.back() != lines[i - 1]))
       found.push_back(lines[i - 1]);
-    found.push_back(lines[i]);
+    found.push_back(with_names_demangled(lines[i]));
   }
   if (found.empty() && !lines.empty()) found.push_back(lines.front());
   if (found.size() > max_lines && max_lines > 0) {

@@ -9,8 +9,8 @@
 namespace labbook::grading {
 
 /// The lines of `log` that name an error ("error", "undefined reference", "multiple
-/// definition"; not the tallies after them), each with the linker's "in function" line before
-/// it where there is one; the
+/// definition"; not the tallies after them), C++ names demangled, each with the linker's "in
+/// function" line before it where there is one; the
 /// first line when none does; at most `max_lines`, the last one saying how many more there are.
 std::vector<std::string> build_errors(const std::string& log, std::size_t max_lines = 6);
 

@@ -14,6 +14,7 @@
 #include "call_audit.h"
 #include "collector_environment.h"
 #include "grade_writers.h"
+#include "grading_secret.h"
 #include "harness_records.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
@@ -65,6 +66,7 @@ struct Student {
   std::string dir;   ///< OUT/<student>
   uid_t uid = 0;
   std::string work;  ///< its build folder; "" when there was nothing to build
+  std::uint64_t seed = 0;   ///< its inputs' seed (grading_secret.h)
   SubmissionOutcome outcome;
   std::string labbook_error;
   std::string listings() const { return dir + "/labbook"; }
@@ -121,7 +123,7 @@ void build_all(const ClassSettings& settings, Toolchain& toolchain, std::vector<
 /// The harness's command line: its seed (the student's), the rubric's tolerances, and (unless
 /// nobody reads them) where its records go.
 std::vector<std::string> harness_command(const ClassSettings& settings, const Student& s, bool records = true) {
-  std::vector<std::string> command = {s.work + "/harness", "--seed", std::to_string(student_seed(s.submission.student))};
+  std::vector<std::string> command = {s.work + "/harness", "--seed", std::to_string(s.seed)};
   if (records) command.insert(command.end(), {"--records", std::to_string(kRecordsFd)});
   if (const Criterion* c = settings.rubric.correctness())
     for (const auto& [flag, value] : {std::pair{"--atol", c->absolute_tolerance}, std::pair{"--rtol", c->relative_tolerance}}) {
@@ -187,7 +189,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
   request.plan_dir = run_dir;
   request.program_writes_plan_dir = false;   // the harness's seccomp filter forbids it
   request.max_metrics_runs = kMaxMetricsRuns;
-  const std::uint64_t seed = student_seed(s.submission.student);
+  const std::uint64_t seed = s.seed;
   const lab::Tolerance tolerance = tolerance_of(settings.rubric);
   request.runner = [&](const std::vector<std::string>& command, const std::map<std::string, std::string>& env,
                        const std::string& stdout_path) {
@@ -313,17 +315,12 @@ Score grade_built(const ClassSettings& settings, const Toolchain& toolchain, Run
 
 std::unique_ptr<Runner> sandbox_runner() { return std::make_unique<SandboxRunner>(); }
 
-std::uint64_t student_seed(const std::string& student) {
-  std::uint64_t h = 1469598103934665603ull;   // FNV-1a
-  for (unsigned char c : student) h = (h ^ c) * 1099511628211ull;
-  return h % 1000000007ull;
-}
-
 std::vector<Graded> grade_class(const ClassSettings& settings, const std::vector<Submission>& submissions,
                                 Toolchain& toolchain, Runner& runner, const Progress& progress) {
   std::vector<Graded> graded(submissions.size());
   std::vector<Student> students;
   std::vector<std::size_t> place;   // students[i] is graded[place[i]]
+  const std::string secret = settings.build_only ? "" : class_secret(settings.out_dir);
   for (std::size_t i = 0; i < submissions.size(); ++i) {
     const Submission& sub = submissions[i];
     graded[i].submission = sub;
@@ -338,6 +335,7 @@ std::vector<Graded> grade_class(const ClassSettings& settings, const std::vector
     s.submission = sub;
     s.dir = dir;
     s.uid = static_cast<uid_t>(kSandboxUidBase + settings.first_index + i);
+    s.seed = student_seed(secret, sub.student);
     students.push_back(std::move(s));
     place.push_back(i);
   }
@@ -357,6 +355,10 @@ std::vector<Graded> grade_class(const ClassSettings& settings, const std::vector
       write_file_atomically(students[i].dir + "/build.log", !o.problem.empty() ? "refused: " + o.problem + "\n"
                                                             : o.built          ? "builds\n" + o.build_log
                                                                                : o.build_log);
+      // What a graded run's student reads, without the scores: the student checks a build here.
+      const report::Sheet sheet = build_feedback_sheet(settings.rubric, students[i].submission.student, o);
+      report::write_sheet(sheet, students[i].dir, "feedback");
+      report::write_sheet(sheet, students[i].dir, "instructor");
     }
     return graded;
   }

@@ -13,6 +13,7 @@
 ///   labbook/   labbook's own: listings of the object, the runs' measurements (which come back
 ///              through a pipe, never through a file the program could write)
 ///   feedback.{md,html}, instructor.{md,html}, results.json, run.log, score.json (last)
+/// and OUT/.grading-secret, which the class's inputs are drawn from (grading_secret.h).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -94,9 +95,5 @@ struct Progress {
 /// check and writes nothing but the builds. Never throws for what a submission does.
 std::vector<Graded> grade_class(const ClassSettings& settings, const std::vector<Submission>& submissions,
                                 Toolchain& toolchain, Runner& runner, const Progress& progress = {});
-
-/// The seed a student's inputs derive from: it depends only on the name, so grading twice
-/// gives the same score.
-std::uint64_t student_seed(const std::string& student);
 
 }  // namespace labbook::grading

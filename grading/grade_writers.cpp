@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "build_log.h"
 #include "format.h"
 #include "source_lines.h"
 #include "source_lines_table.h"
@@ -131,6 +132,23 @@ void add_hot_lines(report::Sheet& sheet, const std::vector<SassInstruction>& ins
 
 }  // namespace
 
+namespace {
+
+/// The errors of a failed build first (demangled, build_log.h), then the compiler's whole output.
+void add_compiler_output(report::Sheet& sheet, const std::string& log, bool failed) {
+  if (log.empty()) return;
+  if (failed) {
+    sheet.heading(2, "Errors");
+    std::vector<report::Text> lines;
+    for (const auto& e : build_errors(log)) lines.push_back({e});
+    sheet.list(std::move(lines));
+  }
+  sheet.heading(2, "Compiler output");
+  sheet.code(log);
+}
+
+}  // namespace
+
 report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const SubmissionOutcome& outcome,
                              bool for_instructor) {
   using report::Text;
@@ -185,11 +203,21 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
     sheet.list(std::move(hints));
   }
   // The compiler's or checker's own words, where they explain the score.
-  const std::string log = !outcome.built ? outcome.build_log : "";
-  if (!log.empty()) {
-    sheet.heading(2, "Compiler output");
-    sheet.code(log);
-  }
+  if (!outcome.built) add_compiler_output(sheet, outcome.build_log, outcome.problem.empty());
+  return sheet;
+}
+
+report::Sheet build_feedback_sheet(const Rubric& rubric, const std::string& student, const SubmissionOutcome& outcome) {
+  using report::Text;
+  report::Sheet sheet;
+  sheet.title = rubric.title + " — " + student + " (build only)";
+  sheet.heading(1, sheet.title);
+  const std::string status = !outcome.problem.empty() ? "Refused: " + outcome.problem
+                             : outcome.built ? "Builds, and passes the check of what it may call. Nothing was run: "
+                                               "the score comes from a graded run on a GPU."
+                                             : "Does not build.";
+  sheet.lines({Text{report::strong("Build:"), {" " + status}}});
+  add_compiler_output(sheet, outcome.build_log, !outcome.built && outcome.problem.empty());
   return sheet;
 }
 

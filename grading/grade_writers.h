@@ -33,4 +33,8 @@ nlohmann::json gradescope_results(const Score& score);
 report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const SubmissionOutcome& outcome,
                              bool for_instructor);
 
+/// What `grade --build-only` tells a student: whether the submission builds and passes the
+/// object check, the errors (C++ names demangled) and the compiler's whole output; no score.
+report::Sheet build_feedback_sheet(const Rubric& rubric, const std::string& student, const SubmissionOutcome& outcome);
+
 }  // namespace labbook::grading

@@ -13,6 +13,7 @@
 
 #include "exercise.h"
 #include "exercise_checks.h"
+#include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/quantity.h"
 #include "rubric.h"
@@ -52,6 +53,10 @@ TEST(Exercise, EveryLabWithAnExerciseFindsItByTheLabsId) {
     const Rubric r = load_rubric(e.rubric);
     EXPECT_EQ(r.exercise, id);
     ASSERT_NE(r.correctness(), nullptr) << id;
+    // The instructions name the file the student hands in, never the exercise's own starter.
+    const std::string instructions = labbook::read_file(e.instructions);
+    EXPECT_NE(instructions.find("`" + e.student_file + "`"), std::string::npos) << id;
+    EXPECT_EQ(instructions.find("`" + fs::path(e.starter).filename().string() + "`"), std::string::npos) << id;
   }
 }
 

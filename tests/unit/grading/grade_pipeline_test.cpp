@@ -316,6 +316,13 @@ TEST_F(GradePipeline, BuildOnlyRunsNothing) {
   // Each student's whole build output is kept, for the instructor and the student.
   EXPECT_EQ(read_file(settings_.out_dir + "/nocompile/build.log"), of(graded, "nocompile").outcome.build_log);
   EXPECT_EQ(read_file(settings_.out_dir + "/honest/build.log").rfind("builds", 0), 0u);
+  // And the feedback a graded run writes, without a score: the errors first.
+  const std::string feedback = read_file(settings_.out_dir + "/nocompile/feedback.md");
+  EXPECT_NE(feedback.find("Does not build"), std::string::npos) << feedback;
+  EXPECT_NE(feedback.find("- submission.cu(3): error: expected a"), std::string::npos) << feedback;
+  EXPECT_NE(read_file(settings_.out_dir + "/honest/feedback.md").find("Builds"), std::string::npos);
+  EXPECT_TRUE(fs::exists(settings_.out_dir + "/honest/instructor.html"));
+  EXPECT_FALSE(fs::exists(settings_.out_dir + "/.grading-secret")) << "a build draws no inputs";
 }
 
 TEST(BuildLog, TheErrorsNotTheFirstLine) {
@@ -333,6 +340,9 @@ TEST(BuildLog, TheErrorsNotTheFirstLine) {
   const auto cut = build_errors(many, 4);
   ASSERT_EQ(cut.size(), 4u);
   EXPECT_EQ(cut.back(), "(and 7 more lines)");
+  // nvlink names what is missing as the object does; the student wrote helper(float).
+  EXPECT_EQ(build_errors("nvlink error   : Undefined reference to '_Z6helperf' in 'submission.o'\n"),
+            std::vector<std::string>{"nvlink error   : Undefined reference to 'helper(float)' in 'submission.o'"});
 }
 
 TEST(HarnessRecords, TheStudentsOwnVerdictCountsForNothing) {

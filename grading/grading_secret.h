@@ -1,0 +1,18 @@
+#pragma once
+/// @file
+/// The secret a class's inputs are drawn from. A student's inputs derive from the secret and
+/// the student's name: unknown before grading, so no submission can carry its answers, and
+/// the same on every re-run into the same folder, so a re-run gives the same score.
+#include <cstdint>
+#include <string>
+
+namespace labbook::grading {
+
+/// OUT/.grading-secret, made on first use (random, readable by its owner alone, outside every
+/// folder a sandbox sees); the Slurm tasks of one class share the first one written.
+std::string class_secret(const std::string& out_dir);
+
+/// The seed of `student`'s inputs under `secret`.
+std::uint64_t student_seed(const std::string& secret, const std::string& student);
+
+}  // namespace labbook::grading

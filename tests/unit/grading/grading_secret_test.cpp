@@ -1,0 +1,49 @@
+// The class's secret (grading/grading_secret.h): kept for re-runs, new for another folder,
+// readable by its owner alone, and every student's inputs depend on it.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "grading_secret.h"
+#include "labbook/model/atomic_file.h"
+#include "labbook/model/error.h"
+
+using namespace labbook::grading;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fresh_dir(const std::string& name) {
+  const std::string dir = testing::TempDir() + "/grading_secret_" + name + "_" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST(GradingSecret, IsKeptForTheFolderAndNewForAnother) {
+  const std::string a = fresh_dir("a"), b = fresh_dir("b");
+  const std::string first = class_secret(a);
+  EXPECT_EQ(first.size(), 64u);
+  EXPECT_EQ(class_secret(a), first) << "a re-run draws the same inputs";
+  EXPECT_NE(class_secret(b), first);
+  struct stat st {};
+  ASSERT_EQ(::stat((a + "/.grading-secret").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0400u) << "no other user reads it";
+  EXPECT_EQ(std::distance(fs::directory_iterator(a), fs::directory_iterator()), 1) << "no temporary file left";
+}
+
+TEST(GradingSecret, SeedsDependOnTheSecretAndTheName) {
+  EXPECT_EQ(student_seed("s1", "ada"), student_seed("s1", "ada"));
+  EXPECT_NE(student_seed("s1", "ada"), student_seed("s2", "ada"));
+  EXPECT_NE(student_seed("s1", "ada"), student_seed("s1", "bob"));
+  EXPECT_NE(student_seed("s1", "ada"), student_seed("s1a", "da")) << "the separator keeps secret and name apart";
+}
+
+TEST(GradingSecret, RefusesAFileItDidNotWrite) {
+  const std::string dir = fresh_dir("bad");
+  labbook::write_file_atomically(dir + "/.grading-secret", "1234\n");
+  EXPECT_THROW(class_secret(dir), labbook::Error);
+}
