@@ -33,7 +33,8 @@ class NvccToolchain : public Toolchain {
     const std::string nvcc = paths_.nvcc + " -O3 -rdc=true -arch=" + paths_.arch + (e.source_lines ? " -lineinfo" : "");
     const std::string includes = " -I" + paths_.data_dir + "/labs/common -I" + paths_.data_dir + "/kernels";
     const std::string script = nvcc + " -c " + e.student_file + " -o submission.o && " + nvcc + " -cubin " + e.student_file +
-                               " -o submission.cubin && " + nvcc + includes + " -c " + e.harness + " -o harness.o && " +
+                               " -o submission.cubin && " + nvcc + " -ptx " + e.student_file +
+                               " -o submission.ptx && " + nvcc + includes + " -c " + e.harness + " -o harness.o && " +
                                nvcc + " harness.o submission.o -o harness -lseccomp";
     SandboxRequest r;
     r.command = {"/bin/sh", "-c", script};
@@ -63,6 +64,8 @@ class NvccToolchain : public Toolchain {
       return problem;
     if (std::string problem = device_problem(policy, listing({"readelf", "-sW", work + "/submission.cubin"}, "cubin.readelf"));
         !problem.empty())
+      return problem;
+    if (std::string problem = device_instruction_problem(read_file(work + "/submission.ptx")); !problem.empty())
       return problem;
     return host_code_problem(listing({"objdump", "-d", "--no-show-raw-insn", work + "/submission.o"}, "submission.objdump"));
   }

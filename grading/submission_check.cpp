@@ -354,6 +354,22 @@ std::string device_problem(const SymbolPolicy& policy, const std::string& cubin_
   return "";
 }
 
+std::string device_instruction_problem(const std::string& ptx) {
+  static const std::regex function(R"(\.(entry|func)\s+(\([^)]*\)\s*)?([A-Za-z_$][A-Za-z0-9_$]*))");
+  static const std::regex bulk_copy(R"(\b(cp\.(reduce\.)?async\.bulk)\b)");
+  std::string in;
+  std::istringstream lines(ptx);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, function)) in = m[3].str();
+    if (std::regex_search(line, m, bulk_copy))
+      return "the submission's device code copies with the Tensor Memory Accelerator (" + m[1].str() +
+             (in.empty() ? "" : " in " + demangled(in)) + "), whose traffic no counter this exercise is graded on "
+             "sees: use loads and stores, or cp.async.";
+  }
+  return "";
+}
+
 std::string host_code_problem(const std::string& objdump_output) {
   // The x86-64 instructions that enter the kernel; objdump prints the mnemonic after the
   // bytes: "  4005d0:\t0f 05   \tsyscall".

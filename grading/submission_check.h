@@ -14,6 +14,7 @@
 ///   readelf -sW harness.o
 ///   readelf -sW submission.cubin          (nvcc -O3 -rdc=true -arch=ARCH -cubin submission.cu)
 ///   objdump -d --no-show-raw-insn submission.o
+///   submission.ptx                        (nvcc -O3 -rdc=true -arch=ARCH -ptx submission.cu)
 #include <set>
 #include <string>
 #include <vector>
@@ -56,6 +57,11 @@ std::string object_problem(const SymbolPolicy& policy, const std::string& submis
 /// Why the device code is refused ("" when it is not), from `readelf -sW` of the relocatable
 /// cubin: host readelf does not show what device code calls.
 std::string device_problem(const SymbolPolicy& policy, const std::string& cubin_readelf);
+
+/// Why the device code's instructions are refused ("" when they are not), from its PTX: copies
+/// by the Tensor Memory Accelerator (cp.async.bulk, cp.reduce.async.bulk) move global and
+/// shared memory past every counter an exercise is graded on.
+std::string device_instruction_problem(const std::string& ptx);
 
 /// Why the object's host code is refused, from `objdump -d` of it, or "" when it is fine: a
 /// system call made by the submission's own instructions (inline assembly) goes around every

@@ -29,6 +29,17 @@ std::vector<CatalogMetric> build_catalog() {
        F::Direct, {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}, sectors_note},
       {"gst_transactions", "sectors", "Global store transactions (32-byte sectors)",
        F::Direct, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}, sectors_note},
+      // Every way a kernel reads global memory, so that a grade on loads cannot be dodged by
+      // reading through an atomic that changes nothing, cp.async or a texture fetch.
+      {"global_read_sectors", "sectors", "Sectors read from global memory by any path: loads, atomics, reductions, "
+                                         "cp.async (LDGSTS) and texture fetches",
+       F::WeightedSum,
+       {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+        "sm__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "sm__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", "l1tex__t_sectors_pipe_tex_mem_texture.sum"},
+       "labbook's: gld_transactions plus the sectors of the other paths. TMA copies (cp.async.bulk) are not counted: "
+       "an exercise graded on this refuses them.", {1, 1, 1, 1, 1, 1}},
       {"inst_executed_global_loads", "requests", "Global load instructions executed, per warp (requests)",
        F::Direct, {"smsp__inst_executed_op_global_ld.sum"}, ""},
       {"inst_executed_global_stores", "requests", "Global store instructions executed, per warp (requests)",

@@ -18,6 +18,7 @@ constexpr Label kLabels[] = {
     {"gst_efficiency", "Store efficiency"},
     {"gld_transactions", "Load sectors"},
     {"gst_transactions", "Store sectors"},
+    {"global_read_sectors", "Global read sectors"},
     {"inst_executed_global_loads", "Global load instructions"},
     {"inst_executed_global_stores", "Global store instructions"},
     {"inst_executed_shared_loads", "Shared load instructions"},

@@ -54,16 +54,23 @@ else
   # reference_kernel, which launches the lab's own kernel and is refused, naming it.
   expect_class() {
     local exercise=$1 refusal=$2; shift 2
-    local listing
+    # (listing stays set: a caller checks more lines of it)
     listing=$("$build/labbook" grade "$exercise" "$source/tests/grading/$exercise" --out "$out/$exercise" --build-only --jobs 2 2>/dev/null)
     expect "$listing" "reference_kernel: refused: the submission's device code calls $refusal"
     for student in "$@"; do expect "$listing" "$student: builds"; done
+    # Built for one architecture, named: never nvcc's guess in a sandbox with no GPU.
+    if grep -rl --include=build.log "Cannot find valid GPU" "$out/$exercise" >/dev/null; then
+      echo "FAIL: $exercise: a build fell back from -arch=native"; failures=$((failures + 1))
+    fi
+    grep -q '^(nvcc -arch=sm_[0-9]*' "$out/$exercise/tiled/build.log" "$out/$exercise/rows/build.log" "$out/$exercise/local_array/build.log" 2>/dev/null ||
+      { echo "FAIL: $exercise: no build.log names its target"; failures=$((failures + 1)); }
   }
   expect_class lab1-registers "labbook::kernels::localArrayRuntime" \
     constant_start local_array on_the_fly rotated_weights select_loop switch_start
-  expect_class lab7-stencil "void labbook::kernels::stencilGlobal<false>" columns ignores_pitch interior_only rows shared_tile
+  expect_class lab7-stencil "void labbook::kernels::stencilGlobal<false>" columns ignores_pitch interior_only rows shared_tile shuffled_rows
   expect_class lab6-tiled "void labbook::kernels::MatMulSharedKernel<float>" \
-    half_tiles last_k_tile naive no_guards reread_global tiled
+    atomic_reads half_tiles last_k_tile naive no_guards reread_global tiled
+  expect "$listing" "bulk_copy_tiles: refused: the submission's device code copies with the Tensor Memory Accelerator"
 fi
 [ -e "$out/a/grades.csv" ] && { echo "FAIL: --build-only wrote grades"; failures=$((failures + 1)); }
 echo "$failures failures"

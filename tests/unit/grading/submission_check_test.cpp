@@ -202,3 +202,17 @@ TEST(SubmissionCheck, AMalformedBaseListIsReportedWithItsLine) {
   std::remove(path.c_str());
   EXPECT_THROW(load_symbol_policy(path, {}, {}), labbook::Error) << "a missing file";
 }
+
+TEST(SubmissionCheck, RefusesCopiesByTheTensorMemoryAccelerator) {
+  // nvcc -arch=sm_90 -ptx of a kernel with cp.async.bulk, cut to its lines that matter.
+  const std::string tma = ".visible .entry _Z1kPKfPf(\n\t.param .u64 _Z1kPKfPf_param_0\n)\n{\n"
+                          "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd1], 1024, [%r2];\n}\n";
+  const std::string why = labbook::grading::device_instruction_problem(tma);
+  EXPECT_NE(why.find("Tensor Memory Accelerator (cp.async.bulk in k(float const*, float*))"), std::string::npos) << why;
+  EXPECT_NE(labbook::grading::device_instruction_problem(".func (.param .b32 r) _Z3sumPf(\n{\n\tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [%r1], 4;\n"),
+            "");
+  // cp.async (LDGSTS) is counted, and plain loads are what the exercises teach.
+  EXPECT_EQ(labbook::grading::device_instruction_problem(".visible .entry _Z1kv(\n{\n\tcp.async.ca.shared.global [%r1], [%rd1], 4;\n"
+                                                         "\tld.global.f32 %f1, [%rd2];\n}\n"),
+            "");
+}
