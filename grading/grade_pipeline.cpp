@@ -72,11 +72,21 @@ struct Student {
   std::string listings() const { return dir + "/labbook"; }
 };
 
+/// OUT/<student>/build.log: the verdict on the build, then the compiler's whole output.
+void write_build_log(const Student& s) {
+  const SubmissionOutcome& o = s.outcome;
+  write_file_atomically(s.dir + "/build.log", !o.problem.empty() ? "refused: " + o.problem + "\n" + o.build_log
+                                              : o.built          ? "builds\n" + o.build_log
+                                                                 : o.build_log);
+}
+
 void build_one(const Exercise& e, Toolchain& toolchain, Student& s) {
   SubmissionOutcome& o = s.outcome;
   o.student = s.submission.student;
   if (s.submission.file.empty()) {
-    o.build_log = "no " + e.student_file + " in the submission";
+    o.build_log = "no " + e.student_file + " in the submission\n";
+    fs::create_directories(s.dir);
+    write_build_log(s);
     return;
   }
   try {
@@ -97,6 +107,7 @@ void build_one(const Exercise& e, Toolchain& toolchain, Student& s) {
         o.problem = refused;
       }
     }
+    write_build_log(s);
   } catch (const std::exception& error) {
     s.labbook_error = error.what();
   }
@@ -351,10 +362,6 @@ std::vector<Graded> grade_class(const ClassSettings& settings, const std::vector
     for (std::size_t i = 0; i < students.size(); ++i) {
       keep(i);
       const SubmissionOutcome& o = students[i].outcome;
-      fs::create_directories(students[i].dir);
-      write_file_atomically(students[i].dir + "/build.log", !o.problem.empty() ? "refused: " + o.problem + "\n"
-                                                            : o.built          ? "builds\n" + o.build_log
-                                                                               : o.build_log);
       // What a graded run's student reads, without the scores: the student checks a build here.
       const report::Sheet sheet = build_feedback_sheet(settings.rubric, students[i].submission.student, o);
       report::write_sheet(sheet, students[i].dir, "feedback");

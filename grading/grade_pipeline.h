@@ -12,7 +12,8 @@
 ///              seccomp filter forbids it once student code may run)
 ///   labbook/   labbook's own: listings of the object, the runs' measurements (which come back
 ///              through a pipe, never through a file the program could write)
-///   feedback.{md,html}, instructor.{md,html}, results.json, run.log, score.json (last)
+///   build.log (the build's verdict, the compiler's output and its target), feedback.{md,html},
+///   instructor.{md,html}, results.json, run.log, score.json (last)
 /// and OUT/.grading-secret, which the class's inputs are drawn from (grading_secret.h).
 #include <cstddef>
 #include <cstdint>

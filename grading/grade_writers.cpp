@@ -203,7 +203,7 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
     sheet.list(std::move(hints));
   }
   // The compiler's or checker's own words, where they explain the score.
-  if (!outcome.built) add_compiler_output(sheet, outcome.build_log, outcome.problem.empty());
+  if (!outcome.built && outcome.problem.empty()) add_compiler_output(sheet, outcome.build_log, true);
   return sheet;
 }
 

@@ -228,6 +228,9 @@ TEST_F(GradePipeline, GradesAWholeClassEachWithItsReason) {
   }
   EXPECT_TRUE(*of(graded, "honest").outcome.correct);
   EXPECT_NE(of(graded, "nocompile").outcome.build_log.find("expected a ';'"), std::string::npos);
+  // A graded class keeps every build's log too: the verdict on it, then the compiler's words.
+  EXPECT_EQ(read_file(settings_.out_dir + "/honest/build.log").rfind("builds", 0), 0u);
+  EXPECT_EQ(read_file(settings_.out_dir + "/refused/build.log").rfind("refused: the submission calls fopen", 0), 0u);
   // Every run of the program is judged: right in the trace run, wrong in the metrics run.
   EXPECT_EQ(runner_.runs[settings_.out_dir + "/wrong_later/work"], 2);
   // Student code may not create files, so no counters are carried from run to run: all
