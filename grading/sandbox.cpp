@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -121,6 +122,7 @@ struct ProcessStatus {
   bool zombie = false;  ///< exited, not yet reaped: runs nothing, holds nothing
   uid_t real_uid = 0;
   long threads = 0;
+  std::uint64_t resident_bytes = 0;   ///< RssAnon + RssShmem: page-locked host memory is shared
 };
 ProcessStatus read_status(const std::string& pid) {
   ProcessStatus p;
@@ -134,6 +136,9 @@ ProcessStatus read_status(const std::string& pid) {
   p.zombie = state == std::string::npos || status[state] == 'Z' || status[state] == 'X';
   p.real_uid = static_cast<uid_t>(std::strtoul(status.c_str() + uid_at + 5, nullptr, 10));
   p.threads = std::max(1L, std::strtol(status.c_str() + threads_at + 9, nullptr, 10));
+  for (const char* field : {"\nRssAnon:", "\nRssShmem:"})
+    if (const auto at = status.find(field); at != std::string::npos)
+      p.resident_bytes += std::strtoull(status.c_str() + at + std::strlen(field), nullptr, 10) << 10;   // kB
   return p;
 }
 
@@ -171,6 +176,7 @@ long tasks_of_uid(uid_t uid) {
 struct NamespaceTasks {
   std::vector<pid_t> running;
   long tasks = 0;
+  std::uint64_t resident_bytes = 0;   ///< of the running processes
 };
 NamespaceTasks tasks_in_namespace(ino_t ns, pid_t except) {
   NamespaceTasks found;
@@ -179,7 +185,10 @@ NamespaceTasks tasks_in_namespace(ino_t ns, pid_t except) {
     if (::stat(("/proc/" + pid_text + "/ns/pid").c_str(), &st) != 0 || st.st_ino != ns) return;
     const ProcessStatus p = read_status(pid_text);
     if (!p.alive) return;
-    if (!p.zombie) found.running.push_back(pid);
+    if (!p.zombie) {
+      found.running.push_back(pid);
+      found.resident_bytes += p.resident_bytes;
+    }
     if (pid != except) found.tasks += p.threads;
   });
   return found;
@@ -600,13 +609,19 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   long& peak_tasks = result.peak_tasks;
 
   auto next_sample = start;
+  std::function<void(End)> stop;
   auto sample = [&] {
-    if (ns != 0) peak_tasks = std::max(peak_tasks, tasks_in_namespace(ns, ns_init).tasks);
     next_sample = Clock::now() + std::chrono::milliseconds(50);
+    if (ns == 0) return;
+    const NamespaceTasks seen = tasks_in_namespace(ns, ns_init);
+    peak_tasks = std::max(peak_tasks, seen.tasks);
+    result.peak_resident_bytes = std::max(result.peak_resident_bytes, seen.resident_bytes);
+    if (limits.resident_bytes > 0 && seen.resident_bytes > limits.resident_bytes) stop(End::TooMuchMemory);
   };
-  auto stop = [&](End why) {
+  stop = [&](End why) {
     if (stopped || reaped) return;
     if (why == End::TimedOut) sample();
+    if (stopped) return;   // the sample found it over its memory first
     stopped = why;
     stopped_at = Clock::now();
     // bwrap leads its process group and is not reaped yet, so neither number can have been
@@ -691,8 +706,8 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
     // ends sooner, as Exited with the shell's "Cannot fork" on stderr.
     const long near_limit = limits.processes - limits.processes / 10;
     result.end = peak_tasks >= near_limit ? End::TooManyProcesses : End::TimedOut;
-  } else if (stopped == End::OutputFlood) {
-    result.end = End::OutputFlood;
+  } else if (stopped == End::OutputFlood || stopped == End::TooMuchMemory) {
+    result.end = *stopped;
   } else if (status_known && WIFSIGNALED(wait_status)) {
     result.end = End::Signalled;  // bwrap itself was killed (by the OOM killer, say)
     result.signal = WTERMSIG(wait_status);
@@ -760,6 +775,9 @@ std::string SandboxResult::describe() const {
       return "stopped " + after + ": more than " + format_bytes(std::max(out.size(), err.size())) +
              " of output (output limit)";
     }
+    case End::TooMuchMemory:
+      return "stopped " + after + ": it held " + format_bytes(peak_resident_bytes) +
+             " of host memory, page-locked memory included (memory limit)";
     case End::TooManyProcesses:
       return "stopped " + after + " (time limit) while at its process limit, as a fork bomb would be";
     case End::FailedToStart: {

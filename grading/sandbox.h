@@ -39,6 +39,11 @@ struct SandboxLimits {
   /// Private writable memory of each process (RLIMIT_DATA: heap and malloc'd buffers); 0 for
   /// no limit. Not the address space: CUDA reserves tens of GiB of it and would fail.
   std::uint64_t memory_bytes = 8ull << 30;
+  /// Host memory the whole sandbox holds: its processes' private and shared resident pages
+  /// (RssAnon + RssShmem), which take in page-locked memory from cudaMallocHost or
+  /// cudaHostAlloc that RLIMIT_DATA does not see. Sampled every 50 ms or so; past it the run
+  /// is stopped (End::TooMuchMemory). 0 for no limit.
+  std::uint64_t resident_bytes = 8ull << 30;
   /// Any one file written (RLIMIT_FSIZE: the writer gets SIGXFSZ), and the size of each of
   /// the private /tmp and /dev/shm, which live in memory. nvcc's temporaries fit easily.
   std::uint64_t file_bytes = 256ull << 20;
@@ -77,6 +82,7 @@ struct SandboxResult {
     Signalled,         ///< the command died of `signal` (SIGXFSZ: a file over file_bytes)
     TimedOut,          ///< stopped at wall_seconds
     OutputFlood,       ///< stopped: stdout or stderr passed output_bytes, or a channel channel_bytes
+    TooMuchMemory,     ///< stopped: its processes held more than resident_bytes of host memory
     TooManyProcesses,  ///< stopped at wall_seconds, having been at (within 10 % of) its process
                        ///< limit: a fork bomb. Sampled every 50 ms, so a bomb that collapsed at
                        ///< once (dash dies at a failed fork) reads as TimedOut, or as Exited with
@@ -89,6 +95,7 @@ struct SandboxResult {
   std::string out, err;  ///< captured, each cut at limits.output_bytes
   std::vector<std::string> channels;   ///< what came through each record channel, in order
   double seconds = 0;    ///< wall time of the whole run
+  std::uint64_t peak_resident_bytes = 0;   ///< the most host memory a sample saw the sandbox hold
   long peak_tasks = 0;   ///< the most tasks (threads, zombies too) a sample saw in the sandbox, bwrap's init aside
 
   /// One sentence for the student's feedback, e.g. "stopped after 60 s (time limit)".

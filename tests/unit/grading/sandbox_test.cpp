@@ -354,6 +354,27 @@ TEST_F(Sandbox, StopsAMemoryHog) {
   EXPECT_FALSE(r.end == End::Exited && r.exit_code == 0) << r.describe();
 }
 
+TEST_F(Sandbox, StopsSharedMemoryTheDataLimitDoesNotSee) {
+  // Page-locked host memory (cudaMallocHost) is a shared mapping: RLIMIT_DATA lets it through.
+  // This program holds 256 MiB the same way, under a 64 MiB data limit and 128 MiB resident.
+  if (::access("/usr/bin/cc", X_OK) != 0) GTEST_SKIP() << "no C compiler";
+  std::ofstream(work_ + "/hold.c") << "#include <string.h>\n#include <sys/mman.h>\n#include <unistd.h>\n"
+                                      "int main(void) { size_t n = 256u << 20;\n"
+                                      "  char* p = mmap(0, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);\n"
+                                      "  if (p == MAP_FAILED) return 3; memset(p, 1, n); sleep(5); return 0; }\n";
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::chown((work_ + "/hold.c").c_str(), kSandboxUid, kSandboxUid), 0);
+  }
+  auto q = request({"sh", "-c", "cc -O0 -o hold hold.c && exec ./hold"});
+  q.limits.memory_bytes = 64ull << 20;
+  q.limits.resident_bytes = 128ull << 20;
+  const auto r = run_sandboxed(q);
+  EXPECT_EQ(r.end, End::TooMuchMemory) << r.describe() << r.err;
+  EXPECT_GT(r.peak_resident_bytes, 128ull << 20);
+  EXPECT_LT(r.seconds, 4) << "stopped when seen, not at the end";
+  EXPECT_NE(r.describe().find("of host memory, page-locked memory included (memory limit)"), std::string::npos) << r.describe();
+}
+
 TEST_F(Sandbox, BuildsAndRunsACProgram) {
   if (::access("/usr/bin/cc", X_OK) != 0) GTEST_SKIP() << "no C compiler";
   std::ofstream(work_ + "/hello.c") << "#include <stdio.h>\nint main(void) { puts(\"built inside\"); return 0; }\n";
@@ -449,6 +470,9 @@ TEST(SandboxResults, DescribeEachEndingInOneSentence) {
   r.out.assign(1 << 20, 'y');
   r.seconds = 0.04;
   EXPECT_EQ(r.describe(), "stopped after 0.04 s: more than 1 MiB of output (output limit)");
+  r.end = End::TooMuchMemory;
+  r.peak_resident_bytes = 10ull << 30;
+  EXPECT_EQ(r.describe(), "stopped after 0.04 s: it held 10 GiB of host memory, page-locked memory included (memory limit)");
   r.end = End::TooManyProcesses;
   r.seconds = 2;
   EXPECT_EQ(r.describe(), "stopped after 2 s (time limit) while at its process limit, as a fork bomb would be");
