@@ -96,6 +96,15 @@ std::vector<CatalogMetric> build_catalog() {
        F::Ratio, {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
                   "smsp__inst_executed_op_shared_st.sum"},
        "Derived: wavefronts / shared store instructions."},
+      // Bank conflicts as a count, not per request: conflict-free requests added beside
+      // conflicting ones (broadcast loads, say) leave it as it is. None for a kernel with no
+      // shared access of that kind, where "no conflict" would be no lesson.
+      {"shared_load_conflicts", "conflicts", "Shared-memory load bank conflicts, of a kernel that loads from shared memory",
+       F::CountWhere, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"},
+       "labbook's: shared_load_bank_conflicts, not measured where no shared load ran."},
+      {"shared_store_conflicts", "conflicts", "Shared-memory store bank conflicts, of a kernel that stores to shared memory",
+       F::CountWhere, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"},
+       "labbook's: shared_store_bank_conflicts, not measured where no shared store ran."},
       {"shared_efficiency", "%", "Shared memory efficiency (loads and stores together)",
        F::Direct, {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct"}, ""},
       {"shared_load_bank_conflicts", "conflicts", "Shared memory load bank conflicts",
@@ -176,6 +185,7 @@ std::string CatalogMetric::formula_text() const {
     case MetricFormula::Ratio: return inputs.at(0) + " / " + inputs.at(1);
     case MetricFormula::ScaledByPct: return inputs.at(0) + " x " + inputs.at(1) + " / 100";
     case MetricFormula::Product: return inputs.at(0) + " x " + inputs.at(1);
+    case MetricFormula::CountWhere: return inputs.at(0) + ", where " + inputs.at(1) + " > 0";
     case MetricFormula::WeightedSum: {
       std::string text;
       for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -202,6 +212,7 @@ std::optional<double> CatalogMetric::evaluate(const std::map<std::string, double
       return v.at(0) / v.at(1);
     case MetricFormula::ScaledByPct: return v.at(0) * v.at(1) / 100.0;
     case MetricFormula::Product: return v.at(0) * v.at(1);
+    case MetricFormula::CountWhere: return v.at(1) > 0 ? std::optional<double>(v.at(0)) : std::nullopt;
     case MetricFormula::WeightedSum: {
       double sum = 0;
       for (std::size_t i = 0; i < v.size(); ++i) sum += weights.at(i) * v[i];

@@ -19,6 +19,8 @@ constexpr Label kLabels[] = {
     {"gld_transactions", "Load sectors"},
     {"gst_transactions", "Store sectors"},
     {"global_read_sectors", "Global read sectors"},
+    {"shared_load_conflicts", "Shared load conflicts"},
+    {"shared_store_conflicts", "Shared store conflicts"},
     {"inst_executed_global_loads", "Global load instructions"},
     {"inst_executed_global_stores", "Global store instructions"},
     {"inst_executed_shared_loads", "Shared load instructions"},

@@ -126,3 +126,15 @@ TEST(QuantityLabels, EveryCatalogMetricAndDerivedQuantityHasALabel) {
   EXPECT_EQ(labbook::quantity_reader_label("flop_rate_sp_pct_of_peak"), "FP32 rate, share of peak");
   EXPECT_EQ(labbook::quantity_reader_label("no_such_thing"), "No such thing");
 }
+
+TEST(MetricCatalog, ConflictsAreACountOnlyWhereSharedMemoryWasUsed) {
+  const CatalogMetric* loads = find_catalog_metric("shared_load_conflicts");
+  ASSERT_NE(loads, nullptr);
+  const std::string conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+  const std::string requests = "smsp__inst_executed_op_shared_ld.sum";
+  // More conflict-free requests leave the count as it is: a per-request ratio would fall.
+  EXPECT_DOUBLE_EQ(*loads->evaluate({{conflicts, 16424386}, {requests, 524288}}), 16424386.0);
+  EXPECT_DOUBLE_EQ(*loads->evaluate({{conflicts, 16424386}, {requests, 210239488}}), 16424386.0);
+  EXPECT_FALSE(loads->evaluate({{conflicts, 0}, {requests, 0}}).has_value()) << "no shared load: nothing to grade";
+  EXPECT_EQ(loads->formula_text(), conflicts + ", where " + requests + " > 0");
+}

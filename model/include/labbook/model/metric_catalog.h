@@ -18,6 +18,7 @@ enum class MetricFormula {
   ScaledByPct,   ///< inputs[0] * inputs[1] / 100
   WeightedSum,   ///< weights[0] * inputs[0] + weights[1] * inputs[1] + ... (nvprof's flop counts)
   Product,       ///< inputs[0] * inputs[1] (a peak per cycle times the clock)
+  CountWhere,    ///< inputs[0] where inputs[1] > 0, else none (a count that means nothing without it)
 };
 
 struct CatalogMetric {
