@@ -34,13 +34,15 @@ std::string class_secret(const std::string& out_dir) {
   // winner's secret, never a partial one.
   const std::string tmp = path + "." + std::to_string(::getpid());
   const std::string secret = random_hex(32);
+  ::unlink(tmp.c_str());   // left by a run that died between open and unlink
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, S_IRUSR);
   if (fd < 0) throw Error(tmp + ": cannot create: " + std::strerror(errno));
   const bool written = ::write(fd, secret.data(), secret.size()) == static_cast<ssize_t>(secret.size());
   ::close(fd);
   const bool linked = written && (::link(tmp.c_str(), path.c_str()) == 0 || errno == EEXIST);
+  const int why = errno;
   ::unlink(tmp.c_str());
-  if (!linked) throw Error(path + ": cannot write the class's secret: " + std::strerror(errno));
+  if (!linked) throw Error(path + ": cannot write the class's secret: " + std::strerror(why));
   std::string kept = read_file(path);
   if (kept.size() != secret.size()) throw Error(path + ": not a secret labbook wrote (remove it to grade afresh)");
   return kept;
