@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/numbers.h"
@@ -24,6 +25,10 @@ constexpr double kCompulsoryShare = 0.95;
 // timeline beside the copies, to be counted as overlap. (Less than the reference's proves
 // nothing: results made on the host cost more than the GPU's, so no one gains by it.)
 constexpr double kExtraWorkShare = 1.5, kExtraWorkNs = 1e5;
+// A host-code call that copied more than this share of its input (or output), and this many
+// bytes more, copied what the task does not need: copies beside the kernels that would pass
+// for copies hidden behind them.
+constexpr double kExtraCopyShare = 1.25, kExtraCopyBytes = 1e6;
 
 /// Per-kernel averages that combine over kernels weighted by their own denominator: the
 /// global load and store efficiencies, weighted by the sectors moved.
@@ -218,6 +223,13 @@ void check_host_call(const CallMeasure& c, const HostCodeRules& rules, std::opti
   if (c.device_to_host_bytes < c.call.compulsory_write_bytes)
     audit.findings.push_back("call " + range + " copied " + megabytes(c.device_to_host_bytes) + " back from the GPU, less than its " +
                              megabytes(c.call.compulsory_write_bytes) + " of output: the results must come from the GPU");
+  for (const auto& [copied, needed, way, what] :
+       {std::tuple{c.host_to_device_bytes, c.call.compulsory_read_bytes, "to the GPU", "input"},
+        std::tuple{c.device_to_host_bytes, c.call.compulsory_write_bytes, "back from the GPU", "output"}})
+    if (needed > 0 && copied > kExtraCopyShare * needed + kExtraCopyBytes)
+      audit.findings.push_back("call " + range + " copied " + megabytes(copied) + " " + way + " where its " + what + " is " +
+                               megabytes(needed) + ": copies beyond the task's, which would pass for copies hidden "
+                               "behind kernels");
 }
 
 /// What the trace saw a host-code call do, for the student: feedback, not findings.

@@ -294,6 +294,22 @@ TEST(CallAudit, AHostCodeCallMustCarryItsInputToTheGpuAndItsOutputBack) {
   EXPECT_TRUE(kernels_only.observations.empty());
 }
 
+TEST(CallAudit, AHostCodeCallMayCopyLittleMoreThanItsTaskNeeds) {
+  PipelineRun r;
+  // The second timed call uploads its input twice, the copy beside the kernel: "hidden" time.
+  r.copy("student/n=16000000/2", CopyKind::HostToDevice, 200'000'000ull + 2'000'000, 3'000'000, HostMemoryKind::Pinned,
+         "cudaMemcpyAsync", 9);
+  const CallAudit a = r.audit({"copy_overlap_pct"});
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_NE(a.findings[0].find("copied 128.0 MB to the GPU where its input is 64.0 MB: copies beyond the task's"),
+            std::string::npos) << a.findings[0];
+  // A few bytes more (a parameter block, say) are no finding.
+  PipelineRun small;
+  small.copy("student/n=16000000/2", CopyKind::HostToDevice, 200'000'000ull, 1000, HostMemoryKind::Pinned, "cudaMemcpyAsync");
+  small.m.copies.back().bytes = 4096;
+  EXPECT_TRUE(small.audit({"copy_overlap_pct"}).findings.empty());
+}
+
 TEST(CallAudit, AHostCodeCallMayRunTheHarnesssWorkKernelOnlyAndNoMoreOfItThanTheReference) {
   {
     // A kernel of the student's own (one multiply-add for all the rounds, say) in a check call.
