@@ -7,7 +7,7 @@
 //   labbook workbook [--recorded]    every lab's sheet and reports/index.{md,html}
 //   labbook exercise lab4 --out DIR  an exercise's starter file and instructions
 //   labbook exercise --list          every exercise, a line each
-//   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force] [--jobs N] [--build-only] [--memcheck]   grade a class
+//   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force] [--jobs N] [--build-only] [--memcheck] [--arch sm_NN]   grade a class
 //   labbook grade lab4 SUBMISSIONS --out DIR --slurm [--per-task N] ...   a Slurm job array for it
 //   labbook grade --collect DIR      the class files from what the array's tasks graded
 //   labbook profile [--metrics a,b] [--nvtx GLOB] [--kernel GLOB] [--launch-skip N]

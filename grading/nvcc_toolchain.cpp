@@ -46,8 +46,9 @@ class NvccToolchain : public Toolchain {
     Build b;
     b.built = result.end == SandboxResult::End::Exited && result.exit_code == 0 && fs::exists(work + "/harness");
     // The target, for the instructor who compares a student's times with the lab's own.
-    b.log = result.out + result.err + "(nvcc -arch=" + paths_.arch + ")\n";
-    if (!b.built && result.end != SandboxResult::End::Exited) b.log += "\n" + result.describe();
+    b.log = result.out + result.err;
+    if (!b.built && result.end != SandboxResult::End::Exited) b.log += result.describe() + "\n";
+    b.log += "(nvcc -arch=" + paths_.arch + ")\n";
     return b;
   }
 
