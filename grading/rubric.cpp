@@ -14,7 +14,7 @@ namespace {
 Criterion parse_criterion(const toml::table& t, const std::string& origin) {
   const TomlReader r(t, origin, "[[criterion]]");
   r.only({"id", "title", "points", "correctness", "absolute_tolerance", "relative_tolerance", "measure", "full_at",
-          "zero_at", "visible", "hint", "needs_correct"});
+          "zero_at", "visible", "hint", "needs_correct", "needs_full"});
   Criterion c;
   c.id = r.string("id");
   c.title = r.string("title");
@@ -48,6 +48,8 @@ Criterion parse_criterion(const toml::table& t, const std::string& origin) {
   c.visible = r.boolean("visible", true);
   c.hint = r.string("hint", false);
   c.needs_correct = r.boolean("needs_correct", !c.correctness);
+  c.needs_full = r.strings("needs_full", false);
+  if (c.correctness && !c.needs_full.empty()) r.fail("needs_full", "belongs to a measured criterion");
   return c;
 }
 
@@ -79,6 +81,11 @@ Rubric parse_rubric(const std::string& text, const std::string& origin) {
     Criterion c = parse_criterion(*node.as_table(), origin);
     if (!ids.insert(c.id).second)
       TomlReader(*node.as_table(), origin, "[[criterion]]").fail("id", "repeats '" + c.id + "'");
+    // Named criteria come first, so that one is scored before another waits on it.
+    for (const auto& needed : c.needs_full)
+      if (!ids.count(needed) || needed == c.id)
+        TomlReader(*node.as_table(), origin, "[[criterion]]")
+            .fail("needs_full", "names '" + needed + "', which is no criterion above this one");
     if (c.correctness && rubric.correctness())
       TomlReader(*node.as_table(), origin, "[[criterion]]").fail("correctness", "is set twice: a rubric has one correctness criterion");
     rubric.criteria.push_back(std::move(c));

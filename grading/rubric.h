@@ -27,6 +27,9 @@ struct Criterion {
   bool visible = true;             ///< false: shown to the instructor only
   std::string hint;                ///< Markdown, shown with a score below full
   bool needs_correct = true;       ///< no points while the results are wrong
+  /// Criteria (ids, above this one) that must earn all their points before this one earns any:
+  /// the speed of a kernel that does not do what the exercise teaches is no lesson's.
+  std::vector<std::string> needs_full;
   int line = 0;                    ///< in the rubric file
 };
 

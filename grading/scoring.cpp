@@ -16,7 +16,7 @@ namespace {
 /// turns the -0 that a criterion scored at its zero_at can give (full_at below zero_at) into 0.
 double hundredths(double points) { return std::round(points * 100.0) / 100.0 + 0.0; }
 
-CriterionScore score_criterion(const Criterion& c, const SubmissionOutcome& o) {
+CriterionScore score_criterion(const Criterion& c, const SubmissionOutcome& o, const std::vector<CriterionScore>& above) {
   CriterionScore s;
   s.criterion = &c;
   if (!o.built) {
@@ -42,6 +42,12 @@ CriterionScore score_criterion(const Criterion& c, const SubmissionOutcome& o) {
     return s;
   }
   s.measured = it->second;
+  for (const auto& needed : c.needs_full)
+    for (const auto& earlier : above)
+      if (earlier.criterion->id == needed && earlier.points < earlier.criterion->points) {
+        s.note = "no points until \"" + earlier.criterion->title + "\" earns all its points";
+        return s;
+      }
   s.points = hundredths(c.points * partial_credit(c, it->second));
   return s;
 }
@@ -52,7 +58,7 @@ Score score_submission(const Rubric& rubric, const SubmissionOutcome& outcome) {
   Score score;
   score.student = outcome.student;
   for (const auto& c : rubric.criteria) {
-    score.criteria.push_back(score_criterion(c, outcome));
+    score.criteria.push_back(score_criterion(c, outcome, score.criteria));
     score.total += score.criteria.back().points;
     score.max_total += c.points;
   }

@@ -1,6 +1,7 @@
 #include "labbook/model/metric_catalog.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "labbook/model/error.h"
 #include "labbook/model/numbers.h"
@@ -40,6 +41,25 @@ std::vector<CatalogMetric> build_catalog() {
         "sm__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", "l1tex__t_sectors_pipe_tex_mem_texture.sum"},
        "labbook's: gld_transactions plus the sectors of the other paths. TMA copies (cp.async.bulk) are not counted: "
        "an exercise graded on this refuses them.", {1, 1, 1, 1, 1, 1}},
+      {"global_write_sectors", "sectors", "Sectors written to global memory by any path: stores, atomics and reductions",
+       F::WeightedSum,
+       {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"},
+       "labbook's: gst_transactions plus the sectors of atomics and reductions (an atomic reads and writes, so it is "
+       "in global_read_sectors too). TMA stores (cp.async.bulk) are not counted: an exercise graded on this refuses "
+       "them.", {1, 1, 1}},
+      // Every memory instruction whatever the state space: an array moved from local memory to
+      // shared memory or to a slice of a global buffer makes the same accesses, under another counter.
+      {"memory_instructions", "instructions", "Memory instructions executed, per warp, in any state space: global, "
+                                              "local, shared, generic, cp.async, ldmatrix and texture",
+       F::WeightedSum,
+       {"smsp__sass_inst_executed_op_global.sum", "smsp__sass_inst_executed_op_local.sum",
+        "smsp__sass_inst_executed_op_shared.sum", "smsp__inst_executed_op_generic_ld.sum",
+        "smsp__inst_executed_op_generic_st.sum", "smsp__inst_executed_op_generic_atom.sum",
+        "smsp__sass_inst_executed_op_ldgsts.sum", "smsp__sass_inst_executed_op_ldsm.sum",
+        "smsp__sass_inst_executed_op_texture.sum"},
+       "labbook's. Loads, stores, atomics and reductions alike; constant-bank operands are not memory instructions. "
+       "LDGSTS and LDSM are added on their own, whether or not the global and shared counts hold them too."},
       {"inst_executed_global_loads", "requests", "Global load instructions executed, per warp (requests)",
        F::Direct, {"smsp__inst_executed_op_global_ld.sum"}, ""},
       {"inst_executed_global_stores", "requests", "Global store instructions executed, per warp (requests)",
@@ -97,14 +117,22 @@ std::vector<CatalogMetric> build_catalog() {
                   "smsp__inst_executed_op_shared_st.sum"},
        "Derived: wavefronts / shared store instructions."},
       // Bank conflicts as a count, not per request: conflict-free requests added beside
-      // conflicting ones (broadcast loads, say) leave it as it is. None for a kernel with no
-      // shared access of that kind, where "no conflict" would be no lesson.
-      {"shared_load_conflicts", "conflicts", "Shared-memory load bank conflicts, of a kernel that loads from shared memory",
-       F::CountWhere, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"},
-       "labbook's: shared_load_bank_conflicts, not measured where no shared load ran."},
-      {"shared_store_conflicts", "conflicts", "Shared-memory store bank conflicts, of a kernel that stores to shared memory",
-       F::CountWhere, {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"},
-       "labbook's: shared_store_bank_conflicts, not measured where no shared store ran."},
+      // conflicting ones (broadcast loads, say) leave it as it is. Reads are every shared access
+      // but the writes (atomics and ldmatrix too). None for a kernel with no shared access of that
+      // kind, where "no conflict" would be no lesson.
+      {"shared_load_conflicts", "conflicts", "Shared-memory bank conflicts of every access that reads (loads, atomics, "
+                                             "ldmatrix), of a kernel that loads from shared memory",
+       F::CountWhere,
+       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "smsp__inst_executed_op_shared_ld.sum"},
+       "labbook's: all shared conflicts but those of stores and cp.async; not measured where no shared load ran.",
+       {1, -1, -1}},
+      {"shared_store_conflicts", "conflicts", "Shared-memory bank conflicts of every access that writes (stores, "
+                                              "cp.async), of a kernel that stores to shared memory",
+       F::CountWhere,
+       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "smsp__inst_executed_op_shared_st.sum"},
+       "labbook's: not measured where no shared store ran.", {1, 1}},
       {"shared_efficiency", "%", "Shared memory efficiency (loads and stores together)",
        F::Direct, {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct"}, ""},
       {"shared_load_bank_conflicts", "conflicts", "Shared memory load bank conflicts",
@@ -179,21 +207,32 @@ std::vector<CatalogMetric> build_catalog() {
 
 }  // namespace
 
+double CatalogMetric::weight(std::size_t i) const { return weights.empty() ? 1.0 : weights.at(i); }
+
+double CatalogMetric::weighted_sum(const std::vector<double>& values, std::size_t count) const {
+  double sum = 0;
+  for (std::size_t i = 0; i < count; ++i) sum += weight(i) * values.at(i);
+  return sum;
+}
+
+std::string CatalogMetric::weighted_text(std::size_t count) const {
+  std::string text;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double w = weight(i);
+    const std::string sign = i == 0 ? (w < 0 ? "-" : "") : (w < 0 ? " - " : " + ");
+    text += sign + (std::abs(w) == 1.0 ? std::string() : format_number("%g", std::abs(w)) + " x ") + inputs.at(i);
+  }
+  return text;
+}
+
 std::string CatalogMetric::formula_text() const {
   switch (formula) {
     case MetricFormula::Direct: return inputs.at(0);
     case MetricFormula::Ratio: return inputs.at(0) + " / " + inputs.at(1);
     case MetricFormula::ScaledByPct: return inputs.at(0) + " x " + inputs.at(1) + " / 100";
     case MetricFormula::Product: return inputs.at(0) + " x " + inputs.at(1);
-    case MetricFormula::CountWhere: return inputs.at(0) + ", where " + inputs.at(1) + " > 0";
-    case MetricFormula::WeightedSum: {
-      std::string text;
-      for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const std::string weight = weights.at(i) == 1.0 ? std::string() : format_number("%g", weights.at(i)) + " x ";
-        text += (i ? " + " : "") + weight + inputs[i];
-      }
-      return text;
-    }
+    case MetricFormula::CountWhere: return weighted_text(inputs.size() - 1) + ", where " + inputs.back() + " > 0";
+    case MetricFormula::WeightedSum: return weighted_text(inputs.size());
   }
   return {};
 }
@@ -212,12 +251,9 @@ std::optional<double> CatalogMetric::evaluate(const std::map<std::string, double
       return v.at(0) / v.at(1);
     case MetricFormula::ScaledByPct: return v.at(0) * v.at(1) / 100.0;
     case MetricFormula::Product: return v.at(0) * v.at(1);
-    case MetricFormula::CountWhere: return v.at(1) > 0 ? std::optional<double>(v.at(0)) : std::nullopt;
-    case MetricFormula::WeightedSum: {
-      double sum = 0;
-      for (std::size_t i = 0; i < v.size(); ++i) sum += weights.at(i) * v[i];
-      return sum;
-    }
+    case MetricFormula::CountWhere:
+      return v.back() > 0 ? std::optional<double>(weighted_sum(v, v.size() - 1)) : std::nullopt;
+    case MetricFormula::WeightedSum: return weighted_sum(v, v.size());
   }
   return std::nullopt;
 }

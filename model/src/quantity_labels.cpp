@@ -19,6 +19,8 @@ constexpr Label kLabels[] = {
     {"gld_transactions", "Load sectors"},
     {"gst_transactions", "Store sectors"},
     {"global_read_sectors", "Global read sectors"},
+    {"global_write_sectors", "Global write sectors"},
+    {"memory_instructions", "Memory instructions"},
     {"shared_load_conflicts", "Shared load conflicts"},
     {"shared_store_conflicts", "Shared store conflicts"},
     {"inst_executed_global_loads", "Global load instructions"},

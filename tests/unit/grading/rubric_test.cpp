@@ -196,3 +196,26 @@ TEST(QuantityTable, EachQuantityIsDefinedWhereItCanBeMeasured) {
   EXPECT_TRUE(is_quantity("time", QuantityScope::kCall));
   EXPECT_EQ(labbook::closest_quantities("speed_pct_of_referense", QuantityScope::kCall, 1), "speed_pct_of_reference");
 }
+
+// Speed earns nothing while the criterion the exercise teaches is short of full marks.
+TEST(Scoring, ACriterionCanWaitForAnotherToEarnAllItsPoints) {
+  std::string text = kRubric;
+  text.insert(text.find("visible = false") + 15, "\nneeds_full = [\"efficiency\"]");
+  const Rubric r = parse_rubric(text, "my.toml");
+  ASSERT_EQ(r.criteria[3].needs_full, std::vector<std::string>{"efficiency"});
+  SubmissionOutcome o = good();
+  Score s = score_submission(r, o);
+  EXPECT_DOUBLE_EQ(s.criteria[3].points, 0);
+  EXPECT_EQ(s.criteria[3].note, "no points until \"Load efficiency\" earns all its points");
+  EXPECT_DOUBLE_EQ(*s.criteria[3].measured, 95.0) << "the measurement is still shown";
+  o.measured["gld_efficiency"] = 100.0;
+  s = score_submission(r, o);
+  EXPECT_DOUBLE_EQ(s.criteria[3].points, 10);
+
+  text = kRubric;
+  text.insert(text.find("zero_at = 50.0") + 14, "\nneeds_full = [\"bandwidth\"]");
+  EXPECT_EQ(error_of(text), "my.toml:18: [[criterion]]: 'needs_full' names 'bandwidth', which is no criterion above this one");
+  text = kRubric;
+  text.insert(text.find("correctness = true") + 18, "\nneeds_full = [\"correct\"]");
+  EXPECT_EQ(error_of(text), "my.toml:10: [[criterion]]: 'needs_full' belongs to a measured criterion");
+}

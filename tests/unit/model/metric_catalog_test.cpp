@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "labbook/model/error.h"
@@ -37,9 +38,11 @@ TEST(MetricCatalog, EveryEntryHasUnitDescriptionAndUniqueName) {
     EXPECT_FALSE(m.unit.empty()) << m.name;
     EXPECT_FALSE(m.description.empty()) << m.name;
     EXPECT_TRUE(names.insert(m.name).second) << "duplicate " << m.name;
-    if (m.formula == MetricFormula::WeightedSum) {
-      EXPECT_EQ(m.weights.size(), m.inputs.size()) << m.name;
-      EXPECT_FALSE(m.inputs.empty()) << m.name;
+    // Sums weigh every summed input, or none (all 1); CountWhere's last input is its condition.
+    if (m.formula == MetricFormula::WeightedSum || m.formula == MetricFormula::CountWhere) {
+      const std::size_t summed = m.inputs.size() - (m.formula == MetricFormula::CountWhere ? 1 : 0);
+      EXPECT_TRUE(m.weights.empty() || m.weights.size() == summed) << m.name;
+      EXPECT_GE(summed, 1u) << m.name;
       continue;
     }
     const std::size_t needed = m.formula == MetricFormula::Direct ? 1 : 2;
@@ -130,11 +133,33 @@ TEST(QuantityLabels, EveryCatalogMetricAndDerivedQuantityHasALabel) {
 TEST(MetricCatalog, ConflictsAreACountOnlyWhereSharedMemoryWasUsed) {
   const CatalogMetric* loads = find_catalog_metric("shared_load_conflicts");
   ASSERT_NE(loads, nullptr);
-  const std::string conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+  const std::string all = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum";
+  const std::string stores = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+  const std::string async = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum";
   const std::string requests = "smsp__inst_executed_op_shared_ld.sum";
+  const auto reads = [&](double total, double requests_made) {
+    return loads->evaluate({{all, total}, {stores, 1000}, {async, 24}, {requests, requests_made}});
+  };
   // More conflict-free requests leave the count as it is: a per-request ratio would fall.
-  EXPECT_DOUBLE_EQ(*loads->evaluate({{conflicts, 16424386}, {requests, 524288}}), 16424386.0);
-  EXPECT_DOUBLE_EQ(*loads->evaluate({{conflicts, 16424386}, {requests, 210239488}}), 16424386.0);
-  EXPECT_FALSE(loads->evaluate({{conflicts, 0}, {requests, 0}}).has_value()) << "no shared load: nothing to grade";
-  EXPECT_EQ(loads->formula_text(), conflicts + ", where " + requests + " > 0");
+  EXPECT_DOUBLE_EQ(*reads(16425410, 524288), 16424386.0);
+  EXPECT_DOUBLE_EQ(*reads(16425410, 210239488), 16424386.0);
+  EXPECT_FALSE(reads(1024, 0).has_value()) << "no shared load: nothing to grade";
+  EXPECT_EQ(loads->formula_text(), all + " - " + stores + " - " + async + ", where " + requests + " > 0");
+}
+
+// Reads by atomics or cp.async count, so that no path to global memory goes unseen.
+TEST(MetricCatalog, GlobalTrafficCountsEveryPath) {
+  const CatalogMetric* writes = find_catalog_metric("global_write_sectors");
+  ASSERT_NE(writes, nullptr);
+  EXPECT_DOUBLE_EQ(*writes->evaluate({{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 100},
+                                      {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", 20},
+                                      {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", 3}}),
+                   123.0);
+  const CatalogMetric* instructions = find_catalog_metric("memory_instructions");
+  ASSERT_NE(instructions, nullptr);
+  std::map<std::string, double> counts;
+  for (const auto& input : instructions->inputs) counts[input] = 1;
+  EXPECT_DOUBLE_EQ(*instructions->evaluate(counts), static_cast<double>(instructions->inputs.size()));
+  counts.erase("smsp__sass_inst_executed_op_shared.sum");
+  EXPECT_FALSE(instructions->evaluate(counts).has_value()) << "a state space left out is no count";
 }

@@ -18,7 +18,9 @@ enum class MetricFormula {
   ScaledByPct,   ///< inputs[0] * inputs[1] / 100
   WeightedSum,   ///< weights[0] * inputs[0] + weights[1] * inputs[1] + ... (nvprof's flop counts)
   Product,       ///< inputs[0] * inputs[1] (a peak per cycle times the clock)
-  CountWhere,    ///< inputs[0] where inputs[1] > 0, else none (a count that means nothing without it)
+  /// The weighted sum of every input but the last, where the last is > 0, else none (a count
+  /// that means nothing without it).
+  CountWhere,
 };
 
 struct CatalogMetric {
@@ -28,7 +30,7 @@ struct CatalogMetric {
   MetricFormula formula = MetricFormula::Direct;
   std::vector<std::string> inputs;   ///< CUPTI (Perfworks) metric names
   std::string note;                  ///< why the number differs from nvprof's, if it does
-  std::vector<double> weights = {};  ///< WeightedSum only: one per input
+  std::vector<double> weights = {};  ///< WeightedSum, CountWhere: one per summed input (none: all 1)
 
   /// The formula as text, e.g. "l1tex__t_sectors_..._ld.sum / l1tex__t_requests_..._ld.sum",
   /// "a.sum + b.sum + 2 x c.sum".
@@ -36,6 +38,11 @@ struct CatalogMetric {
   /// Value from a kernel's collected metrics; nullopt if an input is missing or a
   /// denominator is zero.
   std::optional<double> evaluate(const std::map<std::string, double>& collected) const;
+
+ private:
+  double weight(std::size_t i) const;
+  double weighted_sum(const std::vector<double>& values, std::size_t count) const;
+  std::string weighted_text(std::size_t count) const;
 };
 
 /// Every catalog entry, in a stable order.
