@@ -41,6 +41,7 @@ if [ "$set_name" = adversarial ]; then
   classic=$("$build/labbook" grade lab4-soa "$source/tests/grading/lab4-soa" --out "$out/b" --build-only 2>/dev/null)
   expect "$classic" 'dana_nocompile: does not build: submission.cu(6): error: expected a ";"'
   expect "$classic" "ada_fast: builds"
+  for student in atomic_reads diluted_loads scratch_stores; do expect "$classic" "$student: builds"; done
 elif [ "$set_name" = host_code ]; then
   # Host code calling the exercise's runtime calls and the harness's process_words builds;
   # new[] (whose length error the C++ ABI throws) too.
@@ -66,8 +67,9 @@ else
       { echo "FAIL: $exercise: no build.log names its target"; failures=$((failures + 1)); }
   }
   expect_class lab1-registers "labbook::kernels::localArrayRuntime" \
-    constant_start local_array on_the_fly rotated_weights select_loop switch_start
-  expect_class lab7-stencil "void labbook::kernels::stencilGlobal<false>" columns ignores_pitch interior_only rows shared_tile shuffled_rows
+    constant_start global_scratch local_array on_the_fly rotated_weights select_loop shared_array switch_start
+  expect_class lab7-stencil "void labbook::kernels::stencilGlobal<false>" atomic_columns columns diluted_columns ignores_pitch \
+    interior_only rows shared_tile shuffled_rows
   expect_class lab6-tiled "void labbook::kernels::MatMulSharedKernel<float>" \
     atomic_reads half_tiles last_k_tile naive no_guards reread_global tiled
   expect "$listing" "bulk_copy_tiles: refused: the submission's device code copies with the Tensor Memory Accelerator"
