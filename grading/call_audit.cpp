@@ -165,6 +165,8 @@ CallMeasure measure_call(const Measurement& m, const HarnessCall& call, const st
         (copy.kind == CopyKind::HostToDevice || copy.kind == CopyKind::DeviceToHost)) {
       const auto bytes = static_cast<double>(copy.bytes);
       (copy.kind == CopyKind::DeviceToHost ? c.device_to_host_bytes : c.host_to_device_bytes) += bytes;
+      (copy.kind == CopyKind::DeviceToHost ? c.device_to_host_ns : c.host_to_device_ns) +=
+          static_cast<double>(copy.end_ns > copy.start_ns ? copy.end_ns - copy.start_ns : 0);
       if (copy.src == HostMemoryKind::Pageable || copy.dst == HostMemoryKind::Pageable) c.pageable_copy_bytes += bytes;
       ++c.host_copies;
       const auto api = issued_by.find(copy.correlation);
@@ -175,6 +177,7 @@ CallMeasure measure_call(const Measurement& m, const HarnessCall& call, const st
   // Copies between host and GPU only: a device-to-device copy beside a kernel hides nothing.
   const report::StreamOverlap overlap = report::stream_overlap(m, call.range, {/*below=*/true, /*host_copies_only=*/true});
   if (overlap.copies) c.copy_overlap_pct = overlap.copy_overlap_pct();
+  c.copy_beside_kernels_ns = static_cast<double>(overlap.hidden_copy_ns);
   c.both_directions_ns = static_cast<double>(overlap.both_directions_ns);
   c.max_concurrent_kernels = static_cast<int>(overlap.max_concurrent_kernels);
   return c;
@@ -318,6 +321,21 @@ std::optional<double> link_bandwidth(const Measurement& m, const std::string& ra
   return ns > 0 ? std::optional<double>(bytes / ns) : std::nullopt;
 }
 
+/// copy_hidden_pct of one call: what its schedule saved against the copies and kernels the task
+/// needs run one after another, as a share of that copy time, and no more than the copy time
+/// that ran beside a kernel (an upload beside a download saves time too, but hides nothing
+/// behind kernels). Copies beyond the input and output, or kernels beyond the reference's work,
+/// only lengthen the wall time: they hide nothing here, however much of them runs beside the rest.
+std::optional<double> copy_hidden_pct(const CallMeasure& c, std::optional<double> reference_kernel_ns) {
+  const auto needed_share = [](double needed, double copied) { return copied > 0 ? std::min(1.0, needed / copied) : 0.0; };
+  const double copy_ns = c.host_to_device_ns * needed_share(c.call.compulsory_read_bytes, c.host_to_device_bytes) +
+                         c.device_to_host_ns * needed_share(c.call.compulsory_write_bytes, c.device_to_host_bytes);
+  if (!c.wall_ns || copy_ns <= 0) return std::nullopt;
+  const double kernel_ns = reference_kernel_ns ? std::min(c.kernel_ns, *reference_kernel_ns) : c.kernel_ns;
+  const double saved_ns = std::min(copy_ns + kernel_ns - *c.wall_ns, c.copy_beside_kernels_ns);
+  return 100.0 * std::clamp(saved_ns / copy_ns, 0.0, 1.0);
+}
+
 /// link_pct of one call: its input and output at the link's bandwidth, over its wall time.
 std::optional<double> link_pct(const CallMeasure& c, std::optional<double> up, std::optional<double> down) {
   if (!up || !down || !c.wall_ns || *c.wall_ns <= 0) return std::nullopt;
@@ -367,10 +385,11 @@ CallAudit audit_calls(const Measurement& m, const HarnessResult& h, const std::s
       const Quantity time = Quantity::named(id == QuantityId::kSpeedPctOfReference ? "time" : "wall_time");
       const auto mine = median_over(timed, time), theirs = median_over(reference, time);
       if (mine && theirs && *mine > 0) value = 100.0 * *theirs / *mine;
-    } else if (id == QuantityId::kLinkPct) {
+    } else if (id == QuantityId::kLinkPct || id == QuantityId::kCopyHiddenPct) {
       std::vector<double> values;
       for (const CallMeasure* c : timed)
-        if (const auto v = link_pct(*c, up, down)) values.push_back(*v);
+        if (const auto v = id == QuantityId::kLinkPct ? link_pct(*c, up, down) : copy_hidden_pct(*c, reference_kernels))
+          values.push_back(*v);
       if (values.size() == timed.size()) value = median(values);
     } else {
       value = median_over(timed, q);

@@ -26,6 +26,7 @@ struct CallMeasure {
   std::map<std::string, double> counters;   ///< its kernels' CUPTI metrics, combined
   double device_to_host_bytes = 0;          ///< copied from the device to the host inside it
   double host_to_device_bytes = 0;          ///< and from the host to the device
+  double device_to_host_ns = 0, host_to_device_ns = 0;   ///< those copies' durations, added up
   double pageable_copy_bytes = 0;           ///< of those, to or from pageable host memory
   int host_copies = 0;                      ///< host-device copies (memsets apart)
   int synchronous_copies = 0;               ///< of which issued by a call that waits (no "Async")
@@ -34,6 +35,7 @@ struct CallMeasure {
   double host_copy_bytes() const { return host_to_device_bytes + device_to_host_bytes; }
   std::optional<double> wall_ns;            ///< its NVTX range in the trace, push to pop
   std::optional<double> copy_overlap_pct;   ///< of its copies' time, the share a kernel of it ran beside
+  double copy_beside_kernels_ns = 0;        ///< that share's time
   double both_directions_ns = 0;            ///< the time an upload and a download of it ran at once
   int max_concurrent_kernels = 0;           ///< the most of its kernels running at one instant
 };

@@ -117,6 +117,7 @@ constexpr Label kLabels[] = {
     {"pageable_copy_bytes", "Pageable bytes copied"},
     {"synchronous_copies", "Synchronous copies"},
     {"link_pct", "Share of the link"},
+    {"copy_hidden_pct", "Needed copy time hidden"},
 };
 
 const Label* find_label(std::string_view quantity) {

@@ -122,6 +122,11 @@ const std::vector<DerivedQuantity> kDerived = {
      "the time the call's input and output take over the link at the bandwidth the harness measured in the same run "
      "(page-locked copies, each direction alone), over the call's wall time, x 100: above 100 when uploads and "
      "downloads overlap (median over the timed calls)", QuantityScope::kCall, true},
+    {QuantityId::kCopyHiddenPct, "copy_hidden_pct", "%",
+     "the share of the copy time a call needs that its schedule hid: its copies' time in each direction scaled to "
+     "the bytes its input and output need, plus the kernel time it needs (its own, at most the reference's for the "
+     "same words), minus its wall time, over that copy time, x 100, from 0 to 100; work or copies beyond the task's "
+     "only add wall time (median over the timed calls)", QuantityScope::kCall, true},
 };
 
 constexpr std::string_view kPeakSuffix = "_pct_of_peak";

@@ -335,6 +335,41 @@ TEST(CallAudit, AHostCodeCallMayRunTheHarnesssWorkKernelOnlyAndNoMoreOfItThanThe
   }
 }
 
+// The time a schedule saved against the task's copies and kernels run one after another:
+// filler work or extra copies beside the rest raise the overlap but save no time.
+TEST(CallAudit, CopyTimeHiddenCountsOnlyTheCopiesAndKernelsTheTaskNeeds) {
+  PipelineRun r;
+  // 8 ms of copies and 3 ms of kernel in 6 ms: 5 of the 8 ms hidden.
+  EXPECT_DOUBLE_EQ(r.audit({"copy_hidden_pct"}).measured.at("copy_hidden_pct"), 62.5);
+  for (int i = 1; i <= 3; ++i) {
+    const std::uint64_t t = 100'000'000ull * i;
+    const std::string call = "student/n=16000000/" + std::to_string(i);
+    // 1 ms more of the work kernel beside the upload (within the allowance: no finding) ...
+    Kernel filler = kernel(call, 1e6, 0, 0);
+    filler.start_ns = t;
+    filler.end_ns = t + 1'000'000;
+    r.m.kernels.push_back(filler);
+    // ... and 8 MB more uploaded beside the kernel (within the copy bound).
+    r.copy(call, CopyKind::HostToDevice, t + 2'000'000, 500'000, HostMemoryKind::Pinned, "cudaMemcpyAsync", 9);
+    r.m.copies.back().bytes = 8'000'000;
+  }
+  const CallAudit a = r.audit({"copy_overlap_pct", "copy_hidden_pct"});
+  EXPECT_TRUE(a.findings.empty()) << a.findings.front();
+  EXPECT_GT(a.measured.at("copy_overlap_pct"), 62.5) << "kernels ran beside more of the copy time";
+  // The upload's 4.5 ms scaled to its 64 of 72 MB: 4 ms; the kernels at the reference's 3 ms.
+  EXPECT_DOUBLE_EQ(a.measured.at("copy_hidden_pct"), 62.5);
+
+  // An upload beside a download saves time, but hides no copy behind a kernel.
+  PipelineRun both;
+  for (auto& k : both.m.kernels)
+    if (k.range.rfind("student/", 0) == 0) k.start_ns = *k.start_ns + 4'000'000, k.end_ns = *k.end_ns + 4'000'000;
+  for (auto& c : both.m.copies)
+    if (c.range.rfind("student/", 0) == 0 && c.kind == CopyKind::DeviceToHost) c.start_ns -= 2'000'000, c.end_ns -= 2'000'000;
+  for (auto& range : both.m.ranges)
+    if (range.path.rfind("student/", 0) == 0) range.end_ns = range.start_ns + 7'000'000;
+  EXPECT_DOUBLE_EQ(both.audit({"copy_hidden_pct"}).measured.at("copy_hidden_pct"), 0.0);
+}
+
 TEST(CallAudit, LinkShareIsNotMeasuredWithoutALinkCall) {
   PipelineRun r;
   const CallAudit a = audit_calls(r.m, r.h, "student/n=16000000", "reference/n=16000000", {named_quantity("link_pct")}, HostCodeRules{true, "", ""});

@@ -32,6 +32,7 @@ enum class QuantityId : std::uint8_t {
   kUmHtodBytes, kUmDtohBytes, kUmGpuPageFaults, kUmCpuPageFaults,
   kCopyOverlapPct, kMaxConcurrentKernels, kCyclesPerLoad, kFlopRateSp, kFlopRateDp, kCyclesPerInstruction,
   kSpeedPctOfReference, kWallTime, kWallSpeedPctOfReference, kPageableCopyBytes, kSynchronousCopies, kLinkPct,
+  kCopyHiddenPct,
 };
 
 /// A derived quantity's row of the table.
