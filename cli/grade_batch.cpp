@@ -77,6 +77,7 @@ int write_slurm_batch(const GradeOptions& o) {
   plan.force = o.force;
   plan.memcheck = o.memcheck;
   plan.build_only = o.build_only;
+  plan.arch = o.arch;
   plan.submission_count = submissions.size();
   plan.per_task = per_task_of(o);
   plan.gpus_per_task = o.gpus_per_task;

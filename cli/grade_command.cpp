@@ -43,16 +43,27 @@ void check_reachable(const std::string& out_dir) {
   }
 }
 
+/// Whether `asked` builds for the GPU of architecture `gpu`: the same, or its arch-specific
+/// variant (sm_90a for sm_90).
+bool builds_for(const std::string& asked, const std::string& gpu) {
+  return asked == gpu || asked == gpu + "a" || asked == gpu + "f";
+}
+
 /// nvcc's -arch for student code (and the harness with it): that of the GPU that will run it,
 /// resolved here because the build's sandbox hides the GPU from nvcc's -arch=native.
 std::string student_arch(const GradeOptions& options) {
+  // A build-only run starts nothing on a GPU: the architecture asked for wins, even on a node
+  // whose GPU this process cannot use.
+  if (options.build_only && !options.arch.empty()) return options.arch;
   std::string why;
   if (gpu_available(why)) {
     const std::string arch = gpu_architecture(why);
-    if (arch.empty()) throw Error("cannot tell which architecture to build student code for: " + why);
-    if (!options.arch.empty() && options.arch != arch && !options.build_only)
-      throw UsageError("--arch " + options.arch + ": the GPU here that runs the submissions is " + arch);
-    return options.arch.empty() ? arch : options.arch;
+    if (!arch.empty()) {
+      if (!options.arch.empty() && !builds_for(options.arch, arch))
+        throw UsageError("--arch " + options.arch + ": the GPU here that runs the submissions is " + arch);
+      return options.arch.empty() ? arch : options.arch;
+    }
+    if (!options.build_only) throw Error("cannot tell which architecture to build student code for: " + why);
   }
   if (!options.arch.empty()) return options.arch;
   const std::string built_for = LABBOOK_NVCC_ARCH;

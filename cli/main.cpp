@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
       "--build-only", grade.build_only, "Only build and check every submission (sandboxed, no GPU needed); exit 1 if one does not build");
   auto* memcheck_opt = grade_cmd->add_flag(
       "--memcheck", grade.memcheck, "Run each submission once more under compute-sanitizer and report bad accesses as feedback");
-  grade_cmd->add_option("--arch", grade.arch,
+  auto* arch_opt = grade_cmd->add_option("--arch", grade.arch,
                         "nvcc's -arch for student code, e.g. sm_90 (default: that of the GPU that runs it; with "
                         "--build-only and no GPU, the build's)")
       ->check(CLI::Validator([](const std::string& a) {
@@ -186,8 +186,8 @@ int main(int argc, char** argv) {
   grade_cmd->add_option("--collect", grade.collect,
                         "Write DIR's class files (grades.csv/json, summary) from the students the array tasks graded")
       ->check(CLI::ExistingDirectory)
-      ->excludes(exercise_arg, submissions_arg, out_opt, rubric_opt, force_opt, jobs_opt, build_only_opt, memcheck_opt, slurm_opt, task_opt, per_task_opt, gpus_opt,
-                 time_opt, partition_opt);
+      ->excludes(exercise_arg, submissions_arg, out_opt, rubric_opt, force_opt, jobs_opt, build_only_opt, memcheck_opt, arch_opt,
+                 slurm_opt, task_opt, per_task_opt, gpus_opt, time_opt, partition_opt);
 
   labbook::cli::ProfileOptions profile;
   auto* profile_cmd = app.add_subcommand("profile", "Profile any CUDA program: timeline and metrics per NVTX range");

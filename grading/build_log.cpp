@@ -20,12 +20,14 @@ bool names_an_error(const std::string& line) {
 
 /// nvlink names symbols as the object does ('_Z6helperf'): the student wrote helper(float).
 std::string with_names_demangled(const std::string& line) {
-  static const std::regex mangled("_Z[A-Za-z0-9_]+");
+  // A name starts at a word's start: "my_Z3" is no mangled name.
+  static const std::regex mangled("(?:^|[^A-Za-z0-9_])(_Z[A-Za-z0-9_]+)");
   std::string out;
   std::size_t done = 0;
   for (auto it = std::sregex_iterator(line.begin(), line.end(), mangled); it != std::sregex_iterator(); ++it) {
-    out += line.substr(done, static_cast<std::size_t>(it->position()) - done) + demangled(it->str());
-    done = static_cast<std::size_t>(it->position() + it->length());
+    const auto at = static_cast<std::size_t>(it->position(1));
+    out += line.substr(done, at - done) + demangled(it->str(1));
+    done = at + static_cast<std::size_t>(it->length(1));
   }
   return out + line.substr(done);
 }

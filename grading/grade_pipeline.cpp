@@ -77,7 +77,7 @@ void write_build_log(const Student& s) {
   const SubmissionOutcome& o = s.outcome;
   write_file_atomically(s.dir + "/build.log", !o.problem.empty() ? "refused: " + o.problem + "\n" + o.build_log
                                               : o.built          ? "builds\n" + o.build_log
-                                                                 : o.build_log);
+                                                                 : "does not build\n" + o.build_log);
 }
 
 void build_one(const Exercise& e, Toolchain& toolchain, Student& s) {
@@ -346,7 +346,7 @@ std::vector<Graded> grade_class(const ClassSettings& settings, const std::vector
     s.submission = sub;
     s.dir = dir;
     s.uid = static_cast<uid_t>(kSandboxUidBase + settings.first_index + i);
-    s.seed = student_seed(secret, sub.student);
+    s.seed = sub.file.empty() ? 0 : student_seed(secret, sub.student, read_file(sub.file));
     students.push_back(std::move(s));
     place.push_back(i);
   }

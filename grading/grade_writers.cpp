@@ -168,9 +168,21 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
   }
   sheet.lines({Text{report::strong("Score:"), {" " + report::two_decimals(shown_total) + " / " + report::two_decimals(shown_max)}}});
   sheet.table(std::move(t));
+  // feedback.json says what feedback.md says: a student's holds the visible criteria alone.
+  sheet.data = score_json(score, outcome);
+  if (!for_instructor) {
+    nlohmann::json shown = nlohmann::json::array();
+    for (const auto& c : score.criteria)
+      if (c.criterion->visible)
+        for (const auto& saved : sheet.data["criteria"])
+          if (saved["id"] == c.criterion->id) shown.push_back(saved);
+    sheet.data["criteria"] = std::move(shown);
+    sheet.data["total"] = std::round(shown_total * 100.0) / 100.0;
+    sheet.data["max"] = shown_max;
+  }
   if (!outcome.findings.empty()) {
     // Why the measured criteria earned nothing: what the counters and the harness saw.
-    sheet.heading(2, "Why speed and efficiency were not scored");
+    sheet.heading(2, "Why the measured criteria were not scored");
     std::vector<Text> findings;
     for (const auto& f : outcome.findings) findings.push_back({f});
     sheet.list(std::move(findings));
@@ -217,6 +229,7 @@ report::Sheet build_feedback_sheet(const Rubric& rubric, const std::string& stud
                                                "the score comes from a graded run on a GPU."
                                              : "Does not build.";
   sheet.lines({Text{report::strong("Build:"), {" " + status}}});
+  sheet.data = {{"student", student}, {"built", outcome.built}, {"problem", outcome.problem}};
   add_compiler_output(sheet, outcome.build_log, !outcome.built && outcome.problem.empty());
   return sheet;
 }

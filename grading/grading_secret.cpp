@@ -30,14 +30,14 @@ std::string random_hex(std::size_t bytes) {
 std::string class_secret(const std::string& out_dir) {
   std::filesystem::create_directories(out_dir);
   const std::string path = out_dir + "/.grading-secret";
-  // Written whole under another name, then linked: a task that loses the race reads the
-  // winner's secret, never a partial one.
-  const std::string tmp = path + "." + std::to_string(::getpid());
+  // Written whole under a name of its own (Slurm tasks on two nodes may share a pid), then
+  // linked: a task that loses the race reads the winner's secret, never a partial one.
+  std::string tmp = path + ".XXXXXX";
   const std::string secret = random_hex(32);
-  ::unlink(tmp.c_str());   // left by a run that died between open and unlink
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, S_IRUSR);
-  if (fd < 0) throw Error(tmp + ": cannot create: " + std::strerror(errno));
-  const bool written = ::write(fd, secret.data(), secret.size()) == static_cast<ssize_t>(secret.size());
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) throw Error(path + ": cannot create the class's secret: " + std::strerror(errno));
+  const bool written = ::fchmod(fd, S_IRUSR) == 0 &&
+                       ::write(fd, secret.data(), secret.size()) == static_cast<ssize_t>(secret.size());
   ::close(fd);
   const bool linked = written && (::link(tmp.c_str(), path.c_str()) == 0 || errno == EEXIST);
   const int why = errno;
@@ -48,12 +48,16 @@ std::string class_secret(const std::string& out_dir) {
   return kept;
 }
 
-std::uint64_t student_seed(const std::string& secret, const std::string& student) {
-  std::uint64_t h = 1469598103934665603ull;   // FNV-1a over the secret, a separator, the name
-  const auto mix = [&h](unsigned char c) { h = (h ^ c) * 1099511628211ull; };
-  for (unsigned char c : secret) mix(c);
-  mix(0);
-  for (unsigned char c : student) mix(c);
+std::uint64_t student_seed(const std::string& secret, const std::string& student, const std::string& submission) {
+  // FNV-1a over the secret, the name and the submission, each ended by a separator.
+  std::uint64_t h = 1469598103934665603ull;
+  const auto mix = [&h](const std::string& text) {
+    for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0u) * 1099511628211ull;
+  };
+  mix(secret);
+  mix(student);
+  mix(submission);
   return h % 1000000007ull;
 }
 

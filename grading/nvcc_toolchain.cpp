@@ -28,14 +28,16 @@ class NvccToolchain : public Toolchain {
 
   Build build(const Exercise& e, const std::string& work) override {
     // Relocatable device code: a submission may launch child grids, which the collector
-    // counts. The cubin is the submission's device code alone, for its allow-list.
-    // -lineinfo where the feedback shows the student's lines (source_lines).
+    // counts. -keep leaves the PTX and the cubin that went into submission.o: the device code
+    // checked is the code linked, not another compile's. -lineinfo where the feedback shows the
+    // student's lines (source_lines).
     const std::string nvcc = paths_.nvcc + " -O3 -rdc=true -arch=" + paths_.arch + (e.source_lines ? " -lineinfo" : "");
     const std::string includes = " -I" + paths_.data_dir + "/labs/common -I" + paths_.data_dir + "/kernels";
-    const std::string script = nvcc + " -c " + e.student_file + " -o submission.o && " + nvcc + " -cubin " + e.student_file +
-                               " -o submission.cubin && " + nvcc + " -ptx " + e.student_file +
-                               " -o submission.ptx && " + nvcc + includes + " -c " + e.harness + " -o harness.o && " +
-                               nvcc + " harness.o submission.o -o harness -lseccomp";
+    const std::string stem = fs::path(e.student_file).stem().string();
+    const std::string script = "mkdir -p kept && " + nvcc + " -c " + e.student_file + " -o submission.o -keep -keep-dir kept && " +
+                               "mv kept/" + stem + ".ptx submission.ptx && mv kept/" + stem + ".sm_*.cubin submission.cubin && " +
+                               "rm -rf kept && " + nvcc + includes + " -c " + e.harness + " -o harness.o && " + nvcc +
+                               " harness.o submission.o -o harness -lseccomp";
     SandboxRequest r;
     r.command = {"/bin/sh", "-c", script};
     r.work_dir = work;

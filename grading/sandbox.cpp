@@ -607,6 +607,7 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
   ino_t ns = 0;
   pid_t ns_init = 0;
   long& peak_tasks = result.peak_tasks;
+  result.resident_limit_bytes = limits.resident_bytes;
 
   auto next_sample = start;
   std::function<void(End)> stop;
@@ -777,7 +778,8 @@ std::string SandboxResult::describe() const {
     }
     case End::TooMuchMemory:
       return "stopped " + after + ": it held " + format_bytes(peak_resident_bytes) +
-             " of host memory, page-locked memory included (memory limit)";
+             " of host memory, page-locked memory included, over its limit of " + format_bytes(resident_limit_bytes) +
+             " (memory limit)";
     case End::TooManyProcesses:
       return "stopped " + after + " (time limit) while at its process limit, as a fork bomb would be";
     case End::FailedToStart: {

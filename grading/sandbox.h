@@ -96,6 +96,7 @@ struct SandboxResult {
   std::vector<std::string> channels;   ///< what came through each record channel, in order
   double seconds = 0;    ///< wall time of the whole run
   std::uint64_t peak_resident_bytes = 0;   ///< the most host memory a sample saw the sandbox hold
+  std::uint64_t resident_limit_bytes = 0;  ///< the limit it was held to (limits.resident_bytes)
   long peak_tasks = 0;   ///< the most tasks (threads, zombies too) a sample saw in the sandbox, bwrap's init aside
 
   /// One sentence for the student's feedback, e.g. "stopped after 60 s (time limit)".

@@ -79,6 +79,7 @@ std::string slurm_script(const SlurmPlan& plan) {
   if (plan.force) s << " --force";
   if (plan.memcheck) s << " --memcheck";
   if (plan.build_only) s << " --build-only";
+  if (!plan.arch.empty()) s << " --arch " << shell_quoted(plan.arch);
   s << "\n";
   return s.str();
 }

@@ -27,6 +27,7 @@ struct SlurmPlan {
   bool force = false;                   ///< tasks grade again students graded before
   bool memcheck = false;                ///< tasks add the compute-sanitizer pass
   bool build_only = false;              ///< tasks only build and check (--build-only): no GPU asked for
+  std::string arch;                     ///< --arch for student code; "" for that of the task's GPU
   std::size_t submission_count = 0, per_task = 20;
   unsigned gpus_per_task = 1, time_limit_minutes = 60;
   std::string partition;                ///< "" for the cluster's default

@@ -10,11 +10,11 @@
 /// registration of the file with the CUDA runtime.
 ///
 /// The caller runs, on the files nvcc made:
-///   readelf -SW -sW -rW submission.o      (nvcc -O3 -rdc=true -arch=ARCH -c submission.cu)
+///   readelf -SW -sW -rW submission.o      (nvcc -O3 -rdc=true -arch=ARCH -c submission.cu -keep)
 ///   readelf -sW harness.o
-///   readelf -sW submission.cubin          (nvcc -O3 -rdc=true -arch=ARCH -cubin submission.cu)
+///   readelf -sW submission.cubin          (the cubin -keep left: what submission.o holds)
 ///   objdump -d --no-show-raw-insn submission.o
-///   submission.ptx                        (nvcc -O3 -rdc=true -arch=ARCH -ptx submission.cu)
+///   submission.ptx                        (the PTX -keep left)
 #include <set>
 #include <string>
 #include <vector>

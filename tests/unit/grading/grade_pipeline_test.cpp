@@ -317,7 +317,7 @@ TEST_F(GradePipeline, BuildOnlyRunsNothing) {
   EXPECT_TRUE(runner_.runs.empty());
   EXPECT_FALSE(fs::exists(settings_.out_dir + "/honest/score.json"));
   // Each student's whole build output is kept, for the instructor and the student.
-  EXPECT_EQ(read_file(settings_.out_dir + "/nocompile/build.log"), of(graded, "nocompile").outcome.build_log);
+  EXPECT_EQ(read_file(settings_.out_dir + "/nocompile/build.log"), "does not build\n" + of(graded, "nocompile").outcome.build_log);
   EXPECT_EQ(read_file(settings_.out_dir + "/honest/build.log").rfind("builds", 0), 0u);
   // And the feedback a graded run writes, without a score: the errors first.
   const std::string feedback = read_file(settings_.out_dir + "/nocompile/feedback.md");
@@ -346,6 +346,8 @@ TEST(BuildLog, TheErrorsNotTheFirstLine) {
   // nvlink names what is missing as the object does; the student wrote helper(float).
   EXPECT_EQ(build_errors("nvlink error   : Undefined reference to '_Z6helperf' in 'submission.o'\n"),
             std::vector<std::string>{"nvlink error   : Undefined reference to 'helper(float)' in 'submission.o'"});
+  EXPECT_EQ(build_errors("_Z6helperf: error: my_Z6helperf\n"), std::vector<std::string>{"helper(float): error: my_Z6helperf"})
+      << "only a word that starts with _Z is a mangled name";
 }
 
 TEST(HarnessRecords, TheStudentsOwnVerdictCountsForNothing) {

@@ -10,6 +10,7 @@
 #include "class_summary.h"
 #include "markdown_tables.h"
 #include "grade_writers.h"
+#include "json_writer.h"
 #include "html_writer.h"
 #include "markdown_writer.h"
 #include "rubric.h"
@@ -97,6 +98,12 @@ TEST(GradeWriters, FeedbackShowsVisibleCriteriaHintsAndTheCompilerOutput) {
   const std::string instructor = labbook::report::to_markdown(feedback_sheet(c.rubric, c.scores[1], c.ada, true));
   EXPECT_NE(instructor.find("Bandwidth (instructor only)"), std::string::npos);
   EXPECT_NE(instructor.find("**Score:** 74.00 / 100.00"), std::string::npos);
+  // feedback.json holds what feedback.md shows, never null.
+  const nlohmann::json student_json = labbook::report::sheet_json(feedback_sheet(c.rubric, c.scores[1], c.ada, false));
+  const nlohmann::json instructor_json = labbook::report::sheet_json(feedback_sheet(c.rubric, c.scores[1], c.ada, true));
+  EXPECT_EQ(instructor_json["criteria"].size(), c.rubric.criteria.size());
+  EXPECT_EQ(student_json["criteria"].size(), c.rubric.criteria.size() - 1) << "the hidden criterion is left out";
+  EXPECT_LT(student_json["max"].get<double>(), instructor_json["max"].get<double>());
 
   const auto bob = feedback_sheet(c.rubric, c.scores[0], c.bob, false);
   const std::string html = labbook::report::html_body(bob);
@@ -109,7 +116,7 @@ TEST(GradeWriters, FeedbackSaysWhyAMeasurementWasNotScored) {
   c.ada.findings = {"call student/n=8192/2 ran no kernel: its results were made elsewhere (host code or copies)"};
   const Score s = score_submission(c.rubric, c.ada);
   const std::string md = labbook::report::to_markdown(feedback_sheet(c.rubric, s, c.ada, false));
-  EXPECT_NE(md.find("## Why speed and efficiency were not scored\n\n- call student/n=8192/2 ran no kernel"), std::string::npos)
+  EXPECT_NE(md.find("## Why the measured criteria were not scored\n\n- call student/n=8192/2 ran no kernel"), std::string::npos)
       << md;
   EXPECT_EQ(score_json(s, c.ada)["findings"][0], c.ada.findings[0]);
   EXPECT_FALSE(score_json(c.scores[1], Class().ada).contains("findings"));

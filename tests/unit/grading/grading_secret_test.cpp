@@ -35,11 +35,13 @@ TEST(GradingSecret, IsKeptForTheFolderAndNewForAnother) {
   EXPECT_EQ(std::distance(fs::directory_iterator(a), fs::directory_iterator()), 1) << "no temporary file left";
 }
 
-TEST(GradingSecret, SeedsDependOnTheSecretAndTheName) {
-  EXPECT_EQ(student_seed("s1", "ada"), student_seed("s1", "ada"));
-  EXPECT_NE(student_seed("s1", "ada"), student_seed("s2", "ada"));
-  EXPECT_NE(student_seed("s1", "ada"), student_seed("s1", "bob"));
-  EXPECT_NE(student_seed("s1", "ada"), student_seed("s1a", "da")) << "the separator keeps secret and name apart";
+TEST(GradingSecret, SeedsDependOnTheSecretTheNameAndTheSubmission) {
+  const std::string code = "__global__ void k() {}";
+  EXPECT_EQ(student_seed("s1", "ada", code), student_seed("s1", "ada", code));
+  EXPECT_NE(student_seed("s1", "ada", code), student_seed("s2", "ada", code));
+  EXPECT_NE(student_seed("s1", "ada", code), student_seed("s1", "bob", code));
+  EXPECT_NE(student_seed("s1", "ada", code), student_seed("s1", "ada", code + "\n")) << "a changed submission, new inputs";
+  EXPECT_NE(student_seed("s1", "ada", code), student_seed("s1a", "da", code)) << "the separator keeps secret and name apart";
 }
 
 TEST(GradingSecret, RefusesAFileItDidNotWrite) {

@@ -372,7 +372,8 @@ TEST_F(Sandbox, StopsSharedMemoryTheDataLimitDoesNotSee) {
   EXPECT_EQ(r.end, End::TooMuchMemory) << r.describe() << r.err;
   EXPECT_GT(r.peak_resident_bytes, 128ull << 20);
   EXPECT_LT(r.seconds, 4) << "stopped when seen, not at the end";
-  EXPECT_NE(r.describe().find("of host memory, page-locked memory included (memory limit)"), std::string::npos) << r.describe();
+  EXPECT_NE(r.describe().find("of host memory, page-locked memory included, over its limit of 128 MiB (memory limit)"),
+            std::string::npos) << r.describe();
 }
 
 TEST_F(Sandbox, BuildsAndRunsACProgram) {
@@ -472,7 +473,9 @@ TEST(SandboxResults, DescribeEachEndingInOneSentence) {
   EXPECT_EQ(r.describe(), "stopped after 0.04 s: more than 1 MiB of output (output limit)");
   r.end = End::TooMuchMemory;
   r.peak_resident_bytes = 10ull << 30;
-  EXPECT_EQ(r.describe(), "stopped after 0.04 s: it held 10 GiB of host memory, page-locked memory included (memory limit)");
+  r.resident_limit_bytes = 8ull << 30;
+  EXPECT_EQ(r.describe(), "stopped after 0.04 s: it held 10 GiB of host memory, page-locked memory included, over its "
+                          "limit of 8 GiB (memory limit)");
   r.end = End::TooManyProcesses;
   r.seconds = 2;
   EXPECT_EQ(r.describe(), "stopped after 2 s (time limit) while at its process limit, as a fork bomb would be");

@@ -64,6 +64,7 @@ SlurmPlan plan_with_awkward_paths() {
   p.rubric = "/home/ta/my rubric.toml";
   p.force = true;
   p.memcheck = true;
+  p.arch = "sm_90";
   p.submission_count = 45;
   p.per_task = 20;
   p.gpus_per_task = 2;
@@ -96,7 +97,7 @@ TEST(SlurmScript, MatchesTheGoldenTextWithQuotedPaths) {
             "# 45 submissions, 20 per task; a task skips students graded before.\n"
             ": \"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch}\"\n"
             "exec '/opt/labbook/bin/labbook' grade 'lab4-soa' '/home/ta/o'\\''neil'\\''s class' --out '/scratch/grades 100%'"
-            " --task \"$SLURM_ARRAY_TASK_ID\" --per-task 20 --rubric '/home/ta/my rubric.toml' --force --memcheck\n");
+            " --task \"$SLURM_ARRAY_TASK_ID\" --per-task 20 --rubric '/home/ta/my rubric.toml' --force --memcheck --arch 'sm_90'\n");
 }
 
 TEST(SlurmScript, LeavesOutWhatWasNotAskedFor) {
@@ -104,6 +105,7 @@ TEST(SlurmScript, LeavesOutWhatWasNotAskedFor) {
   p.rubric = "";
   p.force = false;
   p.memcheck = false;
+  p.arch = "";
   p.partition = "";
   p.submission_count = 20;   // exactly one task
   const std::string s = slurm_script(p);
@@ -115,6 +117,7 @@ TEST(SlurmScript, LeavesOutWhatWasNotAskedFor) {
   EXPECT_NE(s.find("graded before (unless --force).\n"), std::string::npos) << s;
   EXPECT_NE(s.find("--per-task 20\n"), std::string::npos) << s;
   EXPECT_EQ(s.find(" --build-only"), std::string::npos) << s;
+  EXPECT_EQ(s.find(" --arch"), std::string::npos) << s;
 }
 
 TEST(SlurmScript, BuildOnlyTasksAskForNoGpu) {
@@ -122,7 +125,7 @@ TEST(SlurmScript, BuildOnlyTasksAskForNoGpu) {
   p.build_only = true;
   const std::string s = slurm_script(p);
   EXPECT_EQ(s.find("--gres"), std::string::npos) << s;
-  EXPECT_NE(s.find(" --build-only\n"), std::string::npos) << s;
+  EXPECT_NE(s.find(" --build-only --arch 'sm_90'\n"), std::string::npos) << s;
 }
 
 TEST(SlurmScript, RefusesWhatAnSbatchLineCannotSay) {
