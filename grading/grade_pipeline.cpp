@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "call_audit.h"
+#include "class_build.h"
 #include "collector_environment.h"
 #include "grade_writers.h"
 #include "grading_secret.h"
@@ -51,85 +52,6 @@ class SandboxRunner : public Runner {
  public:
   SandboxResult run(const SandboxRequest& r) override { return run_sandboxed(r); }
 };
-
-/// A folder of the student's, fresh, owned by the sandbox's user when labbook is root.
-std::string fresh_folder(const fs::path& path, uid_t uid) {
-  fs::remove_all(path);
-  fs::create_directories(path);
-  if (geteuid() == 0 && ::chown(path.c_str(), uid, uid) != 0) throw Error("cannot hand " + path.string() + " to the sandbox's user");
-  return fs::absolute(path).string();
-}
-
-/// One student on the way through the pipeline.
-struct Student {
-  Submission submission;
-  std::string dir;   ///< OUT/<student>
-  uid_t uid = 0;
-  std::string work;  ///< its build folder; "" when there was nothing to build
-  std::uint64_t seed = 0;   ///< its inputs' seed (grading_secret.h)
-  SubmissionOutcome outcome;
-  std::string labbook_error;
-  std::string listings() const { return dir + "/labbook"; }
-};
-
-/// OUT/<student>/build.log: the verdict on the build, then the compiler's whole output.
-void write_build_log(const Student& s) {
-  const SubmissionOutcome& o = s.outcome;
-  write_file_atomically(s.dir + "/build.log", !o.problem.empty() ? "refused: " + o.problem + "\n" + o.build_log
-                                              : o.built          ? "builds\n" + o.build_log
-                                                                 : "does not build\n" + o.build_log);
-}
-
-void build_one(const Exercise& e, Toolchain& toolchain, Student& s) {
-  SubmissionOutcome& o = s.outcome;
-  o.student = s.submission.student;
-  if (s.submission.file.empty()) {
-    o.build_log = "no " + e.student_file + " in the submission\n";
-    fs::create_directories(s.dir);
-    write_build_log(s);
-    return;
-  }
-  try {
-    fs::create_directories(s.dir);
-    fs::remove_all(s.listings());
-    fs::create_directories(s.listings());
-    s.work = fresh_folder(fs::path(s.dir) / "work", s.uid);
-    const fs::path copy = fs::path(s.work) / e.student_file;
-    fs::copy_file(s.submission.file, copy);
-    if (geteuid() == 0 && ::chown(copy.c_str(), s.uid, s.uid) != 0) throw Error("cannot hand " + copy.string() + " to the sandbox's user");
-    const Toolchain::Build build = toolchain.build(e, s.work);
-    o.built = build.built;
-    o.build_log = build.log;
-    if (o.built) {
-      const std::string refused = toolchain.refusal(e, s.work, s.listings());
-      if (!refused.empty()) {
-        o.built = false;
-        o.problem = refused;
-      }
-    }
-    write_build_log(s);
-  } catch (const std::exception& error) {
-    s.labbook_error = error.what();
-  }
-}
-
-/// Every submission built and checked, `jobs` at a time: builds need only the CPU.
-void build_all(const ClassSettings& settings, Toolchain& toolchain, std::vector<Student>& students, const Progress& progress) {
-  std::atomic<std::size_t> next{0};
-  std::mutex report;
-  const auto worker = [&] {
-    for (std::size_t i; (i = next++) < students.size();) {
-      build_one(settings.exercise, toolchain, students[i]);
-      const std::lock_guard<std::mutex> lock(report);
-      const SubmissionOutcome& o = students[i].outcome;
-      progress.step(students[i].submission.student, o.built ? "built" : !o.problem.empty() ? "refused" : "does not build");
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < std::min<int>(settings.jobs, static_cast<int>(students.size())); ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-}
 
 /// The harness's command line: its seed (the student's), the rubric's tolerances, and (unless
 /// nobody reads them) where its records go.
@@ -180,7 +102,7 @@ struct Runs {
 void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, Runner& runner, Student& s,
                      const std::string& gpu, Runs& runs) {
   const Exercise& e = settings.exercise;
-  const std::string run_dir = fresh_folder(fs::path(s.dir) / "run", s.uid);
+  const std::string run_dir = fresh_folder(s.dir + "/run", s.uid);
   profiler::ProfileRequest request;
   request.command = harness_command(settings, s);
   request.collector = settings.collector;
@@ -281,7 +203,7 @@ void run_and_measure(const ClassSettings& settings, const Toolchain& toolchain, 
 /// One more run of the harness, under compute-sanitizer's memcheck (--memcheck).
 MemcheckReport run_memcheck(const ClassSettings& settings, const Toolchain& toolchain, Runner& runner, const Student& s,
                             const std::string& gpu) {
-  const std::string run_dir = fresh_folder(fs::path(s.dir) / "run", s.uid);
+  const std::string run_dir = fresh_folder(s.dir + "/run", s.uid);
   // No records: the sanitizer's report is feedback only.
   SandboxRequest r =
       harness_request(toolchain, s, run_dir, memcheck_command(settings.sanitizer, harness_command(settings, s, false)), gpu);

@@ -1,8 +1,6 @@
 #include "sandbox.h"
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
@@ -21,14 +19,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "labbook/model/error.h"
-#include "labbook/model/numbers.h"
+#include "sandbox_bwrap.h"
+#include "sandbox_processes.h"
+#include "sandbox_text.h"
 
 namespace labbook::grading {
 
@@ -37,22 +36,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using End = SandboxResult::End;
 
-/// Top-level folders of the host system, shown read-only. On a merged-/usr system (Debian 12)
-/// they are links into /usr and are recreated as links; /usr itself is bound whole, so
-/// /usr/local/cuda and the compilers come with it.
-constexpr const char* kSystemFolders[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
-
-/// Only what a dynamic binary, a shell, gcc and nvcc read from /etc, not the whole of it: the
-/// instructor's configuration (a grading token in some file under /etc) stays out of sight.
-/// /etc/alternatives holds /usr/bin/cc's link target; hosts and nsswitch.conf let name
-/// lookups fail cleanly rather than strangely.
-constexpr const char* kEtcFiles[] = {"/etc/ld.so.cache",   "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-                                     "/etc/alternatives",  "/etc/passwd",     "/etc/group",
-                                     "/etc/nsswitch.conf", "/etc/hosts",      "/etc/localtime"};
-
-constexpr int kStatusFd = 3;  ///< bwrap's --json-status-fd, as the child arranges its fds
 constexpr int kReportFd = 4;  ///< the child's exec-failure report, closed by a successful exec
-constexpr uid_t kNobody = 65534;  ///< the traditional nobody/nogroup, for the availability probe
 
 /// Owns one file descriptor.
 class Fd {
@@ -89,21 +73,6 @@ Pipe make_pipe() {
   return {Fd(fds[0]), Fd(fds[1])};
 }
 
-std::string read_small_file(const std::string& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  std::string text;
-  if (fd.get() < 0) return text;
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
-    if (n > 0) {
-      text.append(buffer, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      return text;
-    }
-  }
-}
-
 /// The number after `"key":` in `text` (bwrap's JSON status), if there.
 std::optional<long long> json_number(const std::string& text, const std::string& key) {
   const std::string quoted = "\"" + key + "\":";
@@ -114,122 +83,6 @@ std::optional<long long> json_number(const std::string& text, const std::string&
   const long long value = std::strtoll(begin, &end, 10);
   if (end == begin) return std::nullopt;
   return value;
-}
-
-/// What /proc/PID/status says of a process; `alive` false when it is gone.
-struct ProcessStatus {
-  bool alive = false;
-  bool zombie = false;  ///< exited, not yet reaped: runs nothing, holds nothing
-  uid_t real_uid = 0;
-  long threads = 0;
-  std::uint64_t resident_bytes = 0;   ///< RssAnon + RssShmem: page-locked host memory is shared
-};
-ProcessStatus read_status(const std::string& pid) {
-  ProcessStatus p;
-  const std::string status = read_small_file("/proc/" + pid + "/status");
-  const auto state_at = status.find("\nState:");
-  const auto uid_at = status.find("\nUid:");
-  const auto threads_at = status.find("\nThreads:");
-  if (state_at == std::string::npos || uid_at == std::string::npos || threads_at == std::string::npos) return p;
-  const auto state = status.find_first_not_of(" \t", state_at + 7);
-  p.alive = true;
-  p.zombie = state == std::string::npos || status[state] == 'Z' || status[state] == 'X';
-  p.real_uid = static_cast<uid_t>(std::strtoul(status.c_str() + uid_at + 5, nullptr, 10));
-  p.threads = std::max(1L, std::strtol(status.c_str() + threads_at + 9, nullptr, 10));
-  for (const char* field : {"\nRssAnon:", "\nRssShmem:"})
-    if (const auto at = status.find(field); at != std::string::npos)
-      p.resident_bytes += std::strtoull(status.c_str() + at + std::strlen(field), nullptr, 10) << 10;   // kB
-  return p;
-}
-
-/// Calls `visit(pid_text, pid)` for each process in /proc.
-template <typename Visit>
-void for_each_process(Visit visit) {
-  DIR* proc = ::opendir("/proc");
-  if (!proc) return;
-  while (const dirent* entry = ::readdir(proc)) {
-    const char* name = entry->d_name;
-    if (*name < '0' || *name > '9') continue;
-    visit(std::string(name), static_cast<pid_t>(std::atol(name)));
-  }
-  ::closedir(proc);
-}
-
-/// Tasks (threads, as RLIMIT_NPROC counts them: zombies too, until reaped) whose real uid is
-/// `uid`, machine-wide.
-long tasks_of_uid(uid_t uid) {
-  long total = 0;
-  for_each_process([&](const std::string& pid, pid_t) {
-    struct stat st{};
-    if (::stat(("/proc/" + pid).c_str(), &st) != 0 || st.st_uid != uid) return;  // cheap filter
-    const ProcessStatus p = read_status(pid);
-    if (p.alive && p.real_uid == uid) total += p.threads;
-  });
-  return total;
-}
-
-/// The sandbox's pid namespace (inode `ns`) as seen from here: its tasks as RLIMIT_NPROC
-/// counts them (zombies included) but for `except` (bwrap's init inside, no part of the
-/// command), and the processes still running. bwrap's init ends as an orphaned zombie when
-/// bwrap exits, and stays one until the machine's init reaps it (in a container, perhaps a
-/// shell that never does): it is not "left behind".
-struct NamespaceTasks {
-  std::vector<pid_t> running;
-  long tasks = 0;
-  std::uint64_t resident_bytes = 0;   ///< of the running processes
-};
-NamespaceTasks tasks_in_namespace(ino_t ns, pid_t except) {
-  NamespaceTasks found;
-  for_each_process([&](const std::string& pid_text, pid_t pid) {
-    struct stat st{};
-    if (::stat(("/proc/" + pid_text + "/ns/pid").c_str(), &st) != 0 || st.st_ino != ns) return;
-    const ProcessStatus p = read_status(pid_text);
-    if (!p.alive) return;
-    if (!p.zombie) {
-      found.running.push_back(pid);
-      found.resident_bytes += p.resident_bytes;
-    }
-    if (pid != except) found.tasks += p.threads;
-  });
-  return found;
-}
-
-std::string find_bwrap() {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  std::size_t begin = 0;
-  while (begin <= dirs.size()) {
-    const auto end = std::min(dirs.find(':', begin), dirs.size());
-    const std::string dir = dirs.substr(begin, end - begin);
-    if (!dir.empty() && dir[0] == '/' && ::access((dir + "/bwrap").c_str(), X_OK) == 0) return dir + "/bwrap";
-    begin = end + 1;
-  }
-  return ::access("/usr/bin/bwrap", X_OK) == 0 ? "/usr/bin/bwrap" : "";
-}
-
-bool has_nul(const std::string& s) { return s.find('\0') != std::string::npos; }
-
-void validate(const SandboxRequest& r) {
-  if (r.command.empty() || r.command[0].empty()) throw Error("sandbox: no command to run");
-  if (r.channels < 0 || r.channels > kMaxChannels)
-    throw Error("sandbox: " + std::to_string(r.channels) + " record channels asked for; at most " + std::to_string(kMaxChannels));
-  for (const auto& word : r.command)
-    if (has_nul(word)) throw Error("sandbox: a command word holds a NUL byte");
-  struct stat st{};
-  if (r.work_dir.empty() || r.work_dir[0] != '/') throw Error("sandbox: work_dir '" + r.work_dir + "' is not absolute");
-  if (::stat(r.work_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw Error("sandbox: work_dir " + r.work_dir + " is not a folder");
-  for (const auto& path : r.read_only) {
-    if (path.empty() || path[0] != '/') throw Error("sandbox: read-only path '" + path + "' is not absolute");
-    if (::stat(path.c_str(), &st) != 0) throw Error("sandbox: read-only path " + path + " does not exist");
-  }
-  for (const auto& [name, value] : r.env)
-    if (name.empty() || name.find('=') != std::string::npos || has_nul(name) || has_nul(value))
-      throw Error("sandbox: bad environment variable name '" + name + "'");
-  const auto& l = r.limits;
-  if (!(l.wall_seconds > 0) || !std::isfinite(l.wall_seconds)) throw Error("sandbox: wall_seconds must be > 0");
-  if (l.output_bytes == 0 || l.file_bytes == 0 || l.processes <= 0)
-    throw Error("sandbox: output_bytes, file_bytes and processes must be > 0");
 }
 
 /// Who the command runs as. Root: the owner of work_dir, which must not be root (see the
@@ -375,53 +228,6 @@ bool drain(Capture& c, std::uint64_t limit) {
   return c.total <= limit;
 }
 
-std::string trim_number(double value, int decimals) {
-  std::string s = with_decimals(value, decimals);
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
-}
-
-std::string format_seconds(double s) { return trim_number(s, s < 0.1 ? 2 : s < 10 ? 1 : 0) + " s"; }
-
-std::string format_bytes(std::uint64_t bytes) {
-  if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-  if (bytes >= (1ull << 20)) return trim_number(static_cast<double>(bytes) / (1 << 20), 1) + " MiB";
-  if (bytes >= (1ull << 10)) return trim_number(static_cast<double>(bytes) / (1 << 10), 1) + " KiB";
-  return std::to_string(bytes) + " bytes";
-}
-
-std::string signal_name(int sig) {
-  switch (sig) {
-    case SIGSEGV: return "SIGSEGV (invalid memory access)";
-    case SIGBUS: return "SIGBUS (bus error)";
-    case SIGFPE: return "SIGFPE (arithmetic error)";
-    case SIGILL: return "SIGILL (illegal instruction)";
-    case SIGABRT: return "SIGABRT (abort)";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGHUP: return "SIGHUP";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGPIPE: return "SIGPIPE (write to a closed pipe)";
-    case SIGXFSZ: return "SIGXFSZ (file size limit)";
-    case SIGXCPU: return "SIGXCPU (CPU time limit)";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS (bad system call)";
-    case SIGALRM: return "SIGALRM";
-    default: return "signal " + std::to_string(sig);
-  }
-}
-
-std::string last_line(const std::string& text) {
-  auto end = text.find_last_not_of("\n\r ");
-  if (end == std::string::npos) return "";
-  const auto begin = text.rfind('\n', end);
-  return text.substr(begin == std::string::npos ? 0 : begin + 1, end + 1 - (begin == std::string::npos ? 0 : begin + 1));
-}
-
 std::vector<char*> c_strings(std::vector<std::string>& words) {
   std::vector<char*> pointers;
   for (auto& w : words) pointers.push_back(w.data());
@@ -429,75 +235,7 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
   return pointers;
 }
 
-/// Ends whatever is left of the sandbox's pid namespace. bwrap's init dies with bwrap
-/// (--die-with-parent) and takes the namespace with it, so this normally only waits out the
-/// kernel's teardown; it kills by pid what it still finds, for up to two seconds.
-void clear_namespace(ino_t ns, pid_t init) {
-  if (ns == 0) return;
-  const auto give_up = Clock::now() + std::chrono::seconds(2);
-  for (;;) {
-    const auto left = tasks_in_namespace(ns, init).running;
-    if (left.empty() || Clock::now() > give_up) return;
-    for (pid_t pid : left) ::kill(pid, SIGKILL);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-}
-
 }  // namespace
-
-std::vector<std::string> bwrap_arguments(const SandboxRequest& r) {
-  std::vector<std::string> a = {
-      "bwrap",
-      // New user, pid, net, ipc, uts (and cgroup) namespaces; no --share-net, so the only
-      // network is an unconfigured loopback of the sandbox's own.
-      "--unshare-all", "--unshare-user", "--disable-userns",
-      // The sandbox dies with labbook (and with the thread that started it), and the command
-      // gets a session of its own: no terminal to push keystrokes into (TIOCSTI).
-      "--die-with-parent", "--new-session", "--hostname", "labbook-sandbox",
-      "--ro-bind", "/usr", "/usr"};
-  auto add = [&](std::initializer_list<std::string> words) { a.insert(a.end(), words); };
-  for (const char* folder : kSystemFolders) {
-    struct stat st{};
-    if (::lstat(folder, &st) != 0) continue;
-    if (S_ISLNK(st.st_mode)) {
-      char target[4096];
-      const ssize_t n = ::readlink(folder, target, sizeof target - 1);
-      if (n > 0) add({"--symlink", std::string(target, static_cast<std::size_t>(n)), folder});
-    } else if (S_ISDIR(st.st_mode)) {
-      add({"--ro-bind", folder, folder});
-    }
-  }
-  for (const char* file : kEtcFiles) add({"--ro-bind-try", file, file});
-  add({"--proc", "/proc", "--dev", "/dev"});
-  if (r.gpu) {
-    // The driver's device nodes (nvidia0.., nvidiactl, nvidia-uvm, nvidia-caps/) read-write,
-    // as CUDA opens them; /sys read-only for the PCI and NUMA topology it reads.
-    glob_t found{};
-    if (::glob("/dev/nvidia*", 0, nullptr, &found) == 0)
-      for (std::size_t i = 0; i < found.gl_pathc; ++i) add({"--dev-bind", found.gl_pathv[i], found.gl_pathv[i]});
-    ::globfree(&found);
-    add({"--ro-bind", "/sys", "/sys"});
-  }
-  // Private, size-capped /tmp and /dev/shm: they live in memory.
-  const std::string size = std::to_string(r.limits.file_bytes);
-  add({"--size", size, "--tmpfs", "/dev/shm", "--size", size, "--tmpfs", "/tmp"});
-  // Parents before children, so a read-only tree inside work_dir (or work_dir inside a
-  // read-only tree) is not hidden by the mount of the other.
-  std::vector<std::pair<std::string, bool>> binds;
-  for (const auto& path : r.read_only) binds.emplace_back(path, false);
-  binds.emplace_back(r.work_dir, true);
-  std::stable_sort(binds.begin(), binds.end(),
-                   [](const auto& x, const auto& y) { return x.first.size() < y.first.size(); });
-  for (const auto& [path, writable] : binds) add({writable ? "--bind" : "--ro-bind", path, path});
-  // The sandbox's root, where bwrap made the mount points, becomes read-only too.
-  add({"--remount-ro", "/", "--chdir", r.work_dir, "--clearenv"});
-  for (const auto& [name, value] : r.env) add({"--setenv", name, value});
-  // bwrap writes {"exit-code": N} there only once the command was exec'd: its absence tells a
-  // sandbox that failed to start from a command that exited 1.
-  add({"--json-status-fd", std::to_string(kStatusFd), "--"});
-  a.insert(a.end(), r.command.begin(), r.command.end());
-  return a;
-}
 
 SandboxResult run_sandboxed(const SandboxRequest& request) {
   validate(request);
@@ -722,72 +460,6 @@ SandboxResult run_sandboxed(const SandboxRequest& request) {
     result.exit_code = static_cast<int>(*exit_code);
   }
   return result;
-}
-
-bool sandbox_available(std::string& why) {
-  static std::mutex mutex;
-  static std::optional<std::string> problem;  // "" once the probe passed
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!problem) {
-    problem = "";
-    char folder[] = "/tmp/labbook-sandbox-probe-XXXXXX";
-    if (find_bwrap().empty()) {
-      problem = "bwrap (bubblewrap) is not installed";
-    } else if (!::mkdtemp(folder)) {
-      problem = std::string("cannot make a folder in /tmp: ") + std::strerror(errno);
-    } else {
-      if (::geteuid() == 0 && ::chown(folder, kNobody, kNobody) != 0)
-        problem = std::string("cannot chown a folder in /tmp: ") + std::strerror(errno);
-      if (problem->empty()) {
-        SandboxRequest probe;
-        probe.command = {"sh", "-c", "exit 0"};
-        probe.work_dir = folder;
-        probe.env = {{"PATH", "/usr/bin:/bin"}};
-        probe.limits.wall_seconds = 20;
-        try {
-          const SandboxResult r = run_sandboxed(probe);
-          if (r.end != End::Exited || r.exit_code != 0)
-            problem = "bwrap cannot create its sandbox here: " + (r.err.empty() ? r.describe() : last_line(r.err));
-        } catch (const Error& e) {
-          problem = e.what();
-        }
-      }
-      ::rmdir(folder);
-    }
-  }
-  why = *problem;
-  return problem->empty();
-}
-
-std::string SandboxResult::describe() const {
-  const std::string after = "after " + format_seconds(seconds);
-  switch (end) {
-    case End::Exited:
-      return exit_code == 0 ? "exited normally " + after : "exited with code " + std::to_string(exit_code) + " " + after;
-    case End::Signalled:
-      return "killed by " + signal_name(signal) + " " + after;
-    case End::TimedOut:
-      return "stopped " + after + " (time limit)";
-    case End::OutputFlood: {
-      std::size_t records = 0;
-      for (const auto& c : channels) records = std::max(records, c.size());
-      if (records > std::max(out.size(), err.size()))
-        return "stopped " + after + ": more than " + format_bytes(records) + " of records (record limit)";
-      return "stopped " + after + ": more than " + format_bytes(std::max(out.size(), err.size())) +
-             " of output (output limit)";
-    }
-    case End::TooMuchMemory:
-      return "stopped " + after + ": it held " + format_bytes(peak_resident_bytes) +
-             " of host memory, page-locked memory included, over its limit of " + format_bytes(resident_limit_bytes) +
-             " (memory limit)";
-    case End::TooManyProcesses:
-      return "stopped " + after + " (time limit) while at its process limit, as a fork bomb would be";
-    case End::FailedToStart: {
-      const std::string why = last_line(err);
-      return why.empty() ? "could not be started" : "could not be started: " + why;
-    }
-  }
-  return "ended";
 }
 
 }  // namespace labbook::grading
