@@ -7,7 +7,7 @@
 # replaces the harness's are refused, each naming what; the rest build.
 # Usage: build_only.sh BUILD SOURCE [SET]
 #   SET  adversarial (default): the adversarial class and lab 4's;
-#        exercises: the classes of labs 1, 6 and 7 (two tests, each within ctest's time limit)
+#        exercises: the classes of labs 1, 3, 6 and 7 (two tests, each within ctest's time limit)
 #        host_code: the classes of labs 2 and 8, whose students write host code
 set -uo pipefail
 build=$1; source=$2; set_name=${3:-adversarial}
@@ -46,7 +46,7 @@ elif [ "$set_name" = host_code ]; then
   # Host code calling the exercise's runtime calls and the harness's process_words builds;
   # new[] (whose length error the C++ ABI throws) too.
   for exercise in lab2-pipeline lab8-tasks; do
-    listing=$("$build/labbook" grade "$exercise" "$source/tests/grading/$exercise" --out "$out/$exercise" --build-only --jobs 2 2>/dev/null)
+    listing=$("$build/labbook" grade "$exercise" "$source/tests/grading/$exercise" --out "$out/$exercise" --build-only --jobs 2 --arch sm_90 2>/dev/null)
     [ $? -eq 0 ] || { echo "FAIL: --build-only of $exercise's class should exit 0"; failures=$((failures + 1)); }
     while IFS=$'\t' read -r student _; do expect "$listing" "$student: builds"; done < "$source/tests/grading/$exercise/expected.tsv"
   done
@@ -56,20 +56,21 @@ else
   expect_class() {
     local exercise=$1 refusal=$2; shift 2
     # (listing stays set: a caller checks more lines of it)
-    listing=$("$build/labbook" grade "$exercise" "$source/tests/grading/$exercise" --out "$out/$exercise" --build-only --jobs 2 2>/dev/null)
+    listing=$("$build/labbook" grade "$exercise" "$source/tests/grading/$exercise" --out "$out/$exercise" --build-only --jobs 2 --arch sm_90 2>/dev/null)
     expect "$listing" "reference_kernel: refused: the submission's device code calls $refusal"
     for student in "$@"; do expect "$listing" "$student: builds"; done
     # Built for one architecture, named: never nvcc's guess in a sandbox with no GPU.
     if grep -rl --include=build.log "Cannot find valid GPU" "$out/$exercise" >/dev/null; then
       echo "FAIL: $exercise: a build fell back from -arch=native"; failures=$((failures + 1))
     fi
-    grep -q '^(nvcc -arch=sm_[0-9]*' "$out/$exercise/tiled/build.log" "$out/$exercise/rows/build.log" "$out/$exercise/local_array/build.log" 2>/dev/null ||
+    grep -q '^(nvcc -arch=sm_[0-9]*' "$out/$exercise"/{tiled,rows,local_array,padded}/build.log 2>/dev/null ||
       { echo "FAIL: $exercise: no build.log names its target"; failures=$((failures + 1)); }
   }
   expect_class lab1-registers "labbook::kernels::localArrayRuntime" \
     constant_start global_scratch local_array on_the_fly rotated_weights select_loop shared_array switch_start
   expect_class lab7-stencil "void labbook::kernels::stencilGlobal<false>" atomic_columns columns diluted_columns ignores_pitch \
     interior_only rows shared_tile shuffled_rows
+  expect_class lab3-tile "void labbook::kernels::transposeTiled<true>" atomic_reads diluted no_shared padded swizzled unpadded
   expect_class lab6-tiled "void labbook::kernels::MatMulSharedKernel<float>" \
     atomic_reads half_tiles last_k_tile naive no_guards reread_global tiled
   expect "$listing" "bulk_copy_tiles: refused: the submission's device code copies with the Tensor Memory Accelerator"
