@@ -9,7 +9,6 @@
 #   two_task_array.sh LABBOOK SOURCE
 set -uo pipefail
 lb=$(readlink -f "$1"); source=$2
-planted=$source/tests/grading/lab4-soa
 for tool in munged slurmctld slurmd sbatch sinfo scontrol; do
   command -v "$tool" >/dev/null || { echo "no $tool (tools/install-deps slurm installs Slurm): skipped"; exit 77; }
 done
@@ -17,6 +16,8 @@ done
 
 base=$(mktemp -d)
 chmod 711 "$base"   # the sandbox's users pass through to grades/; munge/ stays private
+planted=$base/class
+bash "$source/tests/grading/copy_fixed_class.sh" "$source" "$planted"
 export SLURM_CONF=$base/slurm.conf
 stop_cluster() {
   scontrol shutdown >/dev/null 2>&1

@@ -7,9 +7,11 @@
 #   grade_batch_test.sh LABBOOK SOURCE
 set -uo pipefail
 lb=$1; source=$2
-planted=$source/tests/grading/lab4-soa
 base=$(mktemp -d)
 trap 'rm -rf "$base"' EXIT
+chmod 711 "$base"   # the sandbox's users pass through to --out folders below it
+planted=$base/class
+bash "$source/tests/grading/copy_fixed_class.sh" "$source" "$planted"
 work="$base/o'k dir"          # a space and a quote in every path the script names
 out="$work/grades"
 mkdir -p "$work"
@@ -74,8 +76,8 @@ score() {   # score STUDENT CORRECT LOAD STORE SPEED
   mkdir -p "$out/$1"
   cat >"$out/$1/score.json" <<EOF
 {"student": "$1", "total": $(($2 + $3 + $4 + $5)), "max": 100, "built": true, "problem": "",
- "criteria": [{"id": "correct", "points": $2, "note": ""}, {"id": "load_efficiency", "points": $3, "note": ""},
-              {"id": "store_efficiency", "points": $4, "note": ""}, {"id": "speed", "points": $5, "note": ""}]}
+ "criteria": [{"id": "correct", "points": $2, "note": ""}, {"id": "load_sectors", "points": $3, "note": ""},
+              {"id": "store_sectors", "points": $4, "note": ""}, {"id": "speed", "points": $5, "note": ""}]}
 EOF
 }
 score ada_fast 40 25 15 20
@@ -84,7 +86,7 @@ mkdir -p "$out/carl_wrong/work"
 echo '{"student": "carl_wr' >"$out/carl_wrong/score.json.tmp.4242"
 expect "--collect with students not graded" 1 "6 students not graded (no score.json), left out of the class files: carl_wrong, dana_nocompile, eve_loop, finn_oob, gina_snoop, hugo_off_by_one" \
   --collect "$out"
-want_csv=$'student,total,max,correct,load_efficiency,store_efficiency,speed\nada_fast,100.00,100.00,40.00,25.00,15.00,20.00\nbob_slow,57.00,100.00,40.00,10.00,5.00,2.00'
+want_csv=$'student,total,max,correct,load_sectors,store_sectors,speed\nada_fast,100.00,100.00,40.00,25.00,15.00,20.00\nbob_slow,57.00,100.00,40.00,10.00,5.00,2.00'
 [ "$(cat "$out/grades.csv" 2>/dev/null)" = "$want_csv" ] || fail "--collect: grades.csv is $(cat "$out/grades.csv" 2>/dev/null)"
 grep -q '"student": "bob_slow"' "$out/grades.json" 2>/dev/null || fail "--collect: grades.json lacks bob_slow"
 grep -qF "2 submissions graded; median score 100.00 of 100.00." "$out/summary.md" 2>/dev/null || fail "--collect: summary.md is wrong"
