@@ -21,9 +21,11 @@ lab%: configure
 labs: configure
 	$(CMAKE) --build $(BUILD) --target labs --parallel
 
+# Says how long the build and the tests took, whatever their result.
 test: configure
-	$(CMAKE) --build $(BUILD) --parallel
-	cd $(BUILD) && ctest --output-on-failure
+	@start=$$(date +%s); \
+	$(CMAKE) --build $(BUILD) --parallel && (cd $(BUILD) && ctest --output-on-failure); status=$$?; \
+	echo "make test: $$(($$(date +%s) - start)) s of wall time, build included"; exit $$status
 
 # A real two-task Slurm job array of `labbook grade` on a one-node cluster started in a
 # temporary folder (needs root; installs Slurm and munge first): tests/slurm/two_task_array.sh.

@@ -17,8 +17,9 @@ function(labbook_add_lab name)
   target_link_libraries(${name} PRIVATE labbook_lab_common)
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xptxas=-v>)
   labbook_warnings(${name})
+  set(launcher "${PROJECT_SOURCE_DIR}/cmake/capture_ptxas.sh" ${LABBOOK_COMPILER_LAUNCHER})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/labs"
-    CUDA_COMPILER_LAUNCHER "${PROJECT_SOURCE_DIR}/cmake/capture_ptxas.sh")
+    CUDA_COMPILER_LAUNCHER "${launcher}")
   add_custom_command(TARGET ${name} POST_BUILD
     COMMAND "${CMAKE_COMMAND}" "-DOUTPUT=${CMAKE_BINARY_DIR}/labs/${name}.ptxas.txt"
             "-DOBJECTS=$<TARGET_OBJECTS:${name}>" -P "${PROJECT_SOURCE_DIR}/cmake/CollectPtxas.cmake"

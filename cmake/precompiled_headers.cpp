@@ -1,0 +1,1 @@
+// The unit that carries labbook's shared precompiled headers (cmake/BuildSpeed.cmake).
