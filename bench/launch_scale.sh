@@ -21,7 +21,7 @@ size() { [ -e "$1" ] && echo "$(du -sb "$1" | cut -f1 | awk '{ printf "%.2f MB",
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'
 echo "program: $program LAUNCHES; metrics: $metrics"
 echo
-echo "| launches | alone (s) | trace only (s) | x alone | per launch | peak memory (alone / trace) | measurements.json | trace.json | timeline.svg | runs/ | --metrics --launch-count 20 (s, peak) | ncu -c 20 (s, peak) |"
+echo "| launches | alone (s) | trace only (s) | x alone | per launch | peak memory (alone / trace) | measurements.json | trace.json.gz | timeline.svg | runs/ | --metrics --launch-count 20 (s, peak) | ncu -c 20 (s, peak) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for n in ${LABBOOK_BENCH_LAUNCHES:-1000 10000 100000}; do
   alone=$(median3 "$(seconds "$program" "$n")" "$(seconds "$program" "$n")" "$(seconds "$program" "$n")")
@@ -38,7 +38,7 @@ for n in ${LABBOOK_BENCH_LAUNCHES:-1000 10000 100000}; do
   fi
   printf '| %s | %.2f | %.2f | %.2f | %s | %s / %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$alone" "$trace" \
     "$(awk "BEGIN { print $trace / $alone }")" "$per_launch" "$alone_rss" "$trace_rss" "$(size "$work/t$n/measurements.json")" \
-    "$(size "$work/t$n/trace.json")" "$(size "$work/t$n/timeline.svg")" "$(size "$work/t$n/runs")" "$metrics_cell" "$ncu_cell"
+    "$(size "$work/t$n/trace.json.gz")" "$(size "$work/t$n/timeline.svg")" "$(size "$work/t$n/runs")" "$metrics_cell" "$ncu_cell"
 done
 
 # Where the trace run's time and memory go, at the most launches: one more run with

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Benchmark: labbook's own report step (what `labbook profile` does after the program ends:
-# read the run's measurement, write trace.json, timeline.svg, the summary and
+# read the run's measurement, write trace.json.gz, timeline.svg, the summary and
 # measurements.json), timed through `labbook summary`, two builds side by side. No GPU needed.
 #   bench/report_speed.sh LABBOOK_BEFORE LABBOOK_AFTER [MEASUREMENT...]
 # Default measurements: the recordings of lab 4 (320 kernels, 2410 API calls) and lab 8

@@ -127,9 +127,9 @@ void write_outputs(const report::LabData& lab, const Measurement& m, const Sheet
   const report::Sheet sheet = report::build_sheet(lab, m, context);
   if (!force) keep_better_sheet(sheet, out_dir, lab.id);
   const report::SheetFiles files = report::write_sheet(sheet, out_dir, lab.id, nav, &inputs.glossary);
-  report::write_chrome_trace(m, out_dir + "/" + lab.id + ".trace.json");
+  report::write_chrome_trace(m, out_dir + "/" + lab.id + ".trace.json.gz");
   print_summary(sheet, files);
-  std::printf("       %s/%s.trace.json (open in https://ui.perfetto.dev)\n", out_dir.c_str(), lab.id.c_str());
+  std::printf("       %s/%s.trace.json.gz (open in https://ui.perfetto.dev)\n", out_dir.c_str(), lab.id.c_str());
 }
 
 /// The glossary beside the sheets, so that their terms can link to it.

@@ -1,6 +1,6 @@
 // labbook: run the labs under labbook's CUPTI collector and write their sheets.
 //
-//   labbook run lab4                 measure lab 4 and write reports/lab4.{md,html,json,trace.json}
+//   labbook run lab4                 measure lab 4 and write reports/lab4.{md,html,json,trace.json.gz}
 //   labbook render lab4 --measurement FILE   write the sheet from a measurement file
 //   labbook check lab4 [--measurement FILE]  the lab's acceptance checks on a measurement
 //   labbook compare lab4 A B         two measurements side by side ("recorded": the lab's recording)
@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
   profile_cmd->add_option("command", profile.command, "Program and arguments, after --")->required();
 
   std::string summary_measurement, summary_out;
-  auto* summary_cmd = app.add_subcommand("summary", "Write summary.md, timeline.svg and trace.json from a measurement file");
+  auto* summary_cmd = app.add_subcommand("summary", "Write summary.md, timeline.svg and trace.json.gz from a measurement file");
   summary_cmd->add_option("measurement", summary_measurement, "Measurement JSON file")->required()->check(CLI::ExistingFile);
   summary_cmd->add_option("--out", summary_out, "Output folder")->check(output_folder())->required();
 

@@ -109,7 +109,7 @@ ProfileRequest checked_request(const ProfileOptions& options) {
 
 int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures) {
   // The writers only read the measurement, so they run side by side: after the program
-  // ends, a user waits for the slowest of them (trace.json), not for all four. What they
+  // ends, a user waits for the slowest of them (trace.json.gz), not for all four. What they
   // write is `measured`, or, once an output failed, a copy that says so (10^5 launches are
   // too many to copy on every run).
   const Measurement* shown = &measured;
@@ -121,7 +121,7 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
     std::string failure;
   };
   std::vector<Output> outputs = {
-      {"trace.json", [&] { report::write_chrome_trace(*shown, out + "/trace.json"); }, false, ""},
+      {"trace.json.gz", [&] { report::write_chrome_trace(*shown, out + "/trace.json.gz"); }, false, ""},
       {"timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(*shown)); }, false, ""},
       {"summary.md/html/json",
        [&] {
@@ -223,7 +223,7 @@ int summarize(const std::string& measurement, const std::string& out_dir) {
   std::size_t pictures = 0;
   if (write_profile_outputs(read_measurement(measurement), out_dir, &pictures) < kProfileOutputs) return kExitFailure;
   std::printf("labbook: wrote %zu files to %s: summary.html (open it in a browser), summary.md, summary.json, "
-              "measurements.json, trace.json, timeline.svg, labbook.css and %zu pictures\n",
+              "measurements.json, trace.json.gz, timeline.svg, labbook.css and %zu pictures\n",
               kProfileFiles + pictures, out_dir.c_str(), pictures);
   return 0;
 }

@@ -24,6 +24,12 @@ if(NOT simdjson_FOUND)
   list(APPEND _labbook_missing libsimdjson-dev)
 endif()
 
+# zlib: the timeline (trace.json.gz) is ten times smaller compressed, and Perfetto opens it so.
+find_package(ZLIB QUIET)
+if(NOT ZLIB_FOUND)
+  list(APPEND _labbook_missing zlib1g-dev)
+endif()
+
 # cmark-gfm ships no CMake package on Debian: look for the headers and libraries.
 find_path(CMARK_GFM_INCLUDE_DIR cmark-gfm.h)
 find_library(CMARK_GFM_LIBRARY cmark-gfm)
@@ -59,7 +65,7 @@ if(_labbook_missing)
     "labbook: missing Debian packages. `make` installs them (tools/install-deps); or run\n"
     "  sudo apt-get install ${_labbook_missing_line}\n"
     "(all of labbook's: libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev "
-    "nlohmann-json3-dev libcli11-dev libsimdjson-dev libgtest-dev libseccomp-dev)")
+    "nlohmann-json3-dev libcli11-dev libsimdjson-dev libgtest-dev libseccomp-dev zlib1g-dev)")
 endif()
 
 add_library(labbook_cmark_gfm INTERFACE)

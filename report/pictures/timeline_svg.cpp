@@ -191,7 +191,7 @@ std::vector<Box> merged_boxes(const std::vector<Box>& lane, double px_per_ns) {
     }
     const double share = 100.0 * static_cast<double>(busy) / static_cast<double>(std::max<std::uint64_t>(b.end - b.start, 1));
     b.source = Words{what + ", filling " + std::to_string(static_cast<int>(std::lround(share))) +
-                         " % of this stretch (too many to draw one by one: trace.json, opened in Perfetto, has each)",
+                         " % of this stretch (too many to draw one by one: trace.json.gz, opened in Perfetto, has each)",
                      {kinds.size() == 1 ? what : std::to_string(count) + " events"}};
   };
   const auto count_kind = [&](const std::string& kind) {

@@ -4,7 +4,7 @@
 /// nesting depth) and CUDA API calls, per GPU stream its kernels, copies and memsets, and
 /// unified-memory events. Lanes are named inside the picture (GPU streams as stream_lanes.h
 /// names them), every box carries a <title> tooltip and is named inside when the name fits,
-/// and the picture has a <title> that says what it shows. For zooming, trace.json in
+/// and the picture has a <title> that says what it shows. For zooming, trace.json.gz in
 /// Perfetto; this is the picture for a report.
 #include <cstdint>
 #include <string>

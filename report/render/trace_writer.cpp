@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gzip_pieces.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/side_by_side.h"
 
@@ -21,23 +22,32 @@ int device_pid(int device) { return 100 + device; }  // GPU work, one track per 
 constexpr int kUnifiedMemoryPid = 99;
 constexpr std::uint64_t kProcessWideTid = 0;         // nvtxRangeStart/End ranges may overlap
 
+/// Where the trace's text goes: `encode` makes a piece of it (on any thread, so that spans
+/// are compressed side by side), `put` takes the pieces in order.
+struct TraceOutput {
+  std::function<DeflatedPiece(std::string_view)> encode;
+  std::function<void(const DeflatedPiece&)> put;
+};
+
 /// The "traceEvents" array's text, one event per line, written field by field: a trace of
 /// 10^5 launches holds four events a launch, and a JSON object built per event cost more than
 /// the program. Times are in µs with the ns kept exactly (three decimals at most).
 class EventWriter {
  public:
-  /// `sink` takes the text a megabyte at a time, so that a trace of 10^5 launches (60 MB)
+  /// `output` takes the text a megabyte at a time, so that a trace of 10^5 launches (60 MB)
   /// need not be held whole.
-  EventWriter(std::uint64_t origin, std::function<void(std::string_view)> sink)
-      : origin_(origin), sink_(std::move(sink)) {}
-  /// A writer of events that go after `before`'s, into `text` (for writing spans side by side).
-  EventWriter(const EventWriter& before, std::string& text)
-      : origin_(before.origin_), sink_([&text](std::string_view part) { text += part; }), events_(before.events_) {}
+  EventWriter(std::uint64_t origin, const TraceOutput& output) : origin_(origin), output_(&output) {}
+  /// A writer of events that go after `before`'s, all held until encoded() (for writing spans
+  /// side by side).
+  explicit EventWriter(const EventWriter& before)
+      : origin_(before.origin_), output_(before.output_), holds_all_(true), events_(before.events_) {}
 
+  /// The events held, as a piece for the output.
+  DeflatedPiece encoded() const { return output_->encode(text_); }
   /// Events another writer made after this one's (see above), as the next of this one's.
-  void append(std::string_view events, std::size_t count) {
-    if (!text_.empty()) flush();
-    sink_(events);
+  void append(const DeflatedPiece& events, std::size_t count) {
+    flush();
+    output_->put(events);
     events_ += count;
   }
   std::size_t events() const { return events_; }
@@ -117,7 +127,7 @@ class EventWriter {
   }
   void end() {
     text_ += '}';
-    if (text_.size() >= (1u << 20)) flush();
+    if (!holds_all_ && text_.size() >= (1u << 20)) flush();
   }
 
   void finish() {
@@ -125,9 +135,10 @@ class EventWriter {
     text_ += "\n], \"displayTimeUnit\": \"ns\"}\n";
     flush();
   }
-  /// What is not yet given to the sink.
+  /// What is not yet given to the output.
   void flush() {
-    sink_(text_);
+    if (text_.empty()) return;
+    output_->put(output_->encode(text_));
     text_.clear();
   }
 
@@ -162,7 +173,8 @@ class EventWriter {
   }
 
   std::uint64_t origin_;
-  std::function<void(std::string_view)> sink_;
+  const TraceOutput* output_;
+  bool holds_all_ = false;
   std::string text_;
   std::size_t events_ = 0;
   bool first_arg_ = true;
@@ -193,18 +205,18 @@ void write_in_spans(EventWriter& events, std::size_t count, Write write) {
     return;
   }
   struct Span {
-    std::string text;
+    DeflatedPiece piece;
     std::size_t events = 0;
   };
   in_ordered_spans<Span>(
       count, kItemsPerSpan,
       [&](Span& span, std::size_t from, std::size_t to) {
-        EventWriter own(events, span.text);
+        EventWriter own(events);
         for (std::size_t i = from; i < to; ++i) write(own, i);
-        own.flush();
+        span.piece = own.encoded();
         span.events = own.events() - events.events();
       },
-      [&](const Span& span) { events.append(span.text, span.events); });
+      [&](const Span& span) { events.append(span.piece, span.events); });
 }
 
 void write_events(const Measurement& m, EventWriter& events) {
@@ -290,19 +302,30 @@ void write_events(const Measurement& m, EventWriter& events) {
         .end();
   events.finish();
 }
+
+DeflatedPiece as_is(std::string_view text) { return {std::string(text), 0, text.size()}; }
+
+void write_trace_to(const Measurement& m, const TraceOutput& output) {
+  EventWriter events(earliest_time_ns(m), output);
+  write_events(m, events);
+}
 }  // namespace
 
 std::string chrome_trace(const Measurement& m) {
   std::string text;
-  EventWriter events(earliest_time_ns(m), [&text](std::string_view part) { text += part; });
-  write_events(m, events);
+  write_trace_to(m, {as_is, [&text](const DeflatedPiece& piece) { text += piece.bytes; }});
   return text;
 }
 
 void write_chrome_trace(const Measurement& m, const std::string& path) {
+  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) {
+    GzipFileWriter file(path);
+    write_trace_to(m, {deflate_piece, [&file](const DeflatedPiece& piece) { file.write(piece); }});
+    file.commit();
+    return;
+  }
   AtomicFileWriter file(path);
-  EventWriter events(earliest_time_ns(m), [&file](std::string_view part) { file.write(part); });
-  write_events(m, events);
+  write_trace_to(m, {as_is, [&file](const DeflatedPiece& piece) { file.write(piece.bytes); }});
   file.commit();
 }
 

@@ -11,7 +11,8 @@ namespace labbook::report {
 /// event), one event per line, each written field by field as it is made.
 std::string chrome_trace(const Measurement&);
 
-/// Writes chrome_trace() atomically, a megabyte at a time. Throws labbook::Error.
+/// Writes chrome_trace() atomically, a megabyte at a time; gzip-compressed where `path` ends
+/// in ".gz" (Perfetto and chrome://tracing open it as it is). Throws labbook::Error.
 void write_chrome_trace(const Measurement&, const std::string& path);
 
 }  // namespace labbook::report

@@ -290,7 +290,7 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
   if (!timeline_file.empty()) {
     s.heading(2, "Timeline");
     s.markdown("![Timeline of ranges, API calls, kernels and copies](" + timeline_file +
-               ")\n\nOpen `trace.json` in <https://ui.perfetto.dev> to zoom in.");
+               ")\n\nOpen `trace.json.gz` in <https://ui.perfetto.dev> to zoom in.");
   }
   return s;
 }

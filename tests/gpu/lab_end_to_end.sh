@@ -8,7 +8,7 @@ nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$build/labbook" run "$lab" --out "$out"
-for f in "$lab.md" "$lab.html" "$lab.json" "$lab.trace.json" "$lab.measurement.json"; do
+for f in "$lab.md" "$lab.html" "$lab.json" "$lab.trace.json.gz" "$lab.measurement.json"; do
   test -s "$out/$f" || { echo "FAIL: $f missing or empty"; exit 1; }
 done
 status=0

@@ -57,7 +57,7 @@ esac
 rc=0
 installed "$labbook" run lab4 --recorded >"$base/stdout" 2>"$base/stderr" || rc=$?
 [ "$rc" = 0 ] || fail "labbook run lab4 --recorded: exit $rc; stderr: $(cat "$base/stderr")"
-for f in lab4.md lab4.html lab4.json lab4.trace.json labbook.css; do
+for f in lab4.md lab4.html lab4.json lab4.trace.json.gz labbook.css; do
   [ -s "$work/reports/$f" ] || fail "labbook run lab4 --recorded wrote no $work/reports/$f"
 done
 grep -qF "($lab4/recorded/h100.json)" "$base/stdout" && ok "the sheet comes from the installed recording" ||

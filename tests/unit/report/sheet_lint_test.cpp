@@ -209,7 +209,7 @@ std::vector<std::string> workbook_files() {
   std::vector<std::string> out = {"index.md", "index.html", "index.json", "labbook.css", "glossary.md", "glossary.html"};
   for (const auto& folder : lab_folders()) {
     const std::string id = lab_in(folder).id;
-    for (const char* ext : {".md", ".html", ".json", ".trace.json"}) out.push_back(id + ext);
+    for (const char* ext : {".md", ".html", ".json", ".trace.json.gz"}) out.push_back(id + ext);
   }
   return out;
 }

@@ -35,7 +35,7 @@ echo "$FAKE_UID"
 EOF
 chmod +x "$work/bin"/*
 
-all="libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev libgtest-dev libgmock-dev chromium bubblewrap libseccomp-dev"
+all="libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev libgtest-dev libgmock-dev chromium bubblewrap libseccomp-dev zlib1g-dev"
 failures=0
 # expect NAME WANT_EXIT WANT_CALLS WANT_STDERR_PART ENV... -- ARGS...
 expect() {
@@ -65,7 +65,7 @@ grep -qx "labbook: the $(wc -w <<<"$all") Debian packages it needs are installed
 expect "root, two missing: apt-get for exactly those" 0 \
   "apt-get update -q
 apt-get install -y -q libtomlplusplus-dev libgmock-dev" "" \
-  FAKE_UID=0 "FAKE_INSTALLED=libcmark-gfm-dev libcmark-gfm-extensions-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev libgtest-dev chromium bubblewrap libseccomp-dev" --
+  FAKE_UID=0 "FAKE_INSTALLED=libcmark-gfm-dev libcmark-gfm-extensions-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev libgtest-dev chromium bubblewrap libseccomp-dev zlib1g-dev" --
 expect "user with sudo -n: through sudo" 0 \
   "sudo apt-get update -q
 sudo apt-get install -y -q doxygen" "" FAKE_SUDO=ok -- docs
@@ -74,10 +74,10 @@ expect "slurm: Slurm's daemons and munge besides" 0 \
 apt-get install -y -q slurmctld slurmd slurm-client munge" "" FAKE_UID=0 -- slurm
 expect "user without sudo: the one line to run, no apt-get" 1 "" \
   "install them with:  sudo apt-get install -y libcli11-dev" \
-  "FAKE_INSTALLED=libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev nlohmann-json3-dev libsimdjson-dev libgtest-dev libgmock-dev chromium bubblewrap libseccomp-dev" --
+  "FAKE_INSTALLED=libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev nlohmann-json3-dev libsimdjson-dev libgtest-dev libgmock-dev chromium bubblewrap libseccomp-dev zlib1g-dev" --
 expect "apt-get fails: exit 1 with the line" 1 \
   "apt-get update -q" "apt-get could not install libgtest-dev" \
-  FAKE_UID=0 FAKE_APT=fail "FAKE_INSTALLED=libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev libgmock-dev chromium bubblewrap libseccomp-dev" --
+  FAKE_UID=0 FAKE_APT=fail "FAKE_INSTALLED=libcmark-gfm-dev libcmark-gfm-extensions-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev libgmock-dev chromium bubblewrap libseccomp-dev zlib1g-dev" --
 expect "LABBOOK_SKIP_DEPS=1: nothing, even with packages missing" 0 "" "" \
   LABBOOK_SKIP_DEPS=1 FAKE_INSTALLED= --
 expect "bad argument: usage, exit 2" 2 "" "usage: tools/install-deps" -- everything

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Tasks run side by side on the host's cores: the report step's work on a measurement of
-/// 10^5 launches (reading its tables, writing trace.json and measurements.json) in spans.
+/// 10^5 launches (reading its tables, writing trace.json.gz and measurements.json) in spans.
 #include <algorithm>
 #include <cstddef>
 #include <exception>
