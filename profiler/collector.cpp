@@ -25,10 +25,12 @@
 #include <generated_nvtx_meta.h>
 
 #include "activity_tracer.h"
+#include "callback_switches.h"
 #include "collector_environment.h"
 #include "context_sync.h"
 #include "cupti_status.h"
 #include "device_facts.h"
+#include "driver_callbacks.h"
 #include "graph_exec_calls.h"
 #include "graph_follower.h"
 #include "graph_kernels.h"
@@ -159,96 +161,11 @@ bool may_make_copies(const char* function) {
   return false;
 }
 
-/// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
-CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
-
 /// Which default stream, if any, a launch's stream handle names.
 DefaultStream default_stream_of(CUstream stream) {
   if (stream == nullptr || stream == CU_STREAM_LEGACY) return DefaultStream::Legacy;
   if (stream == CU_STREAM_PER_THREAD) return DefaultStream::PerThread;
   return DefaultStream::None;
-}
-
-/// The stream a kernel or graph launch callback's parameters name.
-CUstream launch_stream(CUpti_CallbackId cbid, const void* params) {
-  switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return static_cast<const cuLaunchKernel_params*>(params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-      return per_thread(static_cast<const cuLaunchKernel_ptsz_params*>(params)->hStream);
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-      return static_cast<const cuLaunchKernelEx_params*>(params)->config->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-      return per_thread(static_cast<const cuLaunchKernelEx_ptsz_params*>(params)->config->hStream);
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-      return static_cast<const cuLaunchCooperativeKernel_params*>(params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-      return per_thread(static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params)->hStream);
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
-      return static_cast<const cuLaunchGridAsync_params*>(params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: return static_cast<const cuGraphLaunch_params*>(params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
-      return per_thread(static_cast<const cuGraphLaunch_ptsz_params*>(params)->hStream);
-    default: return nullptr;
-  }
-}
-
-bool is_graph_launch(CUpti_CallbackId cbid) {
-  return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
-}
-
-bool is_graph_instantiate(CUpti_CallbackId cbid) {
-  return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2 ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz;
-}
-
-/// The driver calls through which managed memory comes to exist: cudaMallocManaged, the
-/// runtime's lookup of a __managed__ variable, and allocations from a memory pool, which may
-/// be managed. Unified-memory tracing starts at the first, so that programs without managed
-/// memory do not pay for it. (System memory that the GPU reaches through HMM or ATS calls none
-/// of these: its page faults are not traced.)
-bool creates_managed_memory(CUpti_CallbackId cbid) {
-  return cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged || cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync ||   // a pool may be managed (CUDA 13)
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz;
-}
-
-/// Driver calls that run GPU work of the driver's own: the range profiler would count it as
-/// one of the program's kernels and shift every later launch's counters by one.
-bool runs_driver_gpu_work(CUpti_CallbackId cbid) { return cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache; }
-
-bool is_begin_capture(CUpti_CallbackId cbid) {
-  return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph ||
-         cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz;
-}
-
-bool is_end_capture(CUpti_CallbackId cbid) {
-  return cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz;
-}
-
-/// The stream a begin- or end-capture call names.
-CUstream capture_stream(CUpti_CallbackId cbid, const void* params) {
-  switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture: return static_cast<const cuStreamBeginCapture_params*>(params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
-      return per_thread(static_cast<const cuStreamBeginCapture_ptsz_params*>(params)->hStream);
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
-      return static_cast<const cuStreamBeginCapture_v2_params*>(params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
-      return per_thread(static_cast<const cuStreamBeginCapture_v2_ptsz_params*>(params)->hStream);
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
-      return static_cast<const cuStreamBeginCaptureToGraph_params*>(params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
-      return per_thread(static_cast<const cuStreamBeginCaptureToGraph_ptsz_params*>(params)->hStream);
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture: return static_cast<const cuStreamEndCapture_params*>(params)->hStream;
-    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
-      return per_thread(static_cast<const cuStreamEndCapture_ptsz_params*>(params)->hStream);
-    default: return nullptr;
-  }
 }
 
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
@@ -263,36 +180,26 @@ class Collector {
       std::fprintf(stderr, "labbook collector: %s\n", describe_call("cuptiSubscribe", s).c_str());
       return false;
     }
-    cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_NVTX);
-    cuptiEnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API);
-    for (CUpti_CallbackId cbid :
-         {CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-          CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-          CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-          CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
-          CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
-          CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
-          CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
-          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
-          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
-          CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
-          CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz, CUPTI_DRIVER_TRACE_CBID_cuCtxResetPersistingL2Cache})
-      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-    for (CUpti_CallbackId cbid : graph_exec_calls()) cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-    cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    CallbackSwitches on(subscriber_, issues_);
+    on.domain(CUPTI_CB_DOMAIN_NVTX, "NVTX ranges are not recorded");
+    on.domain(CUPTI_CB_DOMAIN_RUNTIME_API, "copies lose the NVTX range of the runtime call that made them");
+    for (const DriverCallback& call : driver_callbacks())
+      if (call.role != DriverCallRole::kManagedMemory)
+        on.callback(CUPTI_CB_DOMAIN_DRIVER_API, call.id, "launches through this driver call are not recorded or profiled");
+    for (CUpti_CallbackId cbid : graph_exec_calls())
+      on.callback(CUPTI_CB_DOMAIN_DRIVER_API, cbid, "changes to executable graphs are not followed");
+    on.callback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+                "metrics and source counts of a context destroyed before the program ends are lost");
 
     if (!config_.source_metrics.empty()) {
       source_ = std::make_unique<SassSource>(config_.source_metrics, config_.source_kernel, issues_, config_.verbose);
-      cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+      on.callback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, "no source line is counted");
     }
     if (config_.trace) {
       tracer_ = std::make_unique<ActivityTracer>(issues_, names_);
-      for (CUpti_CallbackId cbid : {CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged, CUPTI_DRIVER_TRACE_CBID_cuLibraryGetManaged,
-                                    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
-                                    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz})
-        cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+      for (const DriverCallback& call : driver_callbacks())
+        if (call.role == DriverCallRole::kManagedMemory)
+          on.callback(CUPTI_CB_DOMAIN_DRIVER_API, call.id, "unified memory's page faults and migrations are not traced");
     }
     if (!config_.metrics.empty()) {
       profiler_ = std::make_unique<RangeProfiler>(
@@ -300,7 +207,8 @@ class Collector {
                                        config_.without_stops, config_.ranges_per_image}, issues_);
       if (config_.flush_l2) {
         flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
-        cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+        on.callback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+                    "the L2 flusher is made at the first profiled kernel, inside the program's time");
       }
     }
     return true;
@@ -349,17 +257,7 @@ class Collector {
     switch (domain) {
       case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
       case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
-      case CUPTI_CB_DOMAIN_DRIVER_API:
-        if (creates_managed_memory(cbid)) {
-          if (tracer_ && static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER)
-            tracer_->enable_unified_memory();
-        } else if (is_graph_instantiate(cbid)) graphs_.on_instantiate(*static_cast<const CUpti_CallbackData*>(data));
-        else if (is_graph_exec_call(cbid)) graphs_.on_exec_call(cbid, *static_cast<const CUpti_CallbackData*>(data));
-        else if (is_begin_capture(cbid) || is_end_capture(cbid))
-          on_capture(cbid, static_cast<const CUpti_CallbackData*>(data));
-        else if (runs_driver_gpu_work(cbid)) stop_profiling_before(static_cast<const CUpti_CallbackData*>(data));
-        else on_launch(cbid, static_cast<const CUpti_CallbackData*>(data));
-        break;
+      case CUPTI_CB_DOMAIN_DRIVER_API: on_driver_call(cbid, static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_RESOURCE:
         if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && profiler_)
           profiler_->finish(static_cast<const CUpti_ResourceData*>(data)->context);
@@ -372,6 +270,23 @@ class Collector {
           prepare_flusher(static_cast<const CUpti_ResourceData*>(data)->context);
         break;
       default: break;
+    }
+  }
+
+  void on_driver_call(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+    if (is_graph_exec_call(cbid)) return graphs_.on_exec_call(cbid, *d);
+    const DriverCallback* call = find_driver_callback(cbid);
+    if (!call) return;
+    switch (call->role) {
+      case DriverCallRole::kManagedMemory:
+        if (tracer_ && d->callbackSite == CUPTI_API_ENTER) tracer_->enable_unified_memory();
+        break;
+      case DriverCallRole::kGraphInstantiate: graphs_.on_instantiate(*d); break;
+      case DriverCallRole::kBeginCapture:
+      case DriverCallRole::kEndCapture: on_capture(*call, d); break;
+      case DriverCallRole::kDriverGpuWork: stop_profiling_before(d); break;
+      case DriverCallRole::kLaunch:
+      case DriverCallRole::kGraphLaunch: on_launch(*call, d); break;
     }
   }
 
@@ -456,14 +371,15 @@ class Collector {
   // capture counted, with the launch lock held: no profiled launch is in flight then, and none
   // starts after) to their end, whatever the driver answered; a capture the driver refused to
   // begin is forgotten. While one is open, no launch is profiled (on_launch).
-  void on_capture(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
-    const CUstream stream = capture_stream(cbid, d->functionParams);
-    if (is_begin_capture(cbid) && d->callbackSite == CUPTI_API_ENTER) {
+  void on_capture(const DriverCallback& call, const CUpti_CallbackData* d) {
+    const CUstream stream = call.stream(d->functionParams);
+    if (call.role == DriverCallRole::kBeginCapture && d->callbackSite == CUPTI_API_ENTER) {
       std::lock_guard<std::recursive_mutex> serialized(launch_serializer_);
       if (profiler_) profiler_->skip_launch(d->context);
       captures_.began(d->context, stream);
     } else if (d->callbackSite == CUPTI_API_EXIT &&
-               (is_end_capture(cbid) || *static_cast<const CUresult*>(d->functionReturnValue) != CUDA_SUCCESS)) {
+               (call.role == DriverCallRole::kEndCapture ||
+                *static_cast<const CUresult*>(d->functionReturnValue) != CUDA_SUCCESS)) {
       captures_.ended(d->context, stream);
     }
   }
@@ -472,15 +388,15 @@ class Collector {
   // ranges in the order kernels reach the GPU, and labbook must number launches that way.
   // A launch into a stream being captured runs nothing now (its kernel runs as a graph
   // node later) and is not a launch; nor is the L2 flusher's own.
-  void on_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
+  void on_launch(const DriverCallback& call, const CUpti_CallbackData* d) {
     // The flusher's own launches, and kernel replay's, inside a program's.
     if (L2Flusher::in_flush() || relaunching()) return;
     if (d->callbackSite == CUPTI_API_EXIT) {
       if (t_launch_serialized) end_serialized_launch();
       return;
     }
-    const bool graph = is_graph_launch(cbid);
-    const CUstream stream = launch_stream(cbid, d->functionParams);
+    const bool graph = call.role == DriverCallRole::kGraphLaunch;
+    const CUstream stream = call.stream ? call.stream(d->functionParams) : nullptr;
     // (Asking the driver costs a call per launch: only while some capture is open.)
     if (!graph && captures_.any() && stream_is_capturing(stream)) return;
     // A graph labbook took over launches its nodes itself, even beside a capture: the
@@ -559,10 +475,10 @@ class Collector {
         issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
                                                 "): they started with what earlier work left in L2");
     };
-    const KernelRelauncher relauncher{[&] { return load_kernel(cbid, d->functionParams); },
+    const KernelRelauncher relauncher{[&] { return load_kernel(call.id, d->functionParams); },
                                       [&] {
                                         RelaunchGuard guard;
-                                        return relaunch_kernel(cbid, d->functionParams);
+                                        return relaunch_kernel(call.id, d->functionParams);
                                       }};
     profiler_->before_launch(d->context, indices.front(), d->symbolName ? d->symbolName : "", flush, relauncher);
   }
