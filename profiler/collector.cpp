@@ -37,7 +37,7 @@
 #include "l2_flusher.h"
 #include "issue_log.h"
 #include "kernel_relaunch.h"
-#include "launch_matcher.h"
+#include "launch_join.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/text.h"
@@ -128,22 +128,6 @@ std::optional<double> nvtx_payload(const nvtxEventAttributes_t* attr) {
     default: return std::nullopt;
   }
 }
-
-/// One kernel launch as seen by the driver API callback; a graph launch is one Launch per
-/// kernel node, all with the graph launch's correlation ids. Kept for every launch of the run,
-/// so small: the kernel's name is shared, the NVTX range an id.
-struct Launch {
-  std::uint64_t index;
-  const std::string* mangled;          // interned (Collector::intern)
-  std::size_t range;                   // NvtxTracker's Range id; 0: none
-  std::uint32_t thread;
-  int device;
-  std::uint32_t runtime_correlation;   // 0 when launched through the driver API directly
-  std::uint32_t driver_correlation;
-  DefaultStream default_stream;        // the stream handle the call named
-  bool selected;                       // by the launch filter: gets metrics
-  bool beside_capture;                 // selected, but launched while a stream capture was open: none
-};
 
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
@@ -612,68 +596,26 @@ class Collector {
     if (devices.empty() && cuDeviceGetCount(&count) == CUDA_SUCCESS && count > 0) devices.insert(0);
     for (int d : devices) m.devices.push_back(read_device_facts(d, issues_));
 
-    const auto metrics = profiler_ ? profiler_->results() : std::map<std::uint64_t, std::map<std::string, double>>{};
+    const LaunchMetrics metrics = profiler_ ? profiler_->results() : LaunchMetrics{};
     const auto sass = source_ ? source_->results() : std::map<std::uint64_t, SassSource::Counted>{};
     if (source_) m.program.source_kernels = source_->functions_chosen();
+    const RangePaths path_of = [this](std::size_t range) { return nvtx_.path_of(range); };
     if (tracer_) {
       ActivityBatch batch = tracer_->take();
-      // A correlation id names one launch call: one kernel, or a graph's kernel nodes. Each
-      // record takes the first launch of that call not yet taken with its name, in the
-      // order the GPU started them.
-      LaunchMatcher matcher;
-      for (const auto& l : launches) {
-        if (l.runtime_correlation) matcher.add(l.runtime_correlation, l.index, l.mangled);
-        matcher.add(l.driver_correlation, l.index, l.mangled);
-      }
-      matcher.seal();
-      // The compact records become the measurement's kernels (demangled() remembers each name).
-      const std::vector<std::size_t> started = start_order(batch.kernels);
-      m.kernels.reserve(started.size());
-      for (std::size_t i = 0; i < started.size(); ++i) {
-        const KernelRecord& record = batch.kernels[started[i]];
-        Kernel& k = m.kernels.emplace_back(to_kernel(record, demangled(*record.mangled)));
-        const std::optional<std::uint64_t> claimed = matcher.claim(k.correlation, k.mangled);
-        const Launch* launch = claimed ? &launches[*claimed] : nullptr;
-        if (!launch) {
-          issues_.add("unmatched_kernel", "kernel " + k.name + " has no launch record (correlation " +
-                                              std::to_string(k.correlation) + ")");
-          k.launch = launches.size() + i;
-        } else {
-          k.launch = launch->index;
-          k.range = nvtx_.path_of(launch->range);
-          k.thread = launch->thread;
-          k.default_stream = launch->default_stream;
-          if (auto mt = metrics.find(k.launch); mt != metrics.end() && launch->selected) k.metrics = mt->second;
-        }
-      }
-      batch.kernels = {};
-      const auto by_launch = [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; };
-      if (!std::is_sorted(m.kernels.begin(), m.kernels.end(), by_launch))   // one stream's usually are
-        std::sort(m.kernels.begin(), m.kernels.end(), by_launch);
-      for (auto& c : batch.copies)
-        if (auto it = range_by_correlation.find(c.correlation); it != range_by_correlation.end())
-          c.range = nvtx_.path_of(it->second);
+      JoinedKernels joined = kernels_from_records(std::move(batch.kernels), launches, metrics, path_of);
+      m.kernels = std::move(joined.kernels);
+      for (const std::string& message : joined.unmatched) issues_.add("unmatched_kernel", message);
+      name_copy_ranges(batch.copies, range_by_correlation, path_of);
       m.copies = std::move(batch.copies);
       m.api_calls = to_api_calls(std::move(batch.api_calls));
       m.memory_events = std::move(batch.memory_events);
     } else {
-      for (const auto& l : launches) {
-        Kernel k;
-        k.launch = l.index;
-        k.mangled = *l.mangled;
-        k.name = demangled(*l.mangled);
-        k.range = nvtx_.path_of(l.range);
-        k.thread = l.thread;
-        k.device = l.device;
-        k.default_stream = l.default_stream;
-        k.correlation = l.runtime_correlation ? l.runtime_correlation : l.driver_correlation;
-        if (auto mt = metrics.find(l.index); mt != metrics.end() && l.selected) k.metrics = mt->second;
-        if (auto st = sass.find(l.index); st != sass.end()) {
+      m.kernels = kernels_from_launches(launches, metrics, path_of);
+      for (Kernel& k : m.kernels)
+        if (auto st = sass.find(k.launch); st != sass.end()) {
           k.sass = st->second.instructions;
           k.sass_launches = st->second.launches;
         }
-        m.kernels.push_back(std::move(k));
-      }
     }
     m.issues = issues_.snapshot();
     return m;

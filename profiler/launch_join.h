@@ -1,0 +1,59 @@
+#pragma once
+/// @file
+/// The measurement's kernels made at the end of a run from what its callbacks saw of each
+/// launch, joined with the trace's kernel records (by correlation id and name) and the range
+/// profiler's metrics (by launch index). No CUPTI: unit tests join made-up runs.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "compact_records.h"
+#include "labbook/model/measurement.h"
+
+namespace labbook::profiler {
+
+/// One kernel launch as seen by the driver API callback; a graph launch is one Launch per
+/// kernel node, all with the graph launch's correlation ids. Kept for every launch of the run,
+/// so small: the kernel's name is shared, the NVTX range an id.
+struct Launch {
+  std::uint64_t index;                 // its place in `launches` below
+  const std::string* mangled;          // interned (InternedNames)
+  std::size_t range;                   // NvtxTracker's Range id; 0: none
+  std::uint32_t thread;
+  int device;
+  std::uint32_t runtime_correlation;   // 0 when launched through the driver API directly
+  std::uint32_t driver_correlation;
+  DefaultStream default_stream;        // the stream handle the call named
+  bool selected;                       // by the launch filter: gets metrics
+  bool beside_capture;                 // selected, but launched while a stream capture was open: none
+};
+
+/// Metric values by launch index, then metric name.
+using LaunchMetrics = std::map<std::uint64_t, std::map<std::string, double>>;
+/// An NVTX range id's path ("outer/inner"; "" for 0): NvtxTracker::path_of.
+using RangePaths = std::function<std::string(std::size_t)>;
+
+struct JoinedKernels {
+  std::vector<Kernel> kernels;          ///< in launch order
+  std::vector<std::string> unmatched;   ///< one message per kernel record no launch claimed
+};
+
+/// A trace run's kernels: each record takes the first launch of its call (correlation id) not
+/// yet taken with its name, in the order the GPU started them; selected launches get their
+/// metrics. A record no launch claims is numbered after every launch and said in `unmatched`.
+JoinedKernels kernels_from_records(std::vector<KernelRecord> records, const std::vector<Launch>& launches,
+                                   const LaunchMetrics& metrics, const RangePaths& path_of);
+
+/// A run without the trace: one kernel per launch, with its metrics where it was selected.
+std::vector<Kernel> kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,
+                                          const RangePaths& path_of);
+
+/// Each copy made by a runtime call of `range_by_correlation` takes that call's NVTX range.
+void name_copy_ranges(std::vector<Copy>& copies, const std::unordered_map<std::uint32_t, std::size_t>& range_by_correlation,
+                      const RangePaths& path_of);
+
+}  // namespace labbook::profiler

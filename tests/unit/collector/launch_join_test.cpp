@@ -1,0 +1,79 @@
+// The join at the end of a run (launch_join.h) on made-up launches and kernel records: each
+// record takes its launch by correlation id and name in the order the GPU started them, a
+// graph's nodes one by one, and only selected launches keep their metrics.
+#include <gtest/gtest.h>
+
+#include "launch_join.h"
+
+using namespace labbook;
+using namespace labbook::profiler;
+
+namespace {
+const std::string kA = "_Z1av", kB = "_Z1bv";
+
+Launch launch(std::uint64_t index, const std::string& name, std::uint32_t runtime, std::uint32_t driver, bool selected,
+              std::size_t range = 0) {
+  return Launch{index, &name, range, 7, 0, runtime, driver, DefaultStream::Legacy, selected, false};
+}
+
+KernelRecord record(const std::string& name, std::uint32_t correlation, std::uint64_t start) {
+  KernelRecord r;
+  r.mangled = &name;
+  r.correlation = correlation;
+  r.start_ns = start;
+  r.end_ns = start + 10;
+  return r;
+}
+
+std::string path_of(std::size_t range) { return range ? "r" + std::to_string(range) : ""; }
+}  // namespace
+
+TEST(LaunchJoin, RecordsTakeTheirLaunchesByCallAndNameInStartOrder) {
+  // Launch 3 and 4 are one graph launch's two nodes (one correlation id); launch 1 is not selected.
+  const std::vector<Launch> launches = {launch(0, kA, 10, 100, true, 1), launch(1, kB, 11, 101, false),
+                                        launch(2, kA, 0, 102, true, 2), launch(3, kA, 13, 103, true),
+                                        launch(4, kA, 13, 103, true)};
+  const LaunchMetrics metrics = {{0, {{"m", 1}}}, {1, {{"m", 2}}}, {2, {{"m", 3}}}, {4, {{"m", 5}}}};
+  std::vector<KernelRecord> records = {record(kA, 13, 500), record(kA, 102, 300), record(kA, 10, 100),
+                                       record(kB, 11, 200), record(kA, 99, 50),   record(kA, 13, 400)};
+  const JoinedKernels joined = kernels_from_records(records, launches, metrics, path_of);
+  ASSERT_EQ(joined.kernels.size(), 6u);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(joined.kernels[i].launch, i) << "sorted by launch";
+  EXPECT_EQ(joined.kernels[0].start_ns, 100u);
+  EXPECT_EQ(joined.kernels[0].range, "r1");
+  EXPECT_EQ(joined.kernels[0].name, "a()");
+  EXPECT_EQ(joined.kernels[0].metrics.at("m"), 1);
+  EXPECT_TRUE(joined.kernels[1].metrics.empty()) << "a launch the filter left out has no metrics";
+  EXPECT_EQ(joined.kernels[2].start_ns, 300u) << "matched through the driver's correlation id";
+  EXPECT_EQ(joined.kernels[2].range, "r2");
+  EXPECT_EQ(joined.kernels[3].start_ns, 400u) << "a graph's nodes taken in the order they started";
+  EXPECT_EQ(joined.kernels[4].start_ns, 500u);
+  EXPECT_EQ(joined.kernels[4].metrics.at("m"), 5);
+  EXPECT_EQ(joined.kernels[5].launch, 5u) << "unclaimed: numbered after every launch";
+  ASSERT_EQ(joined.unmatched.size(), 1u);
+  EXPECT_EQ(joined.unmatched[0], "kernel a() has no launch record (correlation 99)");
+}
+
+TEST(LaunchJoin, WithoutTheTraceEachLaunchIsAKernel) {
+  const std::vector<Launch> launches = {launch(0, kA, 10, 100, true, 3), launch(1, kB, 0, 101, false)};
+  const std::vector<Kernel> kernels = kernels_from_launches(launches, {{0, {{"m", 1}}}, {1, {{"m", 2}}}}, path_of);
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].name, "a()");
+  EXPECT_EQ(kernels[0].mangled, kA);
+  EXPECT_EQ(kernels[0].correlation, 10u) << "the runtime call's id where there was one";
+  EXPECT_EQ(kernels[1].correlation, 101u);
+  EXPECT_EQ(kernels[0].range, "r3");
+  EXPECT_EQ(kernels[0].thread, 7u);
+  EXPECT_EQ(kernels[0].default_stream, DefaultStream::Legacy);
+  EXPECT_EQ(kernels[0].metrics.at("m"), 1);
+  EXPECT_TRUE(kernels[1].metrics.empty());
+}
+
+TEST(LaunchJoin, CopiesTakeTheRangeOfTheCallThatMadeThem) {
+  std::vector<Copy> copies(2);
+  copies[0].correlation = 5;
+  copies[1].correlation = 6;
+  name_copy_ranges(copies, {{5, 4}}, path_of);
+  EXPECT_EQ(copies[0].range, "r4");
+  EXPECT_EQ(copies[1].range, "");
+}
