@@ -18,7 +18,8 @@ enum class DriverCallRole {
   kBeginCapture,       ///< a stream capture opens: its launches run nothing
   kEndCapture,
   kDriverGpuWork,      ///< the driver's own GPU work, which the range profiler must not count
-  kManagedMemory,      ///< managed memory comes to exist: unified-memory tracing starts (trace runs)
+  kManagedMemory,      ///< managed memory comes to exist: unified-memory tracing starts then (trace
+                       ///< runs), so that programs without managed memory do not pay for it
 };
 
 struct DriverCallback {

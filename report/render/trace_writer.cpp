@@ -39,8 +39,12 @@ class EventWriter {
   EventWriter(std::uint64_t origin, const TraceOutput& output) : origin_(origin), output_(&output) {}
   /// A writer of events that go after `before`'s, all held until encoded() (for writing spans
   /// side by side).
-  explicit EventWriter(const EventWriter& before)
-      : origin_(before.origin_), output_(before.output_), holds_all_(true), events_(before.events_) {}
+  static EventWriter after(const EventWriter& before) {
+    EventWriter held(before.origin_, *before.output_);
+    held.holds_all_ = true;
+    held.events_ = before.events_;
+    return held;
+  }
 
   /// The events held, as a piece for the output.
   DeflatedPiece encoded() const { return output_->encode(text_); }
@@ -211,7 +215,7 @@ void write_in_spans(EventWriter& events, std::size_t count, Write write) {
   in_ordered_spans<Span>(
       count, kItemsPerSpan,
       [&](Span& span, std::size_t from, std::size_t to) {
-        EventWriter own(events);
+        EventWriter own = EventWriter::after(events);
         for (std::size_t i = from; i < to; ++i) write(own, i);
         span.piece = own.encoded();
         span.events = own.events() - events.events();

@@ -1,1 +1,0 @@
-// The unit that carries labbook's shared precompiled headers (cmake/BuildSpeed.cmake).
