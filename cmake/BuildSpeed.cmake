@@ -1,7 +1,5 @@
-# What makes the first build cheaper (issue 59): C++ line tables instead of full debug
-# information, and ccache where it is installed. (Precompiled headers did not pay: built side
-# by side, they saved no user time and cost 36 s more of system time mapping a 95 MB header
-# into each unit.)
+# What makes the first build cheaper: C++ line tables instead of full debug information, and
+# ccache where it is installed.
 
 # -g1 keeps file and line for backtraces and perf at a fifth less compile time than -g;
 # a flags value of one's own (cmake -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=...) is left alone.
