@@ -19,19 +19,18 @@ const char* domain_name(CUpti_CallbackDomain domain) {
 }  // namespace
 
 void CallbackSwitches::domain(CUpti_CallbackDomain domain, const char* missed) {
-  if (const CUptiResult s = enable_domain_(1, subscriber_, domain); s != CUPTI_SUCCESS) {
-    ++failures_;
-    issues_.add("callback_not_enabled", describe_call("cuptiEnableDomain", s) + " (" + domain_name(domain) +
-                                            " callbacks): " + missed);
-  }
+  check(enable_domain_(1, subscriber_, domain), "cuptiEnableDomain", std::string(domain_name(domain)) + " callbacks", missed);
 }
 
 void CallbackSwitches::callback(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char* missed) {
-  if (const CUptiResult s = enable_callback_(1, subscriber_, domain, id); s != CUPTI_SUCCESS) {
-    ++failures_;
-    issues_.add("callback_not_enabled", describe_call("cuptiEnableCallback", s) + " (" + domain_name(domain) +
-                                            " callback " + std::to_string(id) + "): " + missed);
-  }
+  check(enable_callback_(1, subscriber_, domain, id), "cuptiEnableCallback",
+        std::string(domain_name(domain)) + " callback " + std::to_string(id), missed);
+}
+
+void CallbackSwitches::check(CUptiResult status, const char* call, const std::string& what, const char* missed) {
+  if (status == CUPTI_SUCCESS) return;
+  ++failures_;
+  issues_.add("callback_not_enabled", describe_call(call, status) + " (" + what + "): " + missed);
 }
 
 }  // namespace labbook::profiler

@@ -5,6 +5,7 @@
 /// than a run that silently records less.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <cupti.h>
 
@@ -30,6 +31,8 @@ class CallbackSwitches {
   std::size_t failures() const { return failures_; }
 
  private:
+  void check(CUptiResult status, const char* call, const std::string& what, const char* missed);
+
   CUpti_SubscriberHandle subscriber_;
   IssueLog& issues_;
   EnableDomain enable_domain_;

@@ -78,9 +78,4 @@ const DriverCallback* find_driver_callback(CUpti_CallbackId id) {
   return it != calls.end() && it->id == id ? &*it : nullptr;
 }
 
-CUstream stream_of_call(CUpti_CallbackId id, const void* params) {
-  const DriverCallback* call = find_driver_callback(id);
-  return call && call->stream ? call->stream(params) : nullptr;
-}
-
 }  // namespace labbook::profiler

@@ -36,7 +36,4 @@ const std::vector<DriverCallback>& driver_callbacks();
 /// The entry of `id` in driver_callbacks(), or null.
 const DriverCallback* find_driver_callback(CUpti_CallbackId id);
 
-/// The stream a launch or capture call names (see DriverCallback::stream); null otherwise.
-CUstream stream_of_call(CUpti_CallbackId id, const void* params);
-
 }  // namespace labbook::profiler

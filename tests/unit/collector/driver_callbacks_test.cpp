@@ -23,6 +23,10 @@ TEST(DriverCallbacks, EachIsListedOnceAndNoneIsAGraphExecCall) {
   EXPECT_EQ(find_driver_callback(CUPTI_DRIVER_TRACE_CBID_cuMemcpy), nullptr);
 }
 
+namespace {
+CUstream stream_of_call(CUpti_CallbackId id, const void* params) { return find_driver_callback(id)->stream(params); }
+}  // namespace
+
 TEST(DriverCallbacks, LaunchesAndCapturesReadTheStreamTheyName) {
   const auto stream = reinterpret_cast<CUstream>(0x1234);
   cuLaunchKernel_params launch{};
