@@ -1,5 +1,5 @@
-# What makes the first build cheaper: C++ line tables instead of full debug information, and
-# ccache where it is installed.
+# What makes the first build cheaper: C++ line tables instead of full debug information, the
+# libraries compiled in batches of files, and ccache where it is installed.
 
 # -g1 keeps file and line for backtraces and perf at a fifth less compile time than -g;
 # a flags value of one's own (cmake -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=...) is left alone.
@@ -21,3 +21,11 @@ if(LABBOOK_CCACHE)
   endif()
   message(STATUS "labbook: compiling through ${LABBOOK_CCACHE}")
 endif()
+
+# A unity build compiles a library's C++ files eight to a unit, so that the standard library's,
+# nlohmann-json's and toml++'s headers are parsed, and their templates instantiated, once a
+# batch rather than once a file. -DLABBOOK_UNITY_BUILD=OFF compiles an edited file alone.
+option(LABBOOK_UNITY_BUILD "Compile labbook's C++ libraries in batches of files (a faster first build)" ON)
+function(labbook_unity_build target)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ${LABBOOK_UNITY_BUILD})
+endfunction()

@@ -381,7 +381,4 @@ void add_timelines(Sheet& sheet, const LabData& lab, const Measurement& m) {
   }
 }
 
-Text issue_advice(const Issue& issue) { return {strong(issue.code), {": " + issue.message}}; }
-
-
 }  // namespace labbook::report
