@@ -164,7 +164,9 @@ report::Sheet feedback_sheet(const Rubric& rubric, const Score& score, const Sub
     shown_max += c.criterion->points;
     const std::string name = c.criterion->title + (c.criterion->visible ? "" : " (instructor only)");
     t.rows.push_back({name, report::two_decimals(c.points) + " / " + report::two_decimals(c.criterion->points), measured_text(c), c.note});
-    if (c.points < c.criterion->points && !c.criterion->hint.empty()) hints.push_back({c.criterion->title + ": " + c.criterion->hint});
+    // A hint is the rubric author's Markdown: its code spans read as code.
+    if (c.points < c.criterion->points && !c.criterion->hint.empty())
+      hints.push_back({c.criterion->title + ": ", report::authored(c.criterion->hint)});
   }
   sheet.lines({Text{report::strong("Score:"), {" " + report::two_decimals(shown_total) + " / " + report::two_decimals(shown_max)}}});
   sheet.table(std::move(t));

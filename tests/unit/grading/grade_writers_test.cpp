@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -35,7 +36,7 @@ points = 40
 measure = "gld_efficiency"
 full_at = 100.0
 zero_at = 50.0
-hint = "Align each warp's first address to 32 bytes."
+hint = "Align each warp's first address to 32 bytes (`cudaMalloc` does)."
 
 [[criterion]]
 id = "bandwidth"
@@ -95,6 +96,7 @@ TEST(GradeWriters, FeedbackShowsVisibleCriteriaHintsAndTheCompilerOutput) {
   EXPECT_NE(md.find("**Score:** 64.00 / 80.00"), std::string::npos) << md;
   EXPECT_EQ(md.find("Bandwidth"), std::string::npos) << "hidden from the student";
   EXPECT_NE(md.find("Align each warp's first address"), std::string::npos) << "a hint below full marks";
+  EXPECT_NE(labbook::report::html_body(ada).find("<code>cudaMalloc</code>"), std::string::npos) << "a hint's code span";
   const std::string instructor = labbook::report::to_markdown(feedback_sheet(c.rubric, c.scores[1], c.ada, true));
   EXPECT_NE(instructor.find("Bandwidth (instructor only)"), std::string::npos);
   EXPECT_NE(instructor.find("**Score:** 74.00 / 100.00"), std::string::npos);
@@ -159,6 +161,23 @@ TEST(GradeWriters, ClassSummaryCountsScoresAndReasons) {
   std::size_t full = 0;
   for (std::size_t at = svg.find("height=\"160.0\""); at != std::string::npos; at = svg.find("height=\"160.0\"", at + 1)) ++full;
   EXPECT_EQ(full, 2u);
+}
+
+// A hint is Markdown: every lab's may hold code spans, never an emphasis or a link that its
+// author did not mean (`__restrict__` unquoted reads as a bold "restrict").
+TEST(GradeWriters, EveryLabsHintsRenderAsWritten) {
+  int hints = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(LABBOOK_SOURCE_DIR) + "/labs")) {
+    if (entry.path().filename() != "rubric.toml") continue;
+    for (const auto& c : labbook::grading::load_rubric(entry.path().string()).criteria) {
+      if (c.hint.empty()) continue;
+      ++hints;
+      const std::string html = labbook::report::inline_html({labbook::report::authored(c.hint)});
+      for (const char* tag : {"<em>", "<strong>", "<a ", "<del>", "<img"})
+        EXPECT_EQ(html.find(tag), std::string::npos) << entry.path() << ", " << c.id << ": " << html;
+    }
+  }
+  EXPECT_GT(hints, 8) << "the labs' rubrics were not found";
 }
 
 // docs/example-feedback/feedback.md, a real grade shown to instructors without a GPU, must keep

@@ -15,16 +15,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fresh_dir(const std::string& name) {
-  const std::string dir = testing::TempDir() + "/grading_secret_" + name + "_" + std::to_string(::getpid());
-  fs::remove_all(dir);
-  return dir;
-}
+/// A folder of the test's own, empty at its start and removed at its end.
+struct FreshDir {
+  std::string path;
+  explicit FreshDir(const std::string& name)
+      : path(testing::TempDir() + "/grading_secret_" + name + "_" + std::to_string(::getpid())) {
+    fs::remove_all(path);
+  }
+  ~FreshDir() { fs::remove_all(path); }
+};
 
 }  // namespace
 
 TEST(GradingSecret, IsKeptForTheFolderAndNewForAnother) {
-  const std::string a = fresh_dir("a"), b = fresh_dir("b");
+  const FreshDir dir_a("a"), dir_b("b");
+  const std::string& a = dir_a.path;
+  const std::string& b = dir_b.path;
   const std::string first = class_secret(a);
   EXPECT_EQ(first.size(), 64u);
   EXPECT_EQ(class_secret(a), first) << "a re-run draws the same inputs";
@@ -45,7 +51,7 @@ TEST(GradingSecret, SeedsDependOnTheSecretTheNameAndTheSubmission) {
 }
 
 TEST(GradingSecret, RefusesAFileItDidNotWrite) {
-  const std::string dir = fresh_dir("bad");
-  labbook::write_file_atomically(dir + "/.grading-secret", "1234\n");
-  EXPECT_THROW(class_secret(dir), labbook::Error);
+  const FreshDir dir("bad");
+  labbook::write_file_atomically(dir.path + "/.grading-secret", "1234\n");
+  EXPECT_THROW(class_secret(dir.path), labbook::Error);
 }
