@@ -21,8 +21,6 @@
 #include <unordered_map>
 
 #include <cupti.h>
-#include <nvtx3/nvToolsExt.h>
-#include <generated_nvtx_meta.h>
 
 #include "activity_tracer.h"
 #include "callback_switches.h"
@@ -41,6 +39,7 @@
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/text.h"
+#include "nvtx_callbacks.h"
 #include "nvtx_tracker.h"
 #include "open_captures.h"
 #include "range_profiler.h"
@@ -107,26 +106,6 @@ std::vector<std::string> own_command_line() {
   std::string arg;
   while (std::getline(in, arg, '\0')) args.push_back(arg);
   return args;
-}
-
-std::string nvtx_message(const nvtxEventAttributes_t* attr) {
-  if (!attr) return "?";
-  if (attr->messageType == NVTX_MESSAGE_TYPE_ASCII && attr->message.ascii) return attr->message.ascii;
-  return "(unnamed)";
-}
-
-/// The number a program attached to a range, whatever its NVTX type; none for no payload.
-std::optional<double> nvtx_payload(const nvtxEventAttributes_t* attr) {
-  if (!attr) return std::nullopt;
-  switch (attr->payloadType) {
-    case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64: return static_cast<double>(attr->payload.ullValue);
-    case NVTX_PAYLOAD_TYPE_INT64: return static_cast<double>(attr->payload.llValue);
-    case NVTX_PAYLOAD_TYPE_DOUBLE: return attr->payload.dValue;
-    case NVTX_PAYLOAD_TYPE_UNSIGNED_INT32: return static_cast<double>(attr->payload.uiValue);
-    case NVTX_PAYLOAD_TYPE_INT32: return static_cast<double>(attr->payload.iValue);
-    case NVTX_PAYLOAD_TYPE_FLOAT: return static_cast<double>(attr->payload.fValue);
-    default: return std::nullopt;
-  }
 }
 
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
@@ -239,7 +218,9 @@ class Collector {
 
   void dispatch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     switch (domain) {
-      case CUPTI_CB_DOMAIN_NVTX: on_nvtx(cbid, static_cast<const CUpti_NvtxData*>(data)); break;
+      case CUPTI_CB_DOMAIN_NVTX:
+        record_nvtx_call(nvtx_, cbid, *static_cast<const CUpti_NvtxData*>(data), this_thread(), now_ns);
+        break;
       case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API: on_driver_call(cbid, static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_RESOURCE:
@@ -271,49 +252,6 @@ class Collector {
       case DriverCallRole::kDriverGpuWork: stop_profiling_before(d); break;
       case DriverCallRole::kLaunch:
       case DriverCallRole::kGraphLaunch: on_launch(*call, d); break;
-    }
-  }
-
-  void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
-    const std::uint32_t thread = this_thread();
-    switch (cbid) {
-      case CUPTI_CBID_NVTX_nvtxRangePushA:
-        nvtx_.push(thread, static_cast<const nvtxRangePushA_params*>(d->functionParams)->message, now_ns());
-        break;
-      case CUPTI_CBID_NVTX_nvtxRangePushEx:
-      case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
-        const nvtxEventAttributes_t* attr =
-            cbid == CUPTI_CBID_NVTX_nvtxRangePushEx
-                ? static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib
-                : static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib;
-        nvtx_.push(thread, nvtx_message(attr), now_ns(), nvtx_payload(attr));
-        break;
-      }
-      case CUPTI_CBID_NVTX_nvtxRangePop:
-      case CUPTI_CBID_NVTX_nvtxDomainRangePop: nvtx_.pop(thread, now_ns()); break;
-      case CUPTI_CBID_NVTX_nvtxRangeStartA:
-      case CUPTI_CBID_NVTX_nvtxRangeStartEx:
-      case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: {
-        if (!d->functionReturnValue) break;
-        const auto id = *static_cast<const nvtxRangeId_t*>(d->functionReturnValue);
-        if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartA) {
-          nvtx_.start(id, thread, static_cast<const nvtxRangeStartA_params*>(d->functionParams)->message, now_ns());
-          break;
-        }
-        const nvtxEventAttributes_t* attr =
-            cbid == CUPTI_CBID_NVTX_nvtxRangeStartEx
-                ? static_cast<const nvtxRangeStartEx_params*>(d->functionParams)->eventAttrib
-                : static_cast<const nvtxDomainRangeStartEx_params*>(d->functionParams)->core.eventAttrib;
-        nvtx_.start(id, thread, nvtx_message(attr), now_ns(), nvtx_payload(attr));
-        break;
-      }
-      case CUPTI_CBID_NVTX_nvtxRangeEnd:
-        nvtx_.end(static_cast<const nvtxRangeEnd_params*>(d->functionParams)->id, now_ns());
-        break;
-      case CUPTI_CBID_NVTX_nvtxDomainRangeEnd:
-        nvtx_.end(static_cast<const nvtxDomainRangeEnd_params*>(d->functionParams)->core.id, now_ns());
-        break;
-      default: break;
     }
   }
 
@@ -652,66 +590,7 @@ class Collector {
 
 Collector* g_collector = nullptr;
 
-std::string environment(const char* name) {
-  const char* value = std::getenv(name);
-  return value ? value : "";
-}
-
-std::optional<std::uint64_t> environment_count(const char* name) {
-  const std::string text = environment(name);
-  if (text.empty()) return std::nullopt;
-  std::size_t used = 0;
-  unsigned long long value = 0;
-  try {
-    value = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text[0] == '-')
-    throw Error(std::string(name) + "='" + text + "': expected a whole number");
-  return value;
-}
-
 }  // namespace
-
-CollectorConfig CollectorConfig::from_environment() {
-  CollectorConfig c;
-  c.output = environment(env::kOutput);
-  if (c.output.empty()) c.output = "labbook-" + std::to_string(::getpid()) + ".json";
-  if (const auto fd = environment_count(env::kOutputFd)) c.output_fd = static_cast<int>(*fd);
-  const std::string mode = environment(env::kMode);
-  c.trace = mode.empty() || mode.find("trace") != std::string::npos;
-  c.metrics = split(environment(env::kMetrics), ',');
-  if (mode == "source") c.source_metrics = std::move(c.metrics), c.metrics.clear();
-  c.filter.nvtx = split(environment(env::kNvtx), ',');
-  c.filter.kernels = split(environment(env::kKernels), ',');
-  c.filter.skip = environment_count(env::kLaunchSkip).value_or(0);
-  c.filter.count = environment_count(env::kLaunchCount);
-  c.verbose = environment(env::kVerbose) == "1";
-  const std::string replay = environment(env::kReplay);
-  if (!replay.empty() && replay != "kernel" && replay != "application")
-    throw Error("LABBOOK_REPLAY='" + replay + "': expected kernel or application");
-  c.application_replay = replay == "application";
-  c.pass = static_cast<int>(environment_count(env::kPass).value_or(0));
-  c.expected_launches = environment_count(env::kExpectedLaunches);
-  c.without_stops = environment(env::kWithoutStops) == "1";
-  c.ranges_per_image = environment_count(env::kRangesPerImage);
-  c.pass_plan = environment(env::kPassPlan);
-  c.source_kernel = environment(env::kSourceKernel);
-  if (c.application_replay && c.pass_plan.empty()) c.pass_plan = c.output + ".pass-plan";
-  const std::string cache = environment(env::kCacheControl);
-  if (!cache.empty() && cache != "all" && cache != "none")
-    throw Error("LABBOOK_CACHE_CONTROL='" + cache + "': expected all or none");
-  c.flush_l2 = cache == "all";
-  if (const std::string passes = environment(env::kL2Flush); !passes.empty()) {
-    try {
-      c.flush_passes = parse_flush_passes(passes);
-    } catch (const Error& e) {
-      throw Error("LABBOOK_L2_FLUSH='" + passes + "': " + e.what());
-    }
-  }
-  return c;
-}
 
 bool start_collector(const CollectorConfig& config) {
   if (g_collector) return true;

@@ -3,7 +3,8 @@
 /// The contract between labbook's profiling session (profile_session.h, the parent) and the
 /// collector injected into the program (collector.h, the child): the environment variables
 /// through which one run of the program is told what to collect and where to put it. Both
-/// sides use these names and only these.
+/// sides use these names and only these: CollectorRun::environment() writes them, and
+/// CollectorConfig::from_environment() (collector.h) reads them back, here too.
 #include <cstdint>
 #include <map>
 #include <optional>
