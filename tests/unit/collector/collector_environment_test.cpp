@@ -38,12 +38,24 @@ class RunEnvironment {
   std::vector<std::string> names_;
 };
 
+/// A run of `mode` that writes its measurement to `output`.
+CollectorRun run_of(const std::string& mode, const std::string& output) {
+  CollectorRun run;
+  run.mode = mode;
+  run.output = output;
+  return run;
+}
+
+/// A run's variables as the session writes them, read back as the collector reads them.
+CollectorConfig read_back(const CollectorRun& run) {
+  const RunEnvironment variables(run.environment());
+  return CollectorConfig::from_environment();
+}
+
 }  // namespace
 
 TEST(CollectorEnvironment, AMetricsRunReadsBackAsWritten) {
-  CollectorRun run;
-  run.mode = "metrics";
-  run.output = "/tmp/m.json";
+  CollectorRun run = run_of("metrics", "/tmp/m.json");
   run.metrics = {"dram__bytes_read.sum", "smsp__inst_executed.sum"};
   run.replay = "kernel";
   run.cache_control = "none";
@@ -54,8 +66,7 @@ TEST(CollectorEnvironment, AMetricsRunReadsBackAsWritten) {
   run.launch_count = 20;
   run.expected_launches = 88;
   run.without_stops = true;
-  const RunEnvironment variables(run.environment());
-  const CollectorConfig c = CollectorConfig::from_environment();
+  const CollectorConfig c = read_back(run);
   EXPECT_FALSE(c.trace);
   EXPECT_EQ(c.output, run.output);
   EXPECT_EQ(c.metrics, run.metrics);
@@ -73,13 +84,10 @@ TEST(CollectorEnvironment, AMetricsRunReadsBackAsWritten) {
 }
 
 TEST(CollectorEnvironment, ASourceRunCountsItsMetricsAsSassAndApplicationReplayPlansBesideItsOutput) {
-  CollectorRun run;
-  run.mode = "source";
-  run.output = "/tmp/s.json";
+  CollectorRun run = run_of("source", "/tmp/s.json");
   run.metrics = {"smsp__sass_inst_executed"};
   run.source_kernel = "_Z9transposePfS_";
-  const RunEnvironment variables(run.environment());
-  const CollectorConfig c = CollectorConfig::from_environment();
+  const CollectorConfig c = read_back(run);
   EXPECT_TRUE(c.metrics.empty());
   EXPECT_EQ(c.source_metrics, run.metrics);
   EXPECT_EQ(c.source_kernel, run.source_kernel);
@@ -89,20 +97,18 @@ TEST(CollectorEnvironment, ASourceRunCountsItsMetricsAsSassAndApplicationReplayP
   EXPECT_FALSE(c.filter.count.has_value());
 }
 
-TEST(CollectorEnvironment, ATraceRunIsTheDefault) {
-  CollectorRun run;
-  run.mode = "trace";
-  run.output = "/tmp/t.json";
-  const RunEnvironment variables(run.environment());
-  const CollectorConfig c = CollectorConfig::from_environment();
-  EXPECT_TRUE(c.trace);
-  EXPECT_TRUE(c.metrics.empty()) << "a trace run's metrics are not passed";
+TEST(CollectorEnvironment, ARunThatNamesNoModeTraces) {
+  CollectorRun run = run_of("trace", "/tmp/t.json");
+  run.metrics = {"dram__bytes_read.sum"};
+  const CollectorConfig traced = read_back(run);
+  EXPECT_TRUE(traced.trace);
+  EXPECT_TRUE(traced.metrics.empty()) << "a trace run's metrics are not passed";
+  EXPECT_TRUE(read_back(run_of("", "/tmp/t.json")).trace);
+  EXPECT_FALSE(read_back(run_of("metrics", "/tmp/t.json")).trace);
 }
 
 TEST(CollectorEnvironment, RefusesWhatItCannotRead) {
-  CollectorRun run;
-  run.mode = "metrics";
-  run.output = "/tmp/m.json";
+  const CollectorRun run = run_of("metrics", "/tmp/m.json");
   for (const auto& [name, value, said] : std::vector<std::tuple<const char*, const char*, const char*>>{
            {env::kLaunchSkip, "-3", "LABBOOK_LAUNCH_SKIP='-3': expected a whole number"},
            {env::kLaunchCount, "20x", "LABBOOK_LAUNCH_COUNT='20x': expected a whole number"},
