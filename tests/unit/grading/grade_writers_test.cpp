@@ -19,7 +19,7 @@
 using namespace labbook::grading;
 
 namespace {
-const char* kRubric = R"([rubric]
+const char* kFeedbackRubric = R"([rubric]
 exercise = "lab4-misaligned"
 title = "Fix the misaligned read"
 
@@ -49,7 +49,7 @@ visible = false
 )";
 
 struct Class {
-  Rubric rubric = parse_rubric(kRubric, "r.toml");
+  Rubric rubric = parse_rubric(kFeedbackRubric, "r.toml");
   SubmissionOutcome ada, bob;
   std::vector<Score> scores;
   Class() {

@@ -12,17 +12,14 @@
 
 #include "labbook/model/error.h"
 #include "sandbox.h"
+#include "temp_dir.h"
 
 using namespace labbook::grading;
 using End = SandboxResult::End;
 
-namespace {
+using labbook::test::make_temp_dir;
 
-std::string make_temp_dir(const std::string& prefix) {
-  std::string name = "/tmp/" + prefix + "-XXXXXX";
-  if (!::mkdtemp(name.data())) throw std::runtime_error("mkdtemp failed");
-  return name;
-}
+namespace {
 
 TEST(SandboxRequests, BadOnesAreRefusedBeforeAnythingRuns) {
   SandboxRequest r;

@@ -24,9 +24,12 @@
 
 #include "labbook/model/error.h"
 #include "sandbox.h"
+#include "temp_dir.h"
 
 using namespace labbook::grading;
 using End = SandboxResult::End;
+
+using labbook::test::make_temp_dir;
 
 namespace {
 
@@ -35,12 +38,6 @@ namespace {
 /// runs them in parallel), so that one test's fork bomb leaves the others' process limits
 /// alone. It needs no passwd entry.
 const uid_t kSandboxUid = 3000000 + static_cast<uid_t>(::getpid()) % 1000000;
-
-std::string make_temp_dir(const std::string& prefix) {
-  std::string name = "/tmp/" + prefix + "-XXXXXX";
-  if (!::mkdtemp(name.data())) throw std::runtime_error("mkdtemp failed");
-  return name;
-}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);

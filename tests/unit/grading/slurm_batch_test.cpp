@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kRubric = R"([rubric]
+const char* kSlurmRubric = R"([rubric]
 exercise = "lab4-soa"
 title = "Structure of arrays"
 
@@ -173,7 +173,7 @@ TEST(SlurmTaskSlice, ATaskBeyondTheListHasNoSlice) {
 
 TEST(CollectScores, ReadsTheGradedAndNamesTheRest) {
   const fs::path out = scratch("collect");
-  const Rubric rubric = parse_rubric(kRubric, "r.toml");
+  const Rubric rubric = parse_rubric(kSlurmRubric, "r.toml");
   SubmissionOutcome ada, bob;
   ada.student = "ada";
   ada.built = true;
@@ -207,7 +207,7 @@ TEST(CollectScores, ReadsTheGradedAndNamesTheRest) {
 
 TEST(CollectScores, ABrokenScoreFileIsNamed) {
   const fs::path out = scratch("broken-score");
-  const Rubric rubric = parse_rubric(kRubric, "r.toml");
+  const Rubric rubric = parse_rubric(kSlurmRubric, "r.toml");
   labbook::write_file_atomically((out / "ada" / "score.json").string(), "{\"student\": \"ada\", \"criteria\": [");
   const std::string path = (out / "ada" / "score.json").string();
   EXPECT_NE(error_of([&] { collect_scores(out.string(), rubric); }).find(path + ": not a score labbook wrote: "),
@@ -227,10 +227,10 @@ TEST(CollectRubric, TheCopyRoundTripsAndItsAbsenceOrDamageIsNamed) {
   EXPECT_EQ(error_of([&] { load_copied_rubric(out.string()); }),
             copy + ": missing: every `labbook grade` run writes it into its --out folder; is " + out.string() + " that folder?");
 
-  labbook::write_file_atomically((out / "mine.toml").string(), kRubric);
+  labbook::write_file_atomically((out / "mine.toml").string(), kSlurmRubric);
   const Rubric mine = load_rubric((out / "mine.toml").string());
   EXPECT_EQ(copy_rubric(out.string(), mine), copy);
-  EXPECT_EQ(labbook::read_file(copy), kRubric);
+  EXPECT_EQ(labbook::read_file(copy), kSlurmRubric);
   const Rubric back = load_copied_rubric(out.string());
   ASSERT_EQ(back.criteria.size(), 2u);
   EXPECT_EQ(back.criteria[1].id, "load_efficiency");
@@ -244,10 +244,10 @@ TEST(CollectRubric, TheCopyRoundTripsAndItsAbsenceOrDamageIsNamed) {
   const auto first = inode();
   copy_rubric(out.string(), mine);
   EXPECT_EQ(inode(), first);
-  labbook::write_file_atomically((out / "other.toml").string(), std::string(kRubric) + "# changed\n");
+  labbook::write_file_atomically((out / "other.toml").string(), std::string(kSlurmRubric) + "# changed\n");
   copy_rubric(out.string(), load_rubric((out / "other.toml").string()));
   EXPECT_NE(inode(), first);
-  EXPECT_EQ(labbook::read_file(copy), std::string(kRubric) + "# changed\n");
+  EXPECT_EQ(labbook::read_file(copy), std::string(kSlurmRubric) + "# changed\n");
 
   labbook::write_file_atomically(copy, "[rubric]\nexercise = \"x\"\ntitle = \"t\"\n\n[[criterion]]\nid = \"a\"\n");
   const std::string broken = error_of([&] { load_copied_rubric(out.string()); });

@@ -18,7 +18,7 @@ using namespace labbook::report;
 
 namespace {
 
-const std::string kSection = "[[section]]\ntitle = \"S\"\nexperiments = [\"slow\"]\nquantities = [\"time\"]\n";
+const std::string kSlowSection = "[[section]]\ntitle = \"S\"\nexperiments = [\"slow\"]\nquantities = [\"time\"]\n";
 
 /// A kernel launched `times_us.size()` times in `range`, each launch taking that many µs.
 void add_launches(labbook::Measurement& m, const std::string& range, const std::vector<double>& times_us) {
@@ -181,7 +181,7 @@ TEST(ClaimVerdict, MissingCandidatesCannotBeChecked) {
 }
 
 TEST(ClaimVerdict, BandsParseAndAreValidated) {
-  const std::string head = fixture::lab_toml_head() + kSection;
+  const std::string head = fixture::lab_toml_head() + kSlowSection;
   const std::string claim =
       "[[claim]]\ntext = \"t\"\ncitation = \"c\"\nquantity = \"time\"\nnumerator = \"a\"\ndenominator = \"b\"\n";
   const LabData lab = parse_lab_data(head + claim + "min_ratio = 1.0\nmax_ratio = 1.2\n", "lab.toml");
@@ -217,7 +217,7 @@ TEST(ClaimVerdict, AValueClaimBoundsOneExperimentInItsUnit) {
   value.experiment = "missing";
   EXPECT_EQ(judge_claim(value, m, {}).verdict, Verdict::kCannotBeChecked);
 
-  const std::string head = fixture::lab_toml_head() + kSection;
+  const std::string head = fixture::lab_toml_head() + kSlowSection;
   const std::string claim = "[[claim]]\ntext = \"t\"\ncitation = \"c\"\nquantity = \"time\"\nexperiment = \"slow\"\n";
   EXPECT_EQ(parse_lab_data(head + claim + "at_least = 3.0\n", "lab.toml").claims[0].at_least, 3.0);
   EXPECT_NE(fixture::lab_toml_error(head + claim).find("needs 'at_least', 'at_most' or both"), std::string::npos);
@@ -226,7 +226,7 @@ TEST(ClaimVerdict, AValueClaimBoundsOneExperimentInItsUnit) {
 }
 
 TEST(LabChecks, AnUnknownKeyOfACheckOrReferenceIsNamed) {
-  const std::string head = fixture::lab_toml_head() + kSection;
+  const std::string head = fixture::lab_toml_head() + kSlowSection;
   EXPECT_NE(fixture::lab_toml_error(head + "[[check]]\nexperiments = \"slow\"\nquantity = \"time\"\nat_lest = 3\n")
                 .find("[[check]]: unknown key 'at_lest'"),
             std::string::npos);
@@ -237,7 +237,7 @@ TEST(LabChecks, AnUnknownKeyOfACheckOrReferenceIsNamed) {
 }
 
 TEST(LabChecks, ATimeCheckOnBothSidesOfItsBoundIsInconclusiveNotFailed) {
-  const LabData lab = parse_lab_data(fixture::lab_toml_head() + kSection +
+  const LabData lab = parse_lab_data(fixture::lab_toml_head() + kSlowSection +
                                          "[[check]]\nexperiments = \"slow\"\nquantity = \"time\"\nat_least = 34000\n"
                                          "[[check]]\nexperiments = \"fast\"\nquantity = \"time\"\nat_least = 34000\n",
                                      "lab.toml");

@@ -12,7 +12,7 @@ using namespace labbook;
 using namespace labbook::report;
 
 namespace {
-const std::string kLab = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+const std::string kComparedLab = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
 
 /// The recording with every kernel of `range` taking `factor` times as long.
 Measurement slowed(Measurement m, const std::string& range, double factor) {
@@ -36,8 +36,8 @@ TEST(Difference, ValuesDifferWhenTheirRepeatsPartWays) {
 }
 
 TEST(Comparison, ARunAgainstItselfDiffersNowhere) {
-  const LabData lab = load_lab_data(kLab + "/lab.toml");
-  const Measurement m = read_measurement(kLab + "/recorded/h100.json");
+  const LabData lab = load_lab_data(kComparedLab + "/lab.toml");
+  const Measurement m = read_measurement(kComparedLab + "/recorded/h100.json");
   const Comparison c = compare_runs(lab, {m, "a"}, {m, "b"});
   EXPECT_GT(c.values, 100);
   EXPECT_EQ(c.beyond_noise, 0);
@@ -46,8 +46,8 @@ TEST(Comparison, ARunAgainstItselfDiffersNowhere) {
 }
 
 TEST(Comparison, SlowerKernelsDifferThereAndFlipTheClaimTheyDecide) {
-  const LabData lab = load_lab_data(kLab + "/lab.toml");
-  const Measurement a = read_measurement(kLab + "/recorded/h100.json");
+  const LabData lab = load_lab_data(kComparedLab + "/lab.toml");
+  const Measurement a = read_measurement(kComparedLab + "/recorded/h100.json");
   // unroll=1 at 2.5x its time: unrolling now gains ×2.9, and "up to three times faster" (≥ 2) holds.
   const Measurement b = slowed(a, "readSegmentUnroll/unroll=1", 2.5);
   const Comparison c = compare_runs(lab, {a, "a"}, {b, "b"});

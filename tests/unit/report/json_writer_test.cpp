@@ -14,12 +14,12 @@ using namespace labbook::report;
 using nlohmann::json;
 
 namespace {
-const std::string kLab = std::string(LABBOOK_SOURCE_DIR) + "/labs/05_transpose";
+const std::string kTransposeFolder = std::string(LABBOOK_SOURCE_DIR) + "/labs/05_transpose";
 }
 
 TEST(SheetJson, HoldsEveryRowOfEveryQuestionAndEveryClaim) {
-  const LabData lab = load_lab_data(kLab + "/lab.toml");
-  const Measurement m = read_measurement(kLab + "/recorded/h100.json");
+  const LabData lab = load_lab_data(kTransposeFolder + "/lab.toml");
+  const Measurement m = read_measurement(kTransposeFolder + "/recorded/h100.json");
   const Sheet sheet = build_sheet(lab, m, {"", true, {}});
   const json j = sheet_json(sheet);
   EXPECT_EQ(j.at("lab"), lab.id);
@@ -65,8 +65,8 @@ TEST(SheetJson, APageThatIsNoLabSheetHasNoFindings) {
 }
 
 TEST(SheetStanding, OfASheetJustBuiltCountsItsMeasuredRows) {
-  const LabData lab = load_lab_data(kLab + "/lab.toml");
-  const Sheet sheet = build_sheet(lab, read_measurement(kLab + "/recorded/h100.json"), {"", true, {}});
+  const LabData lab = load_lab_data(kTransposeFolder + "/lab.toml");
+  const Sheet sheet = build_sheet(lab, read_measurement(kTransposeFolder + "/recorded/h100.json"), {"", true, {}});
   const SheetStanding typed = standing_of(sheet);
   const SheetStanding written = standing_of(sheet_json(sheet));
   EXPECT_GT(typed.measured_values, 100);

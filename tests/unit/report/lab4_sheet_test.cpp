@@ -18,11 +18,11 @@ using namespace labbook;
 using namespace labbook::report;
 
 namespace {
-const std::string kLab = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
+const std::string kLab4Folder = std::string(LABBOOK_SOURCE_DIR) + "/labs/04_global_memory";
 
 std::string render() {
-  const LabData lab = load_lab_data(kLab + "/lab.toml");
-  const Measurement m = read_measurement(kLab + "/recorded/h100.json");
+  const LabData lab = load_lab_data(kLab4Folder + "/lab.toml");
+  const Measurement m = read_measurement(kLab4Folder + "/recorded/h100.json");
   const Sheet sheet = build_sheet(lab, m, {"rendered from the recording for the golden test"});
   const std::string md = to_markdown(sheet);
   validate_markdown(sheet, md);
@@ -72,7 +72,7 @@ TEST(Lab4Sheet, ExperimentsAreRowsAndQuantitiesColumnsWithTheSourceBesideTheMeas
 }
 
 TEST(Lab4Sheet, TheSummaryListsEveryClaimWithItsVerdictAndSection) {
-  const LabData lab = load_lab_data(kLab + "/lab.toml");
+  const LabData lab = load_lab_data(kLab4Folder + "/lab.toml");
   const std::string md = render();
   const auto tables = parse_tables(md);
   ASSERT_FALSE(tables.empty());
@@ -87,7 +87,7 @@ TEST(Lab4Sheet, TheSummaryListsEveryClaimWithItsVerdictAndSection) {
 }
 
 TEST(Lab4Sheet, OnlyTheKeyPictureIsOpenTheOthersWaitInFolds) {
-  const Sheet sheet = build_sheet(load_lab_data(kLab + "/lab.toml"), read_measurement(kLab + "/recorded/h100.json"), {});
+  const Sheet sheet = build_sheet(load_lab_data(kLab4Folder + "/lab.toml"), read_measurement(kLab4Folder + "/recorded/h100.json"), {});
   std::vector<std::string> open;
   for (const auto& b : sheet.blocks)
     if (b.kind == Block::Kind::Markdown && b.text.find("](lab4.") != std::string::npos) open.push_back(b.text);
@@ -101,8 +101,8 @@ TEST(Lab4Sheet, OnlyTheKeyPictureIsOpenTheOthersWaitInFolds) {
 }
 
 TEST(Lab4Sheet, MissingCountersShowNotCollectedWithTheReason) {
-  const LabData lab = load_lab_data(kLab + "/lab.toml");
-  Measurement m = read_measurement(kLab + "/recorded/h100.json");
+  const LabData lab = load_lab_data(kLab4Folder + "/lab.toml");
+  Measurement m = read_measurement(kLab4Folder + "/recorded/h100.json");
   for (auto& k : m.kernels) k.metrics.clear();
   m.issues.push_back({"counters_denied", "GPU performance counters are restricted to administrators"});
   const std::string md = to_markdown(build_sheet(lab, m, {}));
@@ -114,9 +114,9 @@ TEST(Lab4Sheet, MissingCountersShowNotCollectedWithTheReason) {
 }
 
 TEST(Lab4Sheet, ABaselineAddsAColumnOfRatios) {
-  LabData lab = load_lab_data(kLab + "/lab.toml");
+  LabData lab = load_lab_data(kLab4Folder + "/lab.toml");
   lab.sections.at(0).baseline = "readSegment/offset=0";
-  const std::string md = to_markdown(build_sheet(lab, read_measurement(kLab + "/recorded/h100.json"), {}));
+  const std::string md = to_markdown(build_sheet(lab, read_measurement(kLab4Folder + "/recorded/h100.json"), {}));
   const auto read = table_with(parse_tables(md), "Load efficiency, of readSegment/offset=0 (%)");
   ASSERT_FALSE(read.empty());
   EXPECT_EQ(read.at("offset=0|Load efficiency, of readSegment/offset=0 (%)"), "100.00");
@@ -124,10 +124,10 @@ TEST(Lab4Sheet, ABaselineAddsAColumnOfRatios) {
 }
 
 TEST(Lab4Sheet, BaselineQuantitiesLimitTheRatiosToThoseQuantities) {
-  LabData lab = load_lab_data(kLab + "/lab.toml");
+  LabData lab = load_lab_data(kLab4Folder + "/lab.toml");
   lab.sections.at(0).baseline = "readSegment/offset=0";
   lab.sections.at(0).baseline_quantities = {named_quantity("time")};
-  const std::string md = to_markdown(build_sheet(lab, read_measurement(kLab + "/recorded/h100.json"), {}));
+  const std::string md = to_markdown(build_sheet(lab, read_measurement(kLab4Folder + "/recorded/h100.json"), {}));
   const auto read = table_with(parse_tables(md), "Time, of readSegment/offset=0 (%)");
   ASSERT_FALSE(read.empty());
   EXPECT_EQ(read.count("offset=11|Load efficiency, of readSegment/offset=0 (%)"), 0u);
@@ -146,9 +146,9 @@ TEST(Lab4Sheet, BaselineQuantitiesMustBeTheSectionsOwnAndNeedABaseline) {
 }
 
 TEST(Lab4Sheet, WithoutAModelNoModelValueShowsAndATraceOnlyRunSaysSo) {
-  LabData lab = load_lab_data(kLab + "/lab.toml");
+  LabData lab = load_lab_data(kLab4Folder + "/lab.toml");
   lab.model.reset();
-  Measurement m = read_measurement(kLab + "/recorded/h100.json");
+  Measurement m = read_measurement(kLab4Folder + "/recorded/h100.json");
   m.metrics_requested.clear();
   const std::string md = to_markdown(build_sheet(lab, m, {}));
   const auto read = table_with(parse_tables(md), "Load efficiency, source: Fermi (%)");

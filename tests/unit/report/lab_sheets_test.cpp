@@ -30,6 +30,9 @@ namespace {
 
 using fixture::lab_folders;
 
+}  // namespace
+
+// Outside the anonymous namespace, as the tests derive from it (GCC warns so in a unity batch).
 class LabFolder : public ::testing::TestWithParam<std::string> {
  protected:
   std::string folder() const { return std::string(LABBOOK_SOURCE_DIR) + "/labs/" + GetParam(); }
@@ -41,8 +44,6 @@ class LabFolder : public ::testing::TestWithParam<std::string> {
     return out;
   }
 };
-
-}  // namespace
 
 TEST(LabFolders, AtLeastOneLabIsFound) { EXPECT_FALSE(lab_folders().empty()); }
 

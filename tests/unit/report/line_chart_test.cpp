@@ -14,9 +14,12 @@
 #include "sheet_builder.h"
 #include "lab_toml_fixture.h"
 #include "named_quantity.h"
+#include "text_search.h"
 
 using namespace labbook;
 using namespace labbook::report;
+
+using labbook::test::occurrences;
 
 namespace {
 
@@ -36,12 +39,6 @@ std::vector<double> polyline_xs(const std::string& svg) {
   return xs;
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 }  // namespace
 
 TEST(LineChart, PointsAreDrawnInOrderOfTheParameterOnALogAxis) {
@@ -53,7 +50,7 @@ TEST(LineChart, PointsAreDrawnInOrderOfTheParameterOnALogAxis) {
   // Log x: 4 KiB -> 64 KiB -> 1 MiB are equal steps (16x each), 1 MiB -> 1 GiB is 2.5 of them.
   EXPECT_NEAR(xs[1] - xs[0], xs[2] - xs[1], 0.2);
   EXPECT_NEAR(xs[3] - xs[2], 2.5 * (xs[2] - xs[1]), 0.3);
-  EXPECT_EQ(count(svg, "<circle"), 4u);
+  EXPECT_EQ(occurrences(svg, "<circle"), 4u);
   EXPECT_NE(svg.find(">bytes (log scale)</text>"), std::string::npos);
   EXPECT_NE(svg.find(">effective_bandwidth</text>"), std::string::npos);
   EXPECT_NE(svg.find(">1 MiB</text>"), std::string::npos) << "x ticks in binary bytes";
@@ -64,7 +61,7 @@ TEST(LineChart, ManySizesAreLabelledAtSomeOfTheirOwnPowersOfTwo) {
   CurveLine line{"latency", {}, {}};
   for (int e = 12; e <= 31; ++e) line.measured.push_back({std::ldexp(1.0, e), 40.0 + e});   // 4 KiB .. 2 GiB
   const std::string svg = line_chart_svg("Latency", {line}, {}, {"ws", "bytes", "cycles_per_load", "cycles", true, false});
-  EXPECT_EQ(count(svg, "class=\"x-tick\""), 7u) << "20 sizes, every third labelled";
+  EXPECT_EQ(occurrences(svg, "class=\"x-tick\""), 7u) << "20 sizes, every third labelled";
   for (const char* label : {">4 KiB<", ">32 KiB<", ">256 KiB<", ">2 MiB<", ">16 MiB<", ">128 MiB<", ">1 GiB<"})
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   EXPECT_EQ(svg.find("9.766 KiB"), std::string::npos) << "no decimal decades of bytes";
@@ -75,9 +72,9 @@ TEST(LineChart, SourceValuesAreMarkersAndGroupFiguresAreLevels) {
   const CurveLine other{"b", {{1, 2}, {10, 4}}, {}};
   const std::string svg = line_chart_svg("T", {measured, other}, {{"bus (Fermi)", 8}},
                                          {"n", "", "time", "ns", true, false});
-  EXPECT_EQ(count(svg, "class=\"source\""), 1u);
-  EXPECT_EQ(count(svg, "class=\"level\""), 1u);
-  EXPECT_EQ(count(svg, "<polyline"), 2u);
+  EXPECT_EQ(occurrences(svg, "class=\"source\""), 1u);
+  EXPECT_EQ(occurrences(svg, "class=\"level\""), 1u);
+  EXPECT_EQ(occurrences(svg, "<polyline"), 2u);
   EXPECT_NE(svg.find("bus (Fermi): 8 ns"), std::string::npos);
   EXPECT_NE(svg.find(">a source's value</text>"), std::string::npos);
 }
@@ -89,8 +86,8 @@ TEST(LineChart, TextIsEscapedAndUnplottablePointsAreLeftOut) {
   EXPECT_NE(svg.find(">k&lt;float&amp;&gt;</text>"), std::string::npos);
   EXPECT_NE(svg.find(">n&lt;&gt; (log scale)</text>"), std::string::npos);
   EXPECT_EQ(svg.find("k<float"), std::string::npos);
-  EXPECT_EQ(count(svg, "<circle"), 1u) << "x = 0 and y < 0 cannot sit on log axes";
-  EXPECT_EQ(count(svg, "<polyline"), 0u) << "one point makes no line";
+  EXPECT_EQ(occurrences(svg, "<circle"), 1u) << "x = 0 and y < 0 cannot sit on log axes";
+  EXPECT_EQ(occurrences(svg, "<polyline"), 0u) << "one point makes no line";
 }
 
 TEST(LineChart, AChartWithoutValuesStillHasAxes) {
@@ -108,7 +105,7 @@ TEST(LineChart, TickLabelsReadAsUnits) {
 }
 
 namespace {
-const std::string kLab = fixture::lab_toml_head() + R"([[section]]
+const std::string kSweepLab = fixture::lab_toml_head() + R"([[section]]
 title = "S"
 experiments = ["copy/h2d/bytes=4096"]
 quantities = ["effective_bandwidth"]
@@ -160,29 +157,29 @@ Measurement measurement() {
 }  // namespace
 
 TEST(LineChart, CurveDataIsParsedAndChecked) {
-  const LabData lab = parse_lab_data(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"bytes\"\nquantity = \"effective_bandwidth\"\n"
+  const LabData lab = parse_lab_data(kSweepLab + "[[curve]]\ntitle = \"C\"\nparameter = \"bytes\"\nquantity = \"effective_bandwidth\"\n"
                                             "groups = [\"copy/h2d\"]\nx_unit = \"bytes\"\nlog_y = true\n",
                                      "lab.toml");
   ASSERT_EQ(lab.curves.size(), 1u);
   EXPECT_TRUE(lab.curves[0].log_x) << "log x is the default: sweeps go in powers";
   EXPECT_TRUE(lab.curves[0].log_y);
   EXPECT_EQ(lab.curves[0].x_unit, "bytes");
-  EXPECT_EQ(fixture::lab_toml_error(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"bytes\"\nquantity = \"bandwith\"\ngroups = [\"g\"]\n")
+  EXPECT_EQ(fixture::lab_toml_error(kSweepLab + "[[curve]]\ntitle = \"C\"\nparameter = \"bytes\"\nquantity = \"bandwith\"\ngroups = [\"g\"]\n")
                 .rfind("lab.toml:20: [[curve]]: 'quantity' names unknown quantity 'bandwith'", 0),
             0u);
-  EXPECT_NE(fixture::lab_toml_error(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"a/b\"\nquantity = \"time\"\ngroups = [\"g\"]\n")
+  EXPECT_NE(fixture::lab_toml_error(kSweepLab + "[[curve]]\ntitle = \"C\"\nparameter = \"a/b\"\nquantity = \"time\"\ngroups = [\"g\"]\n")
                 .find("lab.toml:19: [[curve]]: 'parameter' must be a name"),
             std::string::npos);
-  EXPECT_NE(fixture::lab_toml_error(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"n\"\nquantity = \"time\"\ngroups = []\n").find("'groups' is empty"),
+  EXPECT_NE(fixture::lab_toml_error(kSweepLab + "[[curve]]\ntitle = \"C\"\nparameter = \"n\"\nquantity = \"time\"\ngroups = []\n").find("'groups' is empty"),
             std::string::npos);
-  EXPECT_NE(fixture::lab_toml_error(kLab + "[[check]]\nexperiments = \"*\"\nquantity = \"time\"\nat_most = 1\nat_least = 0\n")
+  EXPECT_NE(fixture::lab_toml_error(kSweepLab + "[[check]]\nexperiments = \"*\"\nquantity = \"time\"\nat_most = 1\nat_least = 0\n")
                 .find("needs exactly one of 'value', 'at_least', 'at_most'"),
             std::string::npos);
 }
 
 TEST(LineChart, SheetDrawsTheCurveWithTheSourcesValues) {
   const LabData lab = parse_lab_data(
-      kLab + "[[curve]]\ntitle = \"Copy <bandwidth>\"\nparameter = \"bytes\"\nquantity = \"effective_bandwidth\"\n"
+      kSweepLab + "[[curve]]\ntitle = \"Copy <bandwidth>\"\nparameter = \"bytes\"\nquantity = \"effective_bandwidth\"\n"
              "groups = [\"copy/h2d\"]\nx_unit = \"bytes\"\n"
              "[[reference]]\nexperiment = \"copy/h2d\"\nquantity = \"effective_bandwidth\"\nvalue = 8e9\nunit = \"bytes/s\"\n"
              "gpu = \"PCIe 2.0 (Fermi)\"\ncitation = \"003_c67e0f909fb510d6.txt, « Figure 4-3 »\"\n"
@@ -195,7 +192,7 @@ TEST(LineChart, SheetDrawsTheCurveWithTheSourcesValues) {
   const std::string& svg = sheet.figures[0].svg;
   EXPECT_EQ(polyline_xs(svg).size(), 2u);
   EXPECT_NE(svg.find("copy/h2d (PCIe 2.0): 8 GB/s"), std::string::npos);
-  EXPECT_EQ(count(svg, "class=\"source\""), 1u);
+  EXPECT_EQ(occurrences(svg, "class=\"source\""), 1u);
   EXPECT_NE(svg.find("<title>Copy &lt;bandwidth&gt;</title>"), std::string::npos);
   EXPECT_EQ(sheet.data["curves"][0]["groups"]["copy/h2d"].size(), 2u);
 }
@@ -242,7 +239,7 @@ TEST(RangeQuantities, PayloadIsTheMedianNumberTheRangeCarried) {
   EXPECT_NE(none.missing.find("carried no payload"), std::string::npos) << none.missing;
 
   // A range that ran nothing on the GPU but carries a number is checked like any other.
-  const LabData lab = parse_lab_data(kLab + "[[check]]\nexperiments = \"pitch\"\nquantity = \"payload_bytes\"\nat_least = 2048\n",
+  const LabData lab = parse_lab_data(kSweepLab + "[[check]]\nexperiments = \"pitch\"\nquantity = \"payload_bytes\"\nat_least = 2048\n",
                                      "lab.toml");
   bool checked = false;
   for (const auto& o : check_measurement(lab, m))
@@ -255,7 +252,7 @@ TEST(RangeQuantities, PayloadIsTheMedianNumberTheRangeCarried) {
 
 TEST(ActivityTable, RangeRowsInNvprofColumnsThenTheSourcesRows) {
   const LabData lab = parse_lab_data(
-      kLab + "[[activity_table]]\ntitle = \"T\"\nexperiments = [\"mmm/pageable\"]\n"
+      kSweepLab + "[[activity_table]]\ntitle = \"T\"\nexperiments = [\"mmm/pageable\"]\n"
              "[[reference]]\nexperiment = \"mmm/pageable\"\nquantity = \"memcpy_htod_avg\"\nvalue = 4.7083e6\nunit = \"ns\"\n"
              "gpu = \"Fermi\"\ncitation = \"004_12112d3317679e06.txt, nvprof mmm\"\n"
              "[[reference]]\nexperiment = \"mmm/pageable\"\nquantity = \"memcpy_htod_calls\"\nvalue = 20\nunit = \"calls\"\n"
@@ -296,7 +293,7 @@ TEST(LineChart, SizesWithABinaryUnitArePlacedByTheirBytes) {
     c.range = r.path;
     m.copies.push_back(c);
   }
-  const LabData lab = parse_lab_data(kLab + "[[curve]]\ntitle = \"C\"\nparameter = \"ws\"\nquantity = \"effective_bandwidth\"\n"
+  const LabData lab = parse_lab_data(kSweepLab + "[[curve]]\ntitle = \"C\"\nparameter = \"ws\"\nquantity = \"effective_bandwidth\"\n"
                                             "groups = [\"copy/d2h\"]\nx_unit = \"bytes\"\n",
                                      "lab.toml");
   const Sheet sheet = build_sheet(lab, m, {});

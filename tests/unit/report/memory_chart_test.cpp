@@ -167,7 +167,7 @@ TEST(MemoryChart, AnEmptyFlowStillDrawsEveryBox) {
 // ---- Lab data --------------------------------------------------------------------------
 
 namespace {
-std::string lab_with_section() {
+std::string sweep_lab() {
   return fixture::lab_toml_head() +
          "[[section]]\ntitle = \"S\"\nexperiments = [\"readSegment/offset=11\"]\nquantities = [\"time\"]\n"
          "[sweep]\ntitle = \"W\"\nparameter = \"offset\"\ngroups = [\"readSegment\"]\nquantities = [\"time\"]\n";
@@ -175,7 +175,7 @@ std::string lab_with_section() {
 }  // namespace
 
 TEST(MemoryChartLabData, NamesAnExperimentOfTheLab) {
-  const LabData lab = parse_lab_data(lab_with_section() +
+  const LabData lab = parse_lab_data(sweep_lab() +
                                          "[[memory_chart]]\nexperiment = \"readSegment/offset=11\"\ncaption = \"Misaligned.\"\n"
                                          "[[memory_chart]]\nexperiment = \"readSegment/offset=3\"\n",
                                      "lab.toml");
@@ -187,10 +187,10 @@ TEST(MemoryChartLabData, NamesAnExperimentOfTheLab) {
 
 TEST(MemoryChartLabData, AnUnknownExperimentIsAnErrorWithFileAndLine) {
   // Lines 1-12 the head, 13-16 the section, 17-21 the sweep, 22 [[memory_chart]], 23 its experiment.
-  EXPECT_EQ(fixture::lab_toml_error(lab_with_section() + "[[memory_chart]]\nexperiment = \"readSegmnt/offset=11\"\n"),
+  EXPECT_EQ(fixture::lab_toml_error(sweep_lab() + "[[memory_chart]]\nexperiment = \"readSegmnt/offset=11\"\n"),
             "lab.toml:23: [[memory_chart]]: 'experiment' names 'readSegmnt/offset=11', which no section, sweep, curve, "
             "reference, claim, activity table or timeline of this lab names (closest: readSegment/offset=11)");
-  EXPECT_NE(fixture::lab_toml_error(lab_with_section() + "[[memory_chart]]\nexperiment = \"e\"\ntitle = \"t\"\n")
+  EXPECT_NE(fixture::lab_toml_error(sweep_lab() + "[[memory_chart]]\nexperiment = \"e\"\ntitle = \"t\"\n")
                 .find("lab.toml:24: [[memory_chart]]: unknown key 'title'"),
             std::string::npos)
       << "an unknown key is named too";
@@ -308,13 +308,13 @@ TEST(MemoryChartInSheets, SourceLinesFromARecordingBesideWhenThisOneHasNone) {
 
 TEST(MemoryChartLabData, SourceLinesIsASwitchOfAChart) {
   const std::string chart = "[[memory_chart]]\nexperiment = \"readSegment/offset=11\"\n";
-  std::string text = lab_with_section() + chart;
+  std::string text = sweep_lab() + chart;
   EXPECT_FALSE(parse_lab_data(text, "lab.toml").source_lines()) << "off unless asked";
   text += "source_lines = true\n";
   const LabData lab = parse_lab_data(text, "lab.toml");
   EXPECT_TRUE(lab.source_lines());
   EXPECT_TRUE(lab.memory_charts.at(0).source_lines);
-  std::string in_sheet = lab_with_section();
+  std::string in_sheet = sweep_lab();
   in_sheet.insert(in_sheet.find("questions"), "source_lines = true\n");
   EXPECT_THROW(parse_lab_data(in_sheet, "lab.toml"), Error) << "a [sheet] key it does not know";
 }

@@ -167,7 +167,7 @@ TEST(RooflineChart, ChartWithoutPointsStillShowsItsRoofs) {
 // ---- Lab data ----------------------------------------------------------------------------
 
 namespace {
-std::string lab_with_section() {
+std::string roofline_lab() {
   return fixture::lab_toml_head() +
          "[[section]]\ntitle = \"S\"\nexperiments = [\"naive/n=16\", \"tiled/n=16\"]\nquantities = [\"time\"]\n";
 }
@@ -175,7 +175,7 @@ std::string lab_with_section() {
 
 TEST(RooflineLabData, NamesExperimentsOfTheLab) {
   const LabData lab = parse_lab_data(
-      lab_with_section() + "[[roofline]]\ntitle = \"T\"\nexperiments = [\"naive/n=16\", \"tiled/n=16\"]\ncaption = \"C\"\n",
+      roofline_lab() + "[[roofline]]\ntitle = \"T\"\nexperiments = [\"naive/n=16\", \"tiled/n=16\"]\ncaption = \"C\"\n",
       "lab.toml");
   ASSERT_EQ(lab.rooflines.size(), 1u);
   EXPECT_EQ(lab.rooflines[0].experiments.size(), 2u);
@@ -184,12 +184,12 @@ TEST(RooflineLabData, NamesExperimentsOfTheLab) {
 
 TEST(RooflineLabData, BadTablesAreErrorsWithFileAndLine) {
   // Lines 1-12 the head, 13-16 the section, 17 [[roofline]], 18 title, 19 experiments.
-  EXPECT_EQ(fixture::lab_toml_error(lab_with_section() + "[[roofline]]\ntitle = \"T\"\nexperiments = [\"naive/n=61\"]\n"),
+  EXPECT_EQ(fixture::lab_toml_error(roofline_lab() + "[[roofline]]\ntitle = \"T\"\nexperiments = [\"naive/n=61\"]\n"),
             "lab.toml:19: [[roofline]]: 'experiments' names 'naive/n=61', which no section, sweep, curve, reference, "
             "claim, activity table or timeline of this lab names (closest: naive/n=16, tiled/n=16)");
-  EXPECT_NE(fixture::lab_toml_error(lab_with_section() + "[[roofline]]\ntitle = \"T\"\nexperiments = []\n").find("is empty"),
+  EXPECT_NE(fixture::lab_toml_error(roofline_lab() + "[[roofline]]\ntitle = \"T\"\nexperiments = []\n").find("is empty"),
             std::string::npos);
-  EXPECT_NE(fixture::lab_toml_error(lab_with_section() + "[[roofline]]\ntitle = \"T\"\nexperiments = [\"naive/n=16\"]\n"
+  EXPECT_NE(fixture::lab_toml_error(roofline_lab() + "[[roofline]]\ntitle = \"T\"\nexperiments = [\"naive/n=16\"]\n"
                                                          "experiment = \"x\"\n")
                 .find("unknown key 'experiment'"),
             std::string::npos);
@@ -199,7 +199,7 @@ TEST(RooflineLabData, SharedPeaksServeEveryLab) {
   const std::string peaks = std::string(LABBOOK_SOURCE_DIR) + "/labs/peaks.toml";
   const auto shared = load_arithmetic_peaks(peaks);
   ASSERT_EQ(shared.size(), 3u);
-  const LabData lab = parse_lab_data(lab_with_section(), "lab.toml", shared);
+  const LabData lab = parse_lab_data(roofline_lab(), "lab.toml", shared);
   EXPECT_EQ(lab.peaks.size(), 3u) << "a lab without [[peak]]s of its own has the shared ones";
   try {
     parse_arithmetic_peaks("[[peak]]\nquantity = \"flop_rate_sp\"\n[lab]\nid = \"x\"\n", "peaks.toml");

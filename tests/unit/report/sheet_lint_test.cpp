@@ -216,9 +216,10 @@ std::vector<std::string> workbook_files() {
 
 std::string recording_of(const LabData& lab) { return lab.folder() + "/" + lab.recordings.front(); }
 
-class LabSheetLint : public ::testing::TestWithParam<std::string> {};
-
 }  // namespace
+
+// Outside the anonymous namespace, as the tests derive from it (GCC warns so in a unity batch).
+class LabSheetLint : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LabSheetLint, SheetFromTheRecordingHasNothingToLint) {
   const LabData lab = lab_in(GetParam());

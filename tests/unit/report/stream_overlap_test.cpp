@@ -14,9 +14,12 @@
 #include "timeline_svg.h"
 #include "lab_toml_fixture.h"
 #include "named_quantity.h"
+#include "text_search.h"
 
 using namespace labbook;
 using namespace labbook::report;
+
+using labbook::test::occurrences;
 
 namespace {
 
@@ -59,12 +62,6 @@ Measurement two_streams() {
               copy("streams/two", CopyKind::Unknown, 150, 650, 14, /*memset=*/true),
               copy("other", CopyKind::HostToDevice, 1000, 1100, 16)};
   return m;
-}
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
 }
 
 /// Widths of the <rect class="kernel"> boxes, in order.
@@ -146,10 +143,10 @@ TEST(RangeTimeline, ShowsOnlyTheRangesWorkOneLanePerStream) {
   EXPECT_EQ(range_activity_span_ns(m, "streams/two"), 650u) << "from the first upload to the memset's end";
   EXPECT_EQ(range_activity_span_ns(m, "nothing"), 0u);
   const std::string svg = range_timeline_svg(m, "streams/two");
-  EXPECT_EQ(count(svg, "<rect class=\"kernel\""), 2u);
-  EXPECT_EQ(count(svg, "<rect class=\"memcpy\""), 4u);
-  EXPECT_EQ(count(svg, "<rect class=\"memset\""), 1u);
-  EXPECT_EQ(count(svg, "<rect class=\"nvtx\""), 0u) << "a range's picture holds its GPU work only";
+  EXPECT_EQ(occurrences(svg, "<rect class=\"kernel\""), 2u);
+  EXPECT_EQ(occurrences(svg, "<rect class=\"memcpy\""), 4u);
+  EXPECT_EQ(occurrences(svg, "<rect class=\"memset\""), 1u);
+  EXPECT_EQ(occurrences(svg, "<rect class=\"nvtx\""), 0u) << "a range's picture holds its GPU work only";
   EXPECT_NE(svg.find(">stream 1 (id 13)</text>"), std::string::npos);
   EXPECT_NE(svg.find(">stream 2 (id 14)</text>"), std::string::npos);
   EXPECT_EQ(svg.find("id 15"), std::string::npos) << "another range's stream";

@@ -18,7 +18,7 @@ using labbook::report::warp_figure_svg;
 
 namespace {
 
-WarpAccess floats_from(std::uint64_t first_byte, Operation op = Operation::Load) { return strided(op, 4, first_byte, 4); }
+WarpAccess figure_floats_from(std::uint64_t first_byte, Operation op = Operation::Load) { return strided(op, 4, first_byte, 4); }
 
 std::vector<WarpPanel> then_and_now() { return {{"then", architecture("fermi_ca")}, {"now", architecture("sm_90")}}; }
 
@@ -51,7 +51,7 @@ std::string lower(std::string s) {
 }  // namespace
 
 TEST(WarpFigure, ThenAndNowInOnePictureWithOneBandPerTransaction) {
-  const std::string svg = warp_figure_svg(floats_from(44), then_and_now(), "readSegment/offset=11");
+  const std::string svg = warp_figure_svg(figure_floats_from(44), then_and_now(), "readSegment/offset=11");
   EXPECT_EQ(elements(svg, "rect", "transaction").size(), 2u + 5u) << "two 128-byte lines on Fermi, five sectors now";
   EXPECT_EQ(elements(svg, "rect", "lane").size(), 64u);
   EXPECT_NE(svg.find("then — fermi_ca: Fermi"), std::string::npos);
@@ -70,7 +70,7 @@ TEST(WarpFigure, ThenAndNowInOnePictureWithOneBandPerTransaction) {
 }
 
 TEST(WarpFigure, AStoreIsWordedAsAStoreAndALoadAsALoad) {
-  WarpAccess store = floats_from(44, Operation::Store);
+  WarpAccess store = figure_floats_from(44, Operation::Store);
   for (int l = 24; l < kWarpSize; ++l) store.active[static_cast<std::size_t>(l)] = false;
   const std::string svg = lower(warp_figure_svg(store, then_and_now(), "writeSegment/offset=11"));
   EXPECT_NE(svg.find("24 lanes store 4 bytes each"), std::string::npos);
@@ -78,7 +78,7 @@ TEST(WarpFigure, AStoreIsWordedAsAStoreAndALoadAsALoad) {
   EXPECT_NE(svg.find("up to 4 adjacent ones per transaction"), std::string::npos) << "Fermi's store rule, not its load rule";
   EXPECT_EQ(svg.find("load"), std::string::npos) << "the architectures' load descriptions are not shown for a store";
   EXPECT_EQ(svg.find("read"), std::string::npos);
-  const std::string load = lower(warp_figure_svg(floats_from(44), then_and_now(), "readSegment/offset=11"));
+  const std::string load = lower(warp_figure_svg(figure_floats_from(44), then_and_now(), "readSegment/offset=11"));
   EXPECT_EQ(load.find("store"), std::string::npos);
   EXPECT_EQ(load.find("written"), std::string::npos);
 }
@@ -102,7 +102,7 @@ TEST(WarpFigure, ABoundaryAtEvery128BytesOfTheDrawnRangeAndLighterSectorTicks) {
     EXPECT_NE(s.attributes.at("stroke"), boundaries[0].attributes.at("stroke"));
   }
   // Misaligned by 44 bytes: two lines, the offsets counted from the first line's start.
-  const std::string misaligned = warp_figure_svg(floats_from(44), then_and_now(), "offset=11");
+  const std::string misaligned = warp_figure_svg(figure_floats_from(44), then_and_now(), "offset=11");
   EXPECT_EQ(elements(misaligned, "line", "boundary").size(), 2u * 3u);
   offsets.clear();
   for (const auto& t : elements(misaligned, "text", "offset")) offsets.insert(t.content);
@@ -110,14 +110,14 @@ TEST(WarpFigure, ABoundaryAtEvery128BytesOfTheDrawnRangeAndLighterSectorTicks) {
 }
 
 TEST(WarpFigure, LanesNumberedEveryFourAndTheLast) {
-  const std::string svg = warp_figure_svg(floats_from(0), {{"now", architecture("sm_90")}}, "aligned");
+  const std::string svg = warp_figure_svg(figure_floats_from(0), {{"now", architecture("sm_90")}}, "aligned");
   std::vector<std::string> labels;
   for (const auto& t : elements(svg, "text", "lane-label")) labels.push_back(t.content);
   EXPECT_EQ(labels, (std::vector<std::string>{"0", "4", "8", "12", "16", "20", "24", "28", "31"}));
 }
 
 TEST(WarpFigure, NoTextBetweenTheLanesAndMemoryWhereTheLinksRun) {
-  for (const auto& access : {floats_from(44), strided(Operation::Load, 4, 0, 4 << 20), floats_from(0, Operation::Store)}) {
+  for (const auto& access : {figure_floats_from(44), strided(Operation::Load, 4, 0, 4 << 20), figure_floats_from(0, Operation::Store)}) {
     const std::string svg = warp_figure_svg(access, then_and_now(), "a rather long experiment name/offset=11");
     const auto links = elements(svg, "line", "link");
     ASSERT_EQ(links.size(), 64u);
