@@ -10,8 +10,11 @@
 
 #include "glossary.h"
 #include "labbook/model/error.h"
+#include "svg_checks.h"
 
 using namespace labbook::report;
+
+using labbook::test::count;
 
 namespace {
 
@@ -42,12 +45,6 @@ Glossary two_terms() {
            {"pinned memory", {"pinned memory", "pinned"}, "Page-locked `host` memory.", 3}}};
 }
 
-int count(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 }  // namespace
 
 TEST(Glossary, TheWorkbooksGlossaryLoads) {
@@ -75,7 +72,7 @@ TEST(Glossary, LinksTheFirstUseOfEachTermOnly) {
             std::string::npos) << out;
   EXPECT_NE(out.find("a <a class=\"term\" href=\"glossary.html#bank-conflict\""), std::string::npos)
       << "the longer form wins where both start: " << out;
-  EXPECT_EQ(count(out, "class=\"term\""), 2) << out;
+  EXPECT_EQ(count(out, "class=\"term\""), 2u) << out;
 }
 
 TEST(Glossary, LeavesCodeLinksHeadingsAndNamesAlone) {
@@ -83,7 +80,7 @@ TEST(Glossary, LeavesCodeLinksHeadingsAndNamesAlone) {
       "<h2>pinned memory</h2>\n<p><code>pinned</code> <a href=\"x.html\">pinned</a> copy/pinned/h2d "
       "pinned_alloc L2-pinned</p>\n<table><tr><th>pinned</th></tr><tr><td>pinned.</td></tr></table>\n";
   const std::string out = link_glossary_terms(html, two_terms());
-  EXPECT_EQ(count(out, "class=\"term\""), 1) << out;
+  EXPECT_EQ(count(out, "class=\"term\""), 1u) << out;
   EXPECT_NE(out.find("<td><a class=\"term\" href=\"glossary.html#pinned-memory\" title=\"Page-locked host memory.\">pinned</a>.</td>"),
             std::string::npos) << "the first use outside code, links, headings, names and headers: " << out;
 }

@@ -5,11 +5,11 @@
 #include "html_writer.h"
 #include "markdown_writer.h"
 #include "sheet.h"
-#include "text_search.h"
+#include "svg_checks.h"
 
 using namespace labbook::report;
 
-using labbook::test::occurrences;
+using labbook::test::count;
 
 namespace {
 
@@ -56,8 +56,8 @@ TEST(HtmlWriter, FoldedSectionsRunToTheNextSecondLevelHeading) {
   const std::string html = html_body(sheet);
   EXPECT_NE(html.find("<h2>1. Misaligned reads</h2>"), std::string::npos) << "an ordinal stays a heading: " << html;
   EXPECT_NE(html.find("<details class=\"section\"><summary><h2>How this was measured</h2></summary>"), std::string::npos);
-  EXPECT_EQ(occurrences(html, "<details class=\"section\">"), 2u);
-  EXPECT_EQ(occurrences(html, "</details>"), 2u);
+  EXPECT_EQ(count(html, "<details class=\"section\">"), 2u);
+  EXPECT_EQ(count(html, "</details>"), 2u);
   EXPECT_LT(html.find("Open text."), html.find("<details")) << "what comes before stays open";
   EXPECT_LT(html.find("Folded text."), html.find("</details>")) << "a third-level heading does not end the fold";
   EXPECT_EQ(html.find(kFoldMark), std::string::npos) << "the mark becomes the fold";
@@ -93,7 +93,7 @@ TEST(HtmlWriter, ALongTableFoldsUnderItsLineAndNotesFoldWhenAsked) {
             std::string::npos)
       << html;
   EXPECT_NE(html.find("<summary>Notes 3–4 on these rows</summary>\n<ol start=\"3\" class=\"notes\">"), std::string::npos) << html;
-  EXPECT_EQ(occurrences(html, "<details"), 2u) << "the second table itself stays open";
+  EXPECT_EQ(count(html, "<details"), 2u) << "the second table itself stays open";
 }
 
 TEST(HtmlWriter, AProfileOfThousandsOfKernelsIsWrittenWhole) {
@@ -102,5 +102,5 @@ TEST(HtmlWriter, AProfileOfThousandsOfKernelsIsWrittenWhole) {
   Sheet sheet;
   sheet.table(t);
   const std::string html = html_body(sheet);
-  EXPECT_EQ(occurrences(html, "<td data-label=\"Time\">1.0 µs</td>"), 20000u);
+  EXPECT_EQ(count(html, "<td data-label=\"Time\">1.0 µs</td>"), 20000u);
 }

@@ -14,12 +14,12 @@
 #include "sheet_builder.h"
 #include "lab_toml_fixture.h"
 #include "named_quantity.h"
-#include "text_search.h"
+#include "svg_checks.h"
 
 using namespace labbook;
 using namespace labbook::report;
 
-using labbook::test::occurrences;
+using labbook::test::count;
 
 namespace {
 
@@ -50,7 +50,7 @@ TEST(LineChart, PointsAreDrawnInOrderOfTheParameterOnALogAxis) {
   // Log x: 4 KiB -> 64 KiB -> 1 MiB are equal steps (16x each), 1 MiB -> 1 GiB is 2.5 of them.
   EXPECT_NEAR(xs[1] - xs[0], xs[2] - xs[1], 0.2);
   EXPECT_NEAR(xs[3] - xs[2], 2.5 * (xs[2] - xs[1]), 0.3);
-  EXPECT_EQ(occurrences(svg, "<circle"), 4u);
+  EXPECT_EQ(count(svg, "<circle"), 4u);
   EXPECT_NE(svg.find(">bytes (log scale)</text>"), std::string::npos);
   EXPECT_NE(svg.find(">effective_bandwidth</text>"), std::string::npos);
   EXPECT_NE(svg.find(">1 MiB</text>"), std::string::npos) << "x ticks in binary bytes";
@@ -61,7 +61,7 @@ TEST(LineChart, ManySizesAreLabelledAtSomeOfTheirOwnPowersOfTwo) {
   CurveLine line{"latency", {}, {}};
   for (int e = 12; e <= 31; ++e) line.measured.push_back({std::ldexp(1.0, e), 40.0 + e});   // 4 KiB .. 2 GiB
   const std::string svg = line_chart_svg("Latency", {line}, {}, {"ws", "bytes", "cycles_per_load", "cycles", true, false});
-  EXPECT_EQ(occurrences(svg, "class=\"x-tick\""), 7u) << "20 sizes, every third labelled";
+  EXPECT_EQ(count(svg, "class=\"x-tick\""), 7u) << "20 sizes, every third labelled";
   for (const char* label : {">4 KiB<", ">32 KiB<", ">256 KiB<", ">2 MiB<", ">16 MiB<", ">128 MiB<", ">1 GiB<"})
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   EXPECT_EQ(svg.find("9.766 KiB"), std::string::npos) << "no decimal decades of bytes";
@@ -72,9 +72,9 @@ TEST(LineChart, SourceValuesAreMarkersAndGroupFiguresAreLevels) {
   const CurveLine other{"b", {{1, 2}, {10, 4}}, {}};
   const std::string svg = line_chart_svg("T", {measured, other}, {{"bus (Fermi)", 8}},
                                          {"n", "", "time", "ns", true, false});
-  EXPECT_EQ(occurrences(svg, "class=\"source\""), 1u);
-  EXPECT_EQ(occurrences(svg, "class=\"level\""), 1u);
-  EXPECT_EQ(occurrences(svg, "<polyline"), 2u);
+  EXPECT_EQ(count(svg, "class=\"source\""), 1u);
+  EXPECT_EQ(count(svg, "class=\"level\""), 1u);
+  EXPECT_EQ(count(svg, "<polyline"), 2u);
   EXPECT_NE(svg.find("bus (Fermi): 8 ns"), std::string::npos);
   EXPECT_NE(svg.find(">a source's value</text>"), std::string::npos);
 }
@@ -86,8 +86,8 @@ TEST(LineChart, TextIsEscapedAndUnplottablePointsAreLeftOut) {
   EXPECT_NE(svg.find(">k&lt;float&amp;&gt;</text>"), std::string::npos);
   EXPECT_NE(svg.find(">n&lt;&gt; (log scale)</text>"), std::string::npos);
   EXPECT_EQ(svg.find("k<float"), std::string::npos);
-  EXPECT_EQ(occurrences(svg, "<circle"), 1u) << "x = 0 and y < 0 cannot sit on log axes";
-  EXPECT_EQ(occurrences(svg, "<polyline"), 0u) << "one point makes no line";
+  EXPECT_EQ(count(svg, "<circle"), 1u) << "x = 0 and y < 0 cannot sit on log axes";
+  EXPECT_EQ(count(svg, "<polyline"), 0u) << "one point makes no line";
 }
 
 TEST(LineChart, AChartWithoutValuesStillHasAxes) {
@@ -192,7 +192,7 @@ TEST(LineChart, SheetDrawsTheCurveWithTheSourcesValues) {
   const std::string& svg = sheet.figures[0].svg;
   EXPECT_EQ(polyline_xs(svg).size(), 2u);
   EXPECT_NE(svg.find("copy/h2d (PCIe 2.0): 8 GB/s"), std::string::npos);
-  EXPECT_EQ(occurrences(svg, "class=\"source\""), 1u);
+  EXPECT_EQ(count(svg, "class=\"source\""), 1u);
   EXPECT_NE(svg.find("<title>Copy &lt;bandwidth&gt;</title>"), std::string::npos);
   EXPECT_EQ(sheet.data["curves"][0]["groups"]["copy/h2d"].size(), 2u);
 }

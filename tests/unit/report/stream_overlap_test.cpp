@@ -14,12 +14,12 @@
 #include "timeline_svg.h"
 #include "lab_toml_fixture.h"
 #include "named_quantity.h"
-#include "text_search.h"
+#include "svg_checks.h"
 
 using namespace labbook;
 using namespace labbook::report;
 
-using labbook::test::occurrences;
+using labbook::test::count;
 
 namespace {
 
@@ -143,10 +143,10 @@ TEST(RangeTimeline, ShowsOnlyTheRangesWorkOneLanePerStream) {
   EXPECT_EQ(range_activity_span_ns(m, "streams/two"), 650u) << "from the first upload to the memset's end";
   EXPECT_EQ(range_activity_span_ns(m, "nothing"), 0u);
   const std::string svg = range_timeline_svg(m, "streams/two");
-  EXPECT_EQ(occurrences(svg, "<rect class=\"kernel\""), 2u);
-  EXPECT_EQ(occurrences(svg, "<rect class=\"memcpy\""), 4u);
-  EXPECT_EQ(occurrences(svg, "<rect class=\"memset\""), 1u);
-  EXPECT_EQ(occurrences(svg, "<rect class=\"nvtx\""), 0u) << "a range's picture holds its GPU work only";
+  EXPECT_EQ(count(svg, "<rect class=\"kernel\""), 2u);
+  EXPECT_EQ(count(svg, "<rect class=\"memcpy\""), 4u);
+  EXPECT_EQ(count(svg, "<rect class=\"memset\""), 1u);
+  EXPECT_EQ(count(svg, "<rect class=\"nvtx\""), 0u) << "a range's picture holds its GPU work only";
   EXPECT_NE(svg.find(">stream 1 (id 13)</text>"), std::string::npos);
   EXPECT_NE(svg.find(">stream 2 (id 14)</text>"), std::string::npos);
   EXPECT_EQ(svg.find("id 15"), std::string::npos) << "another range's stream";
