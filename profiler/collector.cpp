@@ -1,18 +1,10 @@
 #include "collector.h"
 
-#include <pthread.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -42,6 +34,7 @@
 #include "nvtx_callbacks.h"
 #include "nvtx_tracker.h"
 #include "open_captures.h"
+#include "process_facts.h"
 #include "range_profiler.h"
 #include "sass_source.h"
 #include "stopwatch.h"
@@ -52,60 +45,10 @@ namespace {
 
 constexpr const char* kCollectorVersion = "0.1.0";
 
-/// Writes all of `text` to `fd` (a pipe: the parent reads as it comes).
-void write_all(int fd, std::string_view text) {
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0)
-      throw Error("cannot write the measurement to descriptor " + std::to_string(fd) + ": " +
-                  (n < 0 ? std::strerror(errno) : "nothing was written"));
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-}
-
-// Forks so far: a forked child's one thread must read its own id again.
-std::atomic<unsigned> g_forks{0};
-
-/// The calling thread's id, read once per thread (a system call) and again after a fork.
-std::uint32_t this_thread() {
-  thread_local std::uint32_t id = 0;
-  thread_local unsigned read_after_forks = 0;
-  static const bool counting_forks = [] {
-    return pthread_atfork(nullptr, nullptr, [] { g_forks.fetch_add(1, std::memory_order_relaxed); }) == 0;
-  }();
-  const unsigned forks = g_forks.load(std::memory_order_relaxed);
-  if (id == 0 || !counting_forks || read_after_forks != forks) {
-    id = static_cast<std::uint32_t>(::syscall(SYS_gettid));
-    read_after_forks = forks;
-  }
-  return id;
-}
-
 std::uint64_t now_ns() {
   std::uint64_t t = 0;
   cuptiGetTimestamp(&t);
   return t;
-}
-
-std::string utc_now_iso8601() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::vector<std::string> own_command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::vector<std::string> args;
-  std::string arg;
-  while (std::getline(in, arg, '\0')) args.push_back(arg);
-  return args;
 }
 
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
@@ -219,7 +162,7 @@ class Collector {
   void dispatch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
     switch (domain) {
       case CUPTI_CB_DOMAIN_NVTX:
-        record_nvtx_call(nvtx_, cbid, *static_cast<const CUpti_NvtxData*>(data), this_thread(), now_ns);
+        record_nvtx_call(nvtx_, cbid, *static_cast<const CUpti_NvtxData*>(data), this_thread_id(), now_ns);
         break;
       case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
       case CUPTI_CB_DOMAIN_DRIVER_API: on_driver_call(cbid, static_cast<const CUpti_CallbackData*>(data)); break;
@@ -261,7 +204,7 @@ class Collector {
     if (d->callbackSite == CUPTI_API_ENTER) {
       t_runtime_correlation = d->correlationId;
       if (tracer_ && may_make_copies(d->functionName)) {
-        if (const std::size_t range = nvtx_.current_range(this_thread())) {
+        if (const std::size_t range = nvtx_.current_range(this_thread_id())) {
           std::lock_guard<std::mutex> lock(mutex_);
           range_by_correlation_[d->correlationId] = range;
         }
@@ -340,7 +283,7 @@ class Collector {
     std::vector<Launch> counted;   // for the source pass: taken here, since finish() takes launches_
     bool any_selected = false;
     {
-      const std::uint32_t thread = this_thread();
+      const std::uint32_t thread = this_thread_id();
       const std::size_t range = nvtx_.current_range(thread);
       std::lock_guard<std::mutex> lock(mutex_);
       std::vector<const std::string*> kernels;
