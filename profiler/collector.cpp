@@ -10,7 +10,6 @@
 #include <optional>
 #include <set>
 #include <string_view>
-#include <unordered_map>
 
 #include <cupti.h>
 
@@ -27,10 +26,10 @@
 #include "l2_flusher.h"
 #include "issue_log.h"
 #include "kernel_relaunch.h"
+#include "launch_book.h"
 #include "launch_join.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
-#include "labbook/model/text.h"
 #include "nvtx_callbacks.h"
 #include "nvtx_tracker.h"
 #include "open_captures.h"
@@ -79,7 +78,7 @@ double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 class Collector {
  public:
   explicit Collector(CollectorConfig config)
-      : config_(std::move(config)), started_at_(utc_now_iso8601()), started_ns_(now_ns()), filter_(config_.filter) {}
+      : config_(std::move(config)), started_at_(utc_now_iso8601()), started_ns_(now_ns()), book_(config_.filter) {}
 
   bool start() {
     if (CUptiResult s = cuptiSubscribe(&subscriber_, &Collector::on_callback, this); s != CUPTI_SUCCESS) {
@@ -204,10 +203,8 @@ class Collector {
     if (d->callbackSite == CUPTI_API_ENTER) {
       t_runtime_correlation = d->correlationId;
       if (tracer_ && may_make_copies(d->functionName)) {
-        if (const std::size_t range = nvtx_.current_range(this_thread_id())) {
-          std::lock_guard<std::mutex> lock(mutex_);
-          range_by_correlation_[d->correlationId] = range;
-        }
+        if (const std::size_t range = nvtx_.current_range(this_thread_id()))
+          book_.note_copy_range(d->correlationId, range);
       }
     } else {
       t_runtime_correlation = 0;
@@ -279,39 +276,22 @@ class Collector {
     }
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
-    std::vector<std::uint64_t> indices;
-    std::vector<Launch> counted;   // for the source pass: taken here, since finish() takes launches_
-    bool any_selected = false;
-    {
-      const std::uint32_t thread = this_thread_id();
-      const std::size_t range = nvtx_.current_range(thread);
-      std::lock_guard<std::mutex> lock(mutex_);
-      std::vector<const std::string*> kernels;
-      if (!graph) {
-        kernels.push_back(intern(d->symbolName ? d->symbolName : ""));
-      } else {
-        for (const std::string& k : graphs_.kernels(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph))
-          kernels.push_back(intern(k));
-      }
-      for (const std::string* mangled : kernels) {
-        Launch l{launches_seen_ + launches_.size(), mangled, range, thread, static_cast<int>(device), t_runtime_correlation,
-                 d->correlationId, graph ? DefaultStream::None : default_stream_of(stream), false, false};
-        // A graph that runs whole gets no metrics (below), so its kernels take no place in
-        // the filter's --launch-skip/--launch-count window; the kernels of a graph labbook
-        // launches node by node come here one by one and do. A trace run chooses nothing.
-        const bool wanted =
-            !graph && (profiler_ || source_) && filter_.select(nvtx_.path_of(range), demangled_name(*mangled));
-        l.selected = wanted && !beside_capture;
-        l.beside_capture = beside_capture && (wanted || graph);
-        any_selected = any_selected || l.selected;
-        indices.push_back(l.index);
-        if (source_) counted.push_back(l);
-        launches_.push_back(std::move(l));
-      }
+    const std::uint32_t thread = this_thread_id();
+    const LaunchCall launch{thread, nvtx_.current_range(thread), static_cast<int>(device), t_runtime_correlation,
+                            d->correlationId, graph ? DefaultStream::None : default_stream_of(stream), graph,
+                            profiler_ || source_, beside_capture};
+    std::vector<const std::string*> kernels;
+    if (!graph) {
+      kernels.push_back(intern(d->symbolName ? d->symbolName : ""));
+    } else {
+      for (const std::string& k : graphs_.kernels(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph))
+        kernels.push_back(intern(k));
     }
+    // For the source pass the launches are copied here, since finish() takes the book's.
+    const RecordedLaunches recorded = book_.record(launch, kernels, range_paths_, source_ != nullptr);
     if (source_) {
       // One chosen kernel is counted per run, all its launches summed (sass_source.h).
-      for (const auto& l : counted) source_->on_launch(d->context, l.index, *l.mangled, l.selected);
+      for (const auto& l : recorded.launches) source_->on_launch(d->context, l.index, *l.mangled, l.selected);
       return;
     }
     if (!profiler_ || beside_capture) return;
@@ -319,10 +299,11 @@ class Collector {
       // A graph labbook could not take over runs whole, with the profiler stopped: CUPTI 13.0
       // would give all its kernels one range (graph_replay.h).
       profiler_->skip_launch(d->context);
-      if (!indices.empty()) graphs_.ran_whole(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph);
+      if (!recorded.indices.empty())
+        graphs_.ran_whole(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph);
       return;
     }
-    if (!any_selected) {
+    if (!recorded.any_selected) {
       profiler_->skip_launch(d->context);
       return;
     }
@@ -345,7 +326,7 @@ class Collector {
                                         RelaunchGuard guard;
                                         return relaunch_kernel(call.id, d->functionParams);
                                       }};
-    profiler_->before_launch(d->context, indices.front(), d->symbolName ? d->symbolName : "", flush, relauncher);
+    profiler_->before_launch(d->context, recorded.indices.front(), d->symbolName ? d->symbolName : "", flush, relauncher);
   }
 
   // A metrics run's launch of a graph labbook took over: its nodes are launched here, one by
@@ -364,14 +345,6 @@ class Collector {
 
   // The one copy of a kernel name that launches and kernel records point to.
   const std::string* intern(const std::string& mangled) { return names_.intern(mangled); }
-
-  // A kernel's demangled name, demangled once (the launch filter matches every launch's);
-  // mutex_ held.
-  const std::string& demangled_name(const std::string& mangled) {
-    auto it = demangled_names_.find(mangled);
-    if (it == demangled_names_.end()) it = demangled_names_.emplace(mangled, demangled(mangled)).first;
-    return it->second;
-  }
 
   // From a launch's entry to its exit: one launch at a time, and timed.
   void begin_serialized_launch() {
@@ -395,7 +368,7 @@ class Collector {
                    "labbook collector: %zu launches, %.3f s in %llu of labbook's callbacks, %.3f s finishing (%.3f s "
                    "CUPTI's last records, %.3f s the measurement built, %.3f s written), %.3f s since the collector "
                    "started, %.0f MB peak resident memory (%.0f MB before finishing)\n",
-                   launches_seen_, seconds(callback_ns_.load()), static_cast<unsigned long long>(callbacks_.load()),
+                   book_.launches_seen(), seconds(callback_ns_.load()), static_cast<unsigned long long>(callbacks_.load()),
                    seconds(finish_ns), seconds(finish_stages_.flushed_ns - profiler_finished),
                    seconds(finish_stages_.built_ns - finish_stages_.flushed_ns),
                    seconds(now_ns() - finish_stages_.built_ns), seconds(now_ns() - started_ns_), peak_resident_mb(),
@@ -414,28 +387,13 @@ class Collector {
                  "%d L2 flushes in %.3f s after %.3f s preparing them (%.3f s of it waited for), "
                  "%.3f s finishing (%.3f s of it the profiler's last batch and teardown), "
                  "%.3f s since the collector started, %.0f MB peak resident memory\n",
-                 launches_seen_, seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
+                 book_.launches_seen(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
                  profiler_->host_setup_seconds(), host.availability, host.host_object, host.metrics_and_plan,
                  host.config_image, profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
                  profiler_->checkpoint_seconds(), profiler_->ranges_per_image(),
                  static_cast<double>(profiler_->counter_data_bytes()) / 1e6, flushes.flushes,
                  flushes.flush_seconds, flushes.prepare_seconds, flushes.waited_seconds, seconds(finish_ns),
                  seconds(profiler_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
-  }
-
-  void note_launches_beside_capture(const std::vector<Launch>& launches) {
-    std::size_t count = 0;
-    std::set<std::string> kernels;
-    for (const auto& l : launches)
-      if (l.beside_capture) {
-        ++count;
-        kernels.insert(demangled(*l.mangled));
-      }
-    if (count == 0) return;
-    issues_.add("launch_during_capture",
-                std::to_string(count) + " launches of " + join(std::vector<std::string>(kernels.begin(), kernels.end()), ", ") +
-                    " ran while another stream was being captured into a graph: CUPTI's profiler cannot start then "
-                    "without breaking that capture, so they have no metrics");
   }
 
   Measurement build() {
@@ -458,19 +416,10 @@ class Collector {
     }
     m.ranges = nvtx_.ranges();
 
-    std::vector<Launch> launches;
-    std::unordered_map<std::uint32_t, std::size_t> range_by_correlation;
-    {
-      // Taken, not copied (at 10^5 launches 10 MB at the collector's peak): callbacks made
-      // after finish() began do nothing, and those in flight append, numbered after these.
-      std::lock_guard<std::mutex> lock(mutex_);
-      launches = std::move(launches_);
-      range_by_correlation = std::move(range_by_correlation_);
-      launches_.clear();
-      range_by_correlation_.clear();
-      launches_seen_ = launches.size();
-    }
-    note_launches_beside_capture(launches);
+    TakenLaunches taken = book_.take();
+    const std::vector<Launch>& launches = taken.launches;
+    if (std::optional<std::string> message = launches_beside_capture(launches))
+      issues_.add("launch_during_capture", *message);
     std::set<int> devices;
     for (const auto& l : launches) devices.insert(l.device);
     int count = 0;
@@ -486,7 +435,7 @@ class Collector {
       JoinedKernels joined = kernels_from_records(std::move(batch.kernels), launches, metrics, path_of);
       m.kernels = std::move(joined.kernels);
       for (const std::string& message : joined.unmatched) issues_.add("unmatched_kernel", message);
-      name_copy_ranges(batch.copies, range_by_correlation, path_of);
+      name_copy_ranges(batch.copies, taken.range_by_correlation, path_of);
       m.copies = std::move(batch.copies);
       m.api_calls = to_api_calls(std::move(batch.api_calls));
       m.memory_events = std::move(batch.memory_events);
@@ -505,28 +454,24 @@ class Collector {
   CollectorConfig config_;
   std::string started_at_;
   std::uint64_t started_ns_;
-  LaunchFilter filter_;                   // guarded by mutex_
+  LaunchBook book_;
   std::recursive_mutex launch_serializer_;
   std::atomic<std::uint64_t> launch_ns_{0};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   IssueLog issues_;
   NvtxTracker nvtx_;
+  const RangePaths range_paths_ = [this](std::size_t range) { return nvtx_.path_of(range); };   // the filter's
   InternedNames names_;                   // kernel names, before those who point into it
   std::unique_ptr<ActivityTracer> tracer_;
   std::unique_ptr<RangeProfiler> profiler_;
   std::unique_ptr<L2Flusher> flusher_;
   std::unique_ptr<SassSource> source_;
-  std::mutex mutex_;
-  std::vector<Launch> launches_;
-  std::size_t launches_seen_ = 0;         // launches_'s size when finish() took it (mutex_)
   struct {
     std::uint64_t flushed_ns = 0, built_ns = 0;
     double peak_before_mb = 0;   // where the peak is: during the run, or while finishing
   } finish_stages_;                        // for LABBOOK_VERBOSE
   OpenCaptures captures_;
   GraphFollower graphs_{issues_, !config_.metrics.empty()};
-  std::unordered_map<std::uint32_t, std::size_t> range_by_correlation_;   // NVTX range ids of runtime calls (for copies)
-  std::unordered_map<std::string, std::string> demangled_names_;
   std::atomic<bool> finished_{false};
   std::atomic<std::uint64_t> callback_ns_{0}, callbacks_{0};   // with LABBOOK_VERBOSE
 };
