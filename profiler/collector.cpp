@@ -33,6 +33,7 @@
 #include "nvtx_callbacks.h"
 #include "nvtx_tracker.h"
 #include "open_captures.h"
+#include "overhead_report.h"
 #include "process_facts.h"
 #include "range_profiler.h"
 #include "sass_source.h"
@@ -364,36 +365,24 @@ class Collector {
   void report_overhead(std::uint64_t started, std::uint64_t profiler_finished) const {
     const std::uint64_t finish_ns = now_ns() - started, profiler_ns = profiler_finished - started;
     if (!profiler_) {
-      std::fprintf(stderr,
-                   "labbook collector: %zu launches, %.3f s in %llu of labbook's callbacks, %.3f s finishing (%.3f s "
-                   "CUPTI's last records, %.3f s the measurement built, %.3f s written), %.3f s since the collector "
-                   "started, %.0f MB peak resident memory (%.0f MB before finishing)\n",
-                   book_.launches_seen(), seconds(callback_ns_.load()), static_cast<unsigned long long>(callbacks_.load()),
-                   seconds(finish_ns), seconds(finish_stages_.flushed_ns - profiler_finished),
-                   seconds(finish_stages_.built_ns - finish_stages_.flushed_ns),
-                   seconds(now_ns() - finish_stages_.built_ns), seconds(now_ns() - started_ns_), peak_resident_mb(),
-                   finish_stages_.peak_before_mb);
+      const TraceOverhead figures{book_.launches_seen(), seconds(callback_ns_.load()), callbacks_.load(),
+                                  seconds(finish_ns), seconds(finish_stages_.flushed_ns - profiler_finished),
+                                  seconds(finish_stages_.built_ns - finish_stages_.flushed_ns),
+                                  seconds(now_ns() - finish_stages_.built_ns), seconds(now_ns() - started_ns_),
+                                  peak_resident_mb(), finish_stages_.peak_before_mb};
+      std::fputs(describe_overhead(figures).c_str(), stderr);
       return;
     }
     const L2Flusher::Stats flushes = flusher_ ? flusher_->stats() : L2Flusher::Stats{};
     const RangeProfiler::HostStages host = profiler_->host_stages();
-    std::fprintf(stderr,
-                 "labbook collector: %zu launches, %.3f s inside launch calls (replay, setup and L2 flushes "
-                 "included), %d passes, %.3f s setting up the profiler (%.3f s of it the host config and "
-                 "pass plan: %.3f s the counter availability, %.3f s the host object, %.3f s the metrics and "
-                 "pass plan, %.3f s the config image), %.3f s setting up passes (SetConfig, Start, replayed "
-                 "passes' Stop), %.3f s evaluating counters, %.3f s saving and restoring memory for kernel replay, "
-                 "%zu ranges a counter-data image (%.1f MB in all), "
-                 "%d L2 flushes in %.3f s after %.3f s preparing them (%.3f s of it waited for), "
-                 "%.3f s finishing (%.3f s of it the profiler's last batch and teardown), "
-                 "%.3f s since the collector started, %.0f MB peak resident memory\n",
-                 book_.launches_seen(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
-                 profiler_->host_setup_seconds(), host.availability, host.host_object, host.metrics_and_plan,
-                 host.config_image, profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
-                 profiler_->checkpoint_seconds(), profiler_->ranges_per_image(),
-                 static_cast<double>(profiler_->counter_data_bytes()) / 1e6, flushes.flushes,
-                 flushes.flush_seconds, flushes.prepare_seconds, flushes.waited_seconds, seconds(finish_ns),
-                 seconds(profiler_ns), seconds(now_ns() - started_ns_), peak_resident_mb());
+    const ProfilerOverhead figures{
+        book_.launches_seen(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
+        profiler_->host_setup_seconds(), host.availability, host.host_object, host.metrics_and_plan,
+        host.config_image, profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
+        profiler_->checkpoint_seconds(), profiler_->ranges_per_image(), profiler_->counter_data_bytes(),
+        flushes.flushes, flushes.flush_seconds, flushes.prepare_seconds, flushes.waited_seconds, seconds(finish_ns),
+        seconds(profiler_ns), seconds(now_ns() - started_ns_), peak_resident_mb()};
+    std::fputs(describe_overhead(figures).c_str(), stderr);
   }
 
   Measurement build() {
