@@ -5,10 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <mutex>
-#include <optional>
-#include <set>
 #include <string_view>
 
 #include <cupti.h>
@@ -18,7 +15,6 @@
 #include "collector_environment.h"
 #include "context_sync.h"
 #include "cupti_status.h"
-#include "device_facts.h"
 #include "driver_callbacks.h"
 #include "graph_exec_calls.h"
 #include "graph_follower.h"
@@ -30,6 +26,7 @@
 #include "launch_join.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
+#include "measurement_assembly.h"
 #include "nvtx_callbacks.h"
 #include "nvtx_tracker.h"
 #include "open_captures.h"
@@ -42,8 +39,6 @@
 namespace labbook::profiler {
 
 namespace {
-
-constexpr const char* kCollectorVersion = "0.1.0";
 
 std::uint64_t now_ns() {
   std::uint64_t t = 0;
@@ -132,7 +127,8 @@ class Collector {
     finish_stages_.flushed_ns = finish_stages_.built_ns = now_ns();   // built_ns again once built
     bool built = false;
     try {
-      Measurement m = build();
+      Measurement m = assemble_measurement(
+          {config_, started_at_, book_.take(), nvtx_, profiler_.get(), source_.get(), tracer_.get(), issues_});
       m.program.stop_reason = stop_reason;
       finish_stages_.built_ns = now_ns();
       built = true;
@@ -385,65 +381,9 @@ class Collector {
     std::fputs(describe_overhead(figures).c_str(), stderr);
   }
 
-  Measurement build() {
-    Measurement m;
-    m.program.command = own_command_line();
-    m.program.started_at = started_at_;
-    m.program.mode = config_.trace ? (config_.metrics.empty() ? "trace" : "trace+metrics")
-                     : source_    ? "source"
-                                  : "metrics";
-    m.program.collector_version = kCollectorVersion;
-    std::uint32_t cupti_version = 0;
-    cuptiGetVersion(&cupti_version);
-    m.program.cupti_version = static_cast<int>(cupti_version);
-    m.metrics_requested = config_.metrics;
-    m.metric_scope = config_.filter.describe();
-    m.metric_passes = profiler_ ? profiler_->passes() : 0;
-    if (profiler_) {
-      m.metric_replay = config_.application_replay ? "application" : "kernel";
-      m.cache_control = config_.flush_l2 ? "all" : "none";
-    }
-    m.ranges = nvtx_.ranges();
-
-    TakenLaunches taken = book_.take();
-    const std::vector<Launch>& launches = taken.launches;
-    if (std::optional<std::string> message = launches_beside_capture(launches))
-      issues_.add("launch_during_capture", *message);
-    std::set<int> devices;
-    for (const auto& l : launches) devices.insert(l.device);
-    int count = 0;
-    if (devices.empty() && cuDeviceGetCount(&count) == CUDA_SUCCESS && count > 0) devices.insert(0);
-    for (int d : devices) m.devices.push_back(read_device_facts(d, issues_));
-
-    const LaunchMetrics metrics = profiler_ ? profiler_->results() : LaunchMetrics{};
-    const auto sass = source_ ? source_->results() : std::map<std::uint64_t, SassSource::Counted>{};
-    if (source_) m.program.source_kernels = source_->functions_chosen();
-    const RangePaths path_of = [this](std::size_t range) { return nvtx_.path_of(range); };
-    if (tracer_) {
-      ActivityBatch batch = tracer_->take();
-      JoinedKernels joined = kernels_from_records(std::move(batch.kernels), launches, metrics, path_of);
-      m.kernels = std::move(joined.kernels);
-      for (const std::string& message : joined.unmatched) issues_.add("unmatched_kernel", message);
-      name_copy_ranges(batch.copies, taken.range_by_correlation, path_of);
-      m.copies = std::move(batch.copies);
-      m.api_calls = to_api_calls(std::move(batch.api_calls));
-      m.memory_events = std::move(batch.memory_events);
-    } else {
-      m.kernels = kernels_from_launches(launches, metrics, path_of);
-      for (Kernel& k : m.kernels)
-        if (auto st = sass.find(k.launch); st != sass.end()) {
-          k.sass = st->second.instructions;
-          k.sass_launches = st->second.launches;
-        }
-    }
-    m.issues = issues_.snapshot();
-    return m;
-  }
-
   CollectorConfig config_;
   std::string started_at_;
   std::uint64_t started_ns_;
-  LaunchBook book_;
   std::recursive_mutex launch_serializer_;
   std::atomic<std::uint64_t> launch_ns_{0};
   CUpti_SubscriberHandle subscriber_ = nullptr;
@@ -451,6 +391,7 @@ class Collector {
   NvtxTracker nvtx_;
   const RangePaths range_paths_ = [this](std::size_t range) { return nvtx_.path_of(range); };   // the filter's
   InternedNames names_;                   // kernel names, before those who point into it
+  LaunchBook book_;
   std::unique_ptr<ActivityTracer> tracer_;
   std::unique_ptr<RangeProfiler> profiler_;
   std::unique_ptr<L2Flusher> flusher_;

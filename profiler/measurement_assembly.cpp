@@ -1,0 +1,87 @@
+#include "measurement_assembly.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include "activity_records.h"
+#include "activity_tracer.h"
+#include "device_facts.h"
+#include "issue_log.h"
+#include "launch_join.h"
+#include "nvtx_tracker.h"
+#include "process_facts.h"
+#include "range_profiler.h"
+#include "sass_source.h"
+
+namespace labbook::profiler {
+
+namespace {
+
+constexpr const char* kCollectorVersion = "0.1.0";
+
+}  // namespace
+
+Measurement assemble_measurement(MeasurementParts parts) {
+  const CollectorConfig& config = parts.config;
+  IssueLog& issues = parts.issues;
+  Measurement m;
+  m.program.command = own_command_line();
+  m.program.started_at = parts.started_at;
+  m.program.mode = config.trace ? (config.metrics.empty() ? "trace" : "trace+metrics")
+                   : parts.source ? "source"
+                                  : "metrics";
+  m.program.collector_version = kCollectorVersion;
+  std::uint32_t cupti_version = 0;
+  cuptiGetVersion(&cupti_version);
+  m.program.cupti_version = static_cast<int>(cupti_version);
+  m.metrics_requested = config.metrics;
+  m.metric_scope = config.filter.describe();
+  m.metric_passes = parts.profiler ? parts.profiler->passes() : 0;
+  if (parts.profiler) {
+    m.metric_replay = config.application_replay ? "application" : "kernel";
+    m.cache_control = config.flush_l2 ? "all" : "none";
+  }
+  m.ranges = parts.nvtx.ranges();
+
+  const std::vector<Launch>& launches = parts.launches.launches;
+  if (std::optional<std::string> message = launches_beside_capture(launches))
+    issues.add("launch_during_capture", *message);
+  std::set<int> devices;
+  for (const auto& l : launches) devices.insert(l.device);
+  int count = 0;
+  if (devices.empty() && cuDeviceGetCount(&count) == CUDA_SUCCESS && count > 0) devices.insert(0);
+  for (int d : devices) m.devices.push_back(read_device_facts(d, issues));
+
+  const LaunchMetrics metrics = parts.profiler ? parts.profiler->results() : LaunchMetrics{};
+  const auto sass = parts.source ? parts.source->results() : std::map<std::uint64_t, SassSource::Counted>{};
+  if (parts.source) m.program.source_kernels = parts.source->functions_chosen();
+  const NvtxTracker& nvtx = parts.nvtx;
+  const RangePaths path_of = [&nvtx](std::size_t range) { return nvtx.path_of(range); };
+  if (parts.tracer) {
+    ActivityBatch batch = parts.tracer->take();
+    JoinedKernels joined = kernels_from_records(std::move(batch.kernels), launches, metrics, path_of);
+    m.kernels = std::move(joined.kernels);
+    for (const std::string& message : joined.unmatched) issues.add("unmatched_kernel", message);
+    name_copy_ranges(batch.copies, parts.launches.range_by_correlation, path_of);
+    m.copies = std::move(batch.copies);
+    m.api_calls = to_api_calls(std::move(batch.api_calls));
+    m.memory_events = std::move(batch.memory_events);
+  } else {
+    m.kernels = kernels_from_launches(launches, metrics, path_of);
+    for (Kernel& k : m.kernels)
+      if (auto st = sass.find(k.launch); st != sass.end()) {
+        k.sass = st->second.instructions;
+        k.sass_launches = st->second.launches;
+      }
+  }
+  m.issues = issues.snapshot();
+  return m;
+}
+
+}  // namespace labbook::profiler

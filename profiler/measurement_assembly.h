@@ -1,0 +1,36 @@
+#pragma once
+/// @file
+/// The measurement made at the end of a run from what the collector's parts kept: the program's
+/// facts, its NVTX ranges and devices, its kernels joined with the trace's records and the
+/// metrics or source counts, its copies, API calls and memory events, and the issues. Calls
+/// CUPTI and the driver (versions, device facts), so it lives in the collector library.
+#include <string>
+
+#include "collector.h"
+#include "labbook/model/measurement.h"
+#include "launch_book.h"
+
+namespace labbook::profiler {
+
+class ActivityTracer;
+class IssueLog;
+class NvtxTracker;
+class RangeProfiler;
+class SassSource;
+
+/// What the measurement is made from; a null part was not asked for by the run's config.
+struct MeasurementParts {
+  const CollectorConfig& config;
+  const std::string& started_at;        // the collector's start, ISO 8601 in UTC
+  TakenLaunches launches;               // taken from the run's LaunchBook
+  const NvtxTracker& nvtx;
+  const RangeProfiler* profiler;        // its metrics, finished
+  const SassSource* source;             // its source counts, finished
+  ActivityTracer* tracer;               // its records, flushed: taken here
+  IssueLog& issues;                     // the run's, added to here
+};
+
+/// The run's measurement, its stop reason left to the caller.
+Measurement assemble_measurement(MeasurementParts parts);
+
+}  // namespace labbook::profiler
