@@ -50,18 +50,6 @@ thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in f
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
 
-/// A runtime call whose copies and memsets the trace records (the memcpy and memset family, and
-/// graph launches, whose memcpy and memset nodes are the launch call's): its NVTX range is kept
-/// for them. Others are not, kernel launches above all (a kernel takes its launch's range; 10^5
-/// launches held 5 MB of ranges that no copy would take).
-bool may_make_copies(const char* function) {
-  if (!function) return false;
-  const std::string_view name(function);
-  for (const char* family : {"Memcpy", "Memset", "GraphLaunch"})
-    if (name.find(family) != std::string_view::npos) return true;
-  return false;
-}
-
 /// Which default stream, if any, a launch's stream handle names.
 DefaultStream default_stream_of(CUstream stream) {
   if (stream == nullptr || stream == CU_STREAM_LEGACY) return DefaultStream::Legacy;

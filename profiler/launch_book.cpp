@@ -1,6 +1,7 @@
 #include "launch_book.h"
 
 #include <set>
+#include <string_view>
 
 #include "labbook/model/text.h"
 
@@ -56,6 +57,14 @@ const std::string& LaunchBook::demangled_name(const std::string& mangled) {
   auto it = demangled_names_.find(mangled);
   if (it == demangled_names_.end()) it = demangled_names_.emplace(mangled, demangled(mangled)).first;
   return it->second;
+}
+
+bool may_make_copies(const char* function) {
+  if (!function) return false;
+  const std::string_view name(function);
+  for (const char* family : {"Memcpy", "Memset", "GraphLaunch"})
+    if (name.find(family) != std::string_view::npos) return true;
+  return false;
 }
 
 std::optional<std::string> launches_beside_capture(const std::vector<Launch>& launches) {

@@ -53,7 +53,8 @@ class LaunchBook {
   RecordedLaunches record(const LaunchCall& call, const std::vector<const std::string*>& kernels,
                           const RangePaths& path_of, bool copy_launches);
 
-  /// The runtime call `correlation` was made in NVTX range `range`: its copies take it.
+  /// The runtime call `correlation` was made in NVTX range `range`: its copies take it
+  /// (the calls that may_make_copies() names).
   void note_copy_range(std::uint32_t correlation, std::size_t range);
 
   /// Takes everything recorded so far, leaving the book empty; launches recorded later are
@@ -74,6 +75,12 @@ class LaunchBook {
   std::unordered_map<std::uint32_t, std::size_t> range_by_correlation_;
   std::unordered_map<std::string, std::string> demangled_names_;
 };
+
+/// A runtime call whose copies and memsets the trace records (the memcpy and memset family, and
+/// graph launches, whose memcpy and memset nodes are the launch call's): its NVTX range is kept
+/// for them. Others are not, kernel launches above all (a kernel takes its launch's range; 10^5
+/// launches held 5 MB of ranges that no copy would take). `function`: the runtime API's name.
+bool may_make_copies(const char* function);
 
 /// The collection issue ("launch_during_capture") for `launches` that ran beside a stream
 /// capture, without metrics: how many, and their kernels; std::nullopt when none did.

@@ -115,6 +115,14 @@ TEST(LaunchBook, CopyRangesAreTakenAndCleared) {
   EXPECT_TRUE(book.take().range_by_correlation.empty());
 }
 
+TEST(LaunchBook, OnlyCopiesMemsetsAndGraphLaunchesKeepTheirRange) {
+  for (const char* call : {"cudaMemcpy", "cudaMemcpyAsync_ptsz", "cudaMemset2DAsync", "cudaGraphLaunch"})
+    EXPECT_TRUE(may_make_copies(call)) << call;
+  for (const char* call : {"cudaLaunchKernel", "cudaMalloc", "cudaStreamSynchronize", ""})
+    EXPECT_FALSE(may_make_copies(call)) << call;
+  EXPECT_FALSE(may_make_copies(nullptr));
+}
+
 TEST(LaunchBook, LaunchesBesideACaptureAreCountedAndNamedOnce) {
   EXPECT_EQ(launches_beside_capture({}), std::nullopt);
   std::vector<Launch> launches;
