@@ -13,7 +13,6 @@
 #include "activity_tracer.h"
 #include "callback_switches.h"
 #include "collector_environment.h"
-#include "context_sync.h"
 #include "cupti_status.h"
 #include "driver_callbacks.h"
 #include "graph_exec_calls.h"
@@ -32,6 +31,7 @@
 #include "open_captures.h"
 #include "overhead_report.h"
 #include "process_facts.h"
+#include "profiled_launch.h"
 #include "range_profiler.h"
 #include "sass_source.h"
 #include "stopwatch.h"
@@ -292,26 +292,7 @@ class Collector {
       profiler_->skip_launch(d->context);
       return;
     }
-    // The flush comes last: CUPTI's set-up before the first kernel touched L2 again. Kernel
-    // replay launches the kernel again for its earlier passes, each after a flush. The
-    // program's earlier work is waited for first, as ncu serializes it and kernel replay's
-    // memory save already does: the GPU time-slices the program's context and the flusher's,
-    // so work still running could dirty L2 after the flush, its lines then written back during
-    // the profiled kernel. CUPTI's auto range waits for the whole context after each launch
-    // anyway (its documentation), so this adds no hang that its wait would not.
-    const auto flush = [&] {
-      if (!flusher_) return;
-      synchronize_context(d->context);
-      if (const std::string problem = flusher_->flush(static_cast<int>(device)); !problem.empty())
-        issues_.add("cache_control_failed", "L2 could not be flushed before kernels (" + problem +
-                                                "): they started with what earlier work left in L2");
-    };
-    const KernelRelauncher relauncher{[&] { return load_kernel(call.id, d->functionParams); },
-                                      [&] {
-                                        RelaunchGuard guard;
-                                        return relaunch_kernel(call.id, d->functionParams);
-                                      }};
-    profiler_->before_launch(d->context, recorded.indices.front(), d->symbolName ? d->symbolName : "", flush, relauncher);
+    profile_launch(*profiler_, flusher_.get(), issues_, call.id, *d, static_cast<int>(device), recorded.indices.front());
   }
 
   // A metrics run's launch of a graph labbook took over: its nodes are launched here, one by
