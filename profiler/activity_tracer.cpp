@@ -14,7 +14,9 @@ ActivityTracer* g_tracer = nullptr;   // CUPTI's buffer callbacks carry no user 
 ActivityTracer::ActivityTracer(IssueLog& issues, InternedNames& names) : issues_(issues), names_(names) {
   g_tracer = this;
   // System thread ids, so API records share thread ids with NVTX ranges.
-  cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
+  if (CUptiResult s = cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM); s != CUPTI_SUCCESS)
+    issues_.add("thread_ids_unmatched", describe_call("cuptiSetThreadIdType", s) +
+                                            ": the timeline's API calls may sit on other threads than their NVTX ranges");
   if (CUptiResult s = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed); s != CUPTI_SUCCESS) {
     issues_.add("trace_unavailable", describe_call("cuptiActivityRegisterCallbacks", s));
     return;
@@ -68,7 +70,11 @@ void ActivityTracer::enable_unified_memory() {
   });
 }
 
-void ActivityTracer::flush() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+void ActivityTracer::flush() {
+  if (CUptiResult s = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); s != CUPTI_SUCCESS)
+    issues_.add("records_dropped", describe_call("cuptiActivityFlushAll", s) +
+                                       ": the timeline may lack the program's last kernels, copies and calls");
+}
 
 ActivityBatch ActivityTracer::take() {
   std::lock_guard<std::mutex> lock(mutex_);
