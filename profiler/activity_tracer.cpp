@@ -21,6 +21,7 @@ ActivityTracer::ActivityTracer(IssueLog& issues, InternedNames& names) : issues_
     issues_.add("trace_unavailable", describe_call("cuptiActivityRegisterCallbacks", s));
     return;
   }
+  registered_ = true;
   // CONCURRENT_KERNEL, not KERNEL: the latter serializes kernels.
   for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                   CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_RUNTIME}) {
@@ -71,6 +72,7 @@ void ActivityTracer::enable_unified_memory() {
 }
 
 void ActivityTracer::flush() {
+  if (!registered_) return;   // trace_unavailable says why
   if (CUptiResult s = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); s != CUPTI_SUCCESS)
     issues_.add("records_dropped", describe_call("cuptiActivityFlushAll", s) +
                                        ": the timeline may lack the program's last kernels, copies and calls");

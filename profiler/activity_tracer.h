@@ -32,6 +32,7 @@ class ActivityTracer {
 
   IssueLog& issues_;
   InternedNames& names_;
+  bool registered_ = false;   // CUPTI took the buffer callbacks
   std::once_flag unified_memory_once_;
   std::mutex mutex_;
   ActivityBatch batch_;

@@ -1,10 +1,8 @@
 #include "collector.h"
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <string_view>
 
@@ -12,7 +10,6 @@
 
 #include "activity_tracer.h"
 #include "callback_switches.h"
-#include "collector_environment.h"
 #include "cupti_status.h"
 #include "driver_callbacks.h"
 #include "graph_exec_calls.h"
@@ -261,16 +258,22 @@ class Collector {
     }
     std::uint32_t device = 0;
     cuptiGetDeviceId(d->context, &device);
-    const std::uint32_t thread = this_thread_id();
-    const LaunchCall launch{thread, nvtx_.current_range(thread), static_cast<int>(device), t_runtime_correlation,
-                            d->correlationId, graph ? DefaultStream::None : default_stream_of(stream), graph,
-                            profiler_ || source_, beside_capture};
-    std::vector<const std::string*> kernels;
+    LaunchCall launch;
+    launch.thread = this_thread_id();
+    launch.range = nvtx_.current_range(launch.thread);
+    launch.device = static_cast<int>(device);
+    launch.runtime_correlation = t_runtime_correlation;
+    launch.driver_correlation = d->correlationId;
+    launch.default_stream = graph ? DefaultStream::None : default_stream_of(stream);
+    launch.graph = graph;
+    launch.choosing = profiler_ || source_;
+    launch.beside_capture = beside_capture;
+    std::vector<const std::string*> kernels;   // the one copy of each name, which records point to
     if (!graph) {
-      kernels.push_back(intern(d->symbolName ? d->symbolName : ""));
+      kernels.push_back(names_.intern(d->symbolName ? d->symbolName : ""));
     } else {
       for (const std::string& k : graphs_.kernels(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph))
-        kernels.push_back(intern(k));
+        kernels.push_back(names_.intern(k));
     }
     // For the source pass the launches are copied here, since finish() takes the book's.
     const RecordedLaunches recorded = book_.record(launch, kernels, range_paths_, source_ != nullptr);
@@ -309,9 +312,6 @@ class Collector {
     return true;
   }
 
-  // The one copy of a kernel name that launches and kernel records point to.
-  const std::string* intern(const std::string& mangled) { return names_.intern(mangled); }
-
   // From a launch's entry to its exit: one launch at a time, and timed.
   void begin_serialized_launch() {
     launch_serializer_.lock();
@@ -330,24 +330,30 @@ class Collector {
   void report_overhead(std::uint64_t started, std::uint64_t profiler_finished) const {
     const std::uint64_t finish_ns = now_ns() - started, profiler_ns = profiler_finished - started;
     if (!profiler_) {
-      const TraceOverhead figures{book_.launches_seen(), seconds(callback_ns_.load()), callbacks_.load(),
-                                  seconds(finish_ns), seconds(finish_stages_.flushed_ns - profiler_finished),
-                                  seconds(finish_stages_.built_ns - finish_stages_.flushed_ns),
-                                  seconds(now_ns() - finish_stages_.built_ns), seconds(now_ns() - started_ns_),
-                                  peak_resident_mb(), finish_stages_.peak_before_mb};
-      std::fputs(describe_overhead(figures).c_str(), stderr);
+      TraceOverhead f;
+      f.launches = book_.launches_seen();
+      f.callback_seconds = seconds(callback_ns_.load());
+      f.callbacks = callbacks_.load();
+      f.finish_seconds = seconds(finish_ns);
+      f.records_seconds = seconds(finish_stages_.flushed_ns - profiler_finished);
+      f.build_seconds = seconds(finish_stages_.built_ns - finish_stages_.flushed_ns);
+      f.write_seconds = seconds(now_ns() - finish_stages_.built_ns);
+      f.since_start_seconds = seconds(now_ns() - started_ns_);
+      f.peak_mb = peak_resident_mb();
+      f.peak_before_finish_mb = finish_stages_.peak_before_mb;
+      std::fputs(describe_overhead(f).c_str(), stderr);
       return;
     }
-    const L2Flusher::Stats flushes = flusher_ ? flusher_->stats() : L2Flusher::Stats{};
-    const RangeProfiler::HostStages host = profiler_->host_stages();
-    const ProfilerOverhead figures{
-        book_.launches_seen(), seconds(launch_ns_.load()), profiler_->passes(), profiler_->setup_seconds(),
-        profiler_->host_setup_seconds(), host.availability, host.host_object, host.metrics_and_plan,
-        host.config_image, profiler_->pass_control_seconds(), profiler_->evaluation_seconds(),
-        profiler_->checkpoint_seconds(), profiler_->ranges_per_image(), profiler_->counter_data_bytes(),
-        flushes.flushes, flushes.flush_seconds, flushes.prepare_seconds, flushes.waited_seconds, seconds(finish_ns),
-        seconds(profiler_ns), seconds(now_ns() - started_ns_), peak_resident_mb()};
-    std::fputs(describe_overhead(figures).c_str(), stderr);
+    ProfilerOverhead f;
+    profiler_->add_costs(f);
+    if (flusher_) flusher_->add_costs(f);
+    f.launches = book_.launches_seen();
+    f.launch_seconds = seconds(launch_ns_.load());
+    f.finish_seconds = seconds(finish_ns);
+    f.profiler_finish_seconds = seconds(profiler_ns);
+    f.since_start_seconds = seconds(now_ns() - started_ns_);
+    f.peak_mb = peak_resident_mb();
+    std::fputs(describe_overhead(f).c_str(), stderr);
   }
 
   CollectorConfig config_;

@@ -1,5 +1,7 @@
 #include "graph_node_copy.h"
 
+#include <cstddef>
+
 #include "driver_status.h"
 
 namespace labbook::profiler {

@@ -18,7 +18,7 @@ std::string copy_kernel(const CUDA_KERNEL_NODE_PARAMS& p, CUfunction& function, 
 
 /// The launch attributes a kernel node sets that change what or how it computes. A node
 /// updated from the device cannot be copied; a cluster size compiled into the kernel must not
-/// be given again at launch.
+/// be given again at launch. "" or why the node cannot be copied.
 std::string copy_attributes(CUgraphNode node, CUfunction function, std::vector<CUlaunchAttribute>& attributes);
 
 }  // namespace labbook::profiler

@@ -34,7 +34,6 @@ const char* silencing_call(CUgraphNodeType type) {
   }
 }
 
-
 const char* node_type_name(CUgraphNodeType type) {
   switch (type) {
     case CU_GRAPH_NODE_TYPE_HOST: return "a host-function node";

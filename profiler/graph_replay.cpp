@@ -1,8 +1,6 @@
 #include "graph_replay.h"
 
 #include <algorithm>
-#include <cstdint>
-#include <optional>
 
 #include "driver_status.h"
 #include "graph_kernels.h"

@@ -12,9 +12,8 @@
 
 namespace labbook::profiler {
 
+// Set while labbook's own driver calls run on this thread (GraphReplay::in_replay).
 inline thread_local bool t_in_replay = false;
-
-inline constexpr const char* kUnknownNode = "the program changed a node labbook had not copied";
 
 struct InReplay {   // marks this thread's driver calls as labbook's own for a scope
   InReplay() { t_in_replay = true; }

@@ -10,6 +10,12 @@
 
 namespace labbook::profiler {
 
+namespace {
+
+constexpr const char* kUnknownNode = "the program changed a node labbook had not copied";
+
+}  // namespace
+
 GraphReplay::Node* GraphReplay::find(CUgraphExec exec, CUgraphNode node) {
   auto it = execs_.find(exec);
   if (it == execs_.end()) return nullptr;

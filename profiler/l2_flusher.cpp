@@ -8,6 +8,7 @@
 #include "capture_mode.h"
 #include "driver_status.h"
 #include "l2_flush_kernel.h"
+#include "overhead_report.h"
 #include "stopwatch.h"
 
 namespace labbook::profiler {
@@ -71,9 +72,12 @@ std::string L2Flusher::prepare(int device, Device& d) {
   return "";
 }
 
-L2Flusher::Stats L2Flusher::stats() const {
+void L2Flusher::add_costs(ProfilerOverhead& costs) const {
   std::lock_guard<std::mutex> lock(stats_mutex_);
-  return stats_;
+  costs.flushes = stats_.flushes;
+  costs.flush_seconds = stats_.flush_seconds;
+  costs.flush_prepare_seconds = stats_.prepare_seconds;
+  costs.flush_waited_seconds = stats_.waited_seconds;
 }
 
 // Prepares and times it, with the flusher's own driver calls marked so that the collector

@@ -22,6 +22,8 @@
 
 namespace labbook::profiler {
 
+struct ProfilerOverhead;
+
 class L2Flusher {
  public:
   explicit L2Flusher(std::vector<FlushPass> passes = {FlushPass::Write, FlushPass::Discard});
@@ -47,17 +49,17 @@ class L2Flusher {
   /// ignores the flusher's own launches and context.
   static bool in_flush();
 
-  /// For the collector's overhead report: flushes so far, seconds spent in them, in preparing
-  /// (a context, the flush kernel, a buffer twice the L2; on a thread of its own after
-  /// prepare_soon), and how long launches waited for a preparation (all of it without
-  /// prepare_soon).
+  /// For the collector's overhead report (LABBOOK_VERBOSE), into `costs`: flushes so far,
+  /// seconds spent in them, in preparing (a context, the flush kernel, a buffer twice the L2;
+  /// on a thread of its own after prepare_soon), and how long launches waited for a
+  /// preparation (all of it without prepare_soon).
+  void add_costs(ProfilerOverhead& costs) const;
+
+ private:
   struct Stats {
     int flushes = 0;
     double flush_seconds = 0, prepare_seconds = 0, waited_seconds = 0;
   };
-  Stats stats() const;
-
- private:
   struct Device;
   std::string prepare(int device, Device& d);
   void prepare_timed(int device, Device& d);

@@ -35,8 +35,8 @@ void LaunchBook::note_copy_range(std::uint32_t correlation, std::size_t range) {
 
 TakenLaunches LaunchBook::take() {
   TakenLaunches taken;
-  // Taken, not copied (at 10^5 launches 10 MB at the collector's peak): callbacks made
-  // after finish() began do nothing, and those in flight append, numbered after these.
+  // Moved, not copied (at 10^5 launches 10 MB at the collector's peak): launches recorded
+  // after this, by callbacks still in flight, are numbered after these.
   std::lock_guard<std::mutex> lock(mutex_);
   taken.launches = std::move(launches_);
   taken.range_by_correlation = std::move(range_by_correlation_);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "launch_filter.h"
@@ -19,15 +20,15 @@ namespace labbook::profiler {
 
 /// What one launch call (the driver callback's entry) tells of its kernels but their names.
 struct LaunchCall {
-  std::uint32_t thread;
-  std::size_t range;                   // NvtxTracker's Range id open on the thread; 0: none
-  int device;
-  std::uint32_t runtime_correlation;   // 0 when launched through the driver API directly
-  std::uint32_t driver_correlation;
-  DefaultStream default_stream;        // None for a graph launch
-  bool graph;                          // a graph run whole: one Launch per kernel node
-  bool choosing;                       // a run with the range profiler or source counts
-  bool beside_capture;                 // another stream was being captured at the launch
+  std::uint32_t thread = 0;
+  std::size_t range = 0;                   // NvtxTracker's Range id open on the thread; 0: none
+  int device = 0;
+  std::uint32_t runtime_correlation = 0;   // 0 when launched through the driver API directly
+  std::uint32_t driver_correlation = 0;
+  DefaultStream default_stream = DefaultStream::None;   // None for a graph launch
+  bool graph = false;                      // a graph run whole: one Launch per kernel node
+  bool choosing = false;                   // a run with the range profiler or source counts
+  bool beside_capture = false;             // another stream was being captured at the launch
 };
 
 /// What record() added for one launch call.
@@ -70,7 +71,7 @@ class LaunchBook {
   mutable std::mutex mutex_;
   LaunchFilter filter_;                   // guarded by mutex_
   std::vector<Launch> launches_;
-  std::size_t launches_seen_ = 0;         // launches_'s size when finish() took it (mutex_)
+  std::size_t launches_seen_ = 0;         // launches_'s size when take() took it (mutex_)
   // NVTX range ids of runtime calls (for copies)
   std::unordered_map<std::uint32_t, std::size_t> range_by_correlation_;
   std::unordered_map<std::string, std::string> demangled_names_;

@@ -8,7 +8,7 @@
 
 namespace labbook::profiler {
 
-/// A run without the range profiler (a trace run): its callbacks' cost and its finish.
+/// A run without the range profiler (a trace or source run): its callbacks' cost and its finish.
 struct TraceOverhead {
   std::size_t launches = 0;
   double callback_seconds = 0;   // inside labbook's callbacks

@@ -3,7 +3,10 @@
 #include <string>
 
 #include "context_sync.h"
+#include "issue_log.h"
 #include "kernel_relaunch.h"
+#include "l2_flusher.h"
+#include "range_profiler.h"
 
 namespace labbook::profiler {
 

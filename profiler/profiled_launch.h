@@ -6,11 +6,11 @@
 
 #include <cupti.h>
 
-#include "issue_log.h"
-#include "l2_flusher.h"
-#include "range_profiler.h"
-
 namespace labbook::profiler {
+
+class IssueLog;
+class L2Flusher;
+class RangeProfiler;
 
 /// Profiles the launch that driver callback `d` (call `cbid`, on `device`) is entering, as
 /// launch `index`; `flusher` null where L2 is left as it is.

@@ -7,6 +7,7 @@
 
 #include "cupti_status.h"
 #include "device_checkpoint.h"
+#include "overhead_report.h"
 #include "range_profiler_state.h"
 #include "stopwatch.h"
 #include "labbook/model/text.h"
@@ -107,16 +108,6 @@ bool RangeProfiler::counter_data_size(const Context& c, std::size_t& bytes) {
 std::optional<std::uint64_t> RangeProfiler::ranges_per_image_asked() const {
   if (replay_.ranges_per_image && *replay_.ranges_per_image > 0) return replay_.ranges_per_image;
   return std::nullopt;
-}
-
-std::size_t RangeProfiler::ranges_per_image() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return capacity_;
-}
-
-std::size_t RangeProfiler::counter_data_bytes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return counter_data_bytes_;
 }
 
 bool RangeProfiler::set_config(Context& c) {
@@ -313,37 +304,22 @@ int RangeProfiler::passes() const {
   return replay_.application ? planned_runs_ : passes_;
 }
 
-double RangeProfiler::setup_seconds() const {
+void RangeProfiler::add_costs(ProfilerOverhead& costs) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return setup_seconds_;
-}
-
-double RangeProfiler::host_setup_seconds() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return host_setup_seconds_;
-}
-
-RangeProfiler::HostStages RangeProfiler::host_stages() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return host_stages_;
-}
-
-double RangeProfiler::checkpoint_seconds() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  double seconds = checkpoint_seconds_;
+  costs.passes = replay_.application ? planned_runs_ : passes_;
+  costs.setup_seconds = setup_seconds_;
+  costs.host_setup_seconds = host_setup_seconds_;
+  costs.availability_seconds = host_stages_.availability;
+  costs.host_object_seconds = host_stages_.host_object;
+  costs.metrics_and_plan_seconds = host_stages_.metrics_and_plan;
+  costs.config_image_seconds = host_stages_.config_image;
+  costs.pass_control_seconds = pass_control_seconds_;
+  costs.evaluation_seconds = evaluation_seconds_;
+  costs.checkpoint_seconds = checkpoint_seconds_;
   for (const auto& [ctx, c] : contexts_)
-    if (c->checkpoint) seconds += c->checkpoint->seconds();
-  return seconds;
-}
-
-double RangeProfiler::pass_control_seconds() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return pass_control_seconds_;
-}
-
-double RangeProfiler::evaluation_seconds() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return evaluation_seconds_;
+    if (c->checkpoint) costs.checkpoint_seconds += c->checkpoint->seconds();
+  costs.ranges_per_image = capacity_;
+  costs.counter_data_bytes = counter_data_bytes_;
 }
 
 }  // namespace labbook::profiler

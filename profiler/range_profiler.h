@@ -30,6 +30,8 @@
 
 namespace labbook::profiler {
 
+struct ProfilerOverhead;
+
 /// Which replay, and for application replay which pass of which plan.
 struct ReplayOptions {
   bool application = false;
@@ -81,30 +83,19 @@ class RangeProfiler {
   /// Passes the metric set needs: replays per kernel, or with application replay the
   /// program runs; 0 before the first launch.
   int passes() const;
-  /// Seconds spent saving and restoring memory for kernel replay so far.
-  double checkpoint_seconds() const;
-  /// Seconds spent in CUPTI's set-up of passes so far: counter data initialized, SetConfig,
-  /// Start, and kernel replay's Stop of the passes it launches itself.
-  double pass_control_seconds() const;
-  /// Seconds spent stopping, decoding and evaluating counter data so far.
-  double evaluation_seconds() const;
-  /// Seconds spent setting up: CUPTI's profiler, the host config, the pass plan.
-  double setup_seconds() const;
-  /// The part of setup_seconds() spent on the host config and the pass plan (CUPTI's Profiler
-  /// Host API and the counter availability), the rest being CUPTI's set-up on the GPU.
-  double host_setup_seconds() const;
-  /// Where host_setup_seconds() went, in seconds: the chip's name and the context's counter
-  /// availability; CUPTI's host object (the chip's tables, in a process's first); the metrics
-  /// checked against the chip and application replay's pass plan; the config image made.
+  /// Where the profiler's time and memory went so far (LABBOOK_VERBOSE), into `costs`: its
+  /// set-up, stage by stage; CUPTI's set-up of passes (counter data initialized, SetConfig,
+  /// Start, kernel replay's Stop); evaluation; kernel replay's memory saves and restores; the
+  /// ranges a counter-data image holds and the bytes of the images made.
+  void add_costs(ProfilerOverhead& costs) const;
+
+ private:
+  /// Where the host set-up went: the chip's name and the context's counter availability;
+  /// CUPTI's host object (the chip's tables, in a process's first); the metrics checked
+  /// against the chip and application replay's pass plan; the config image made.
   struct HostStages {
     double availability = 0, host_object = 0, metrics_and_plan = 0, config_image = 0;
   };
-  HostStages host_stages() const;
-  /// Ranges (launches) a counter-data image holds, and the bytes of the images made so far.
-  std::size_t ranges_per_image() const;
-  std::size_t counter_data_bytes() const;
-
- private:
   std::optional<std::uint64_t> ranges_per_image_asked() const;   // LABBOOK_RANGES_PER_IMAGE, if set
   struct Context;
   struct HostConfig;
@@ -147,7 +138,8 @@ class RangeProfiler {
   double evaluation_seconds_ = 0;
   double checkpoint_seconds_ = 0;   // of contexts already finished
   double pass_control_seconds_ = 0;
-  double setup_seconds_ = 0, host_setup_seconds_ = 0;
+  double setup_seconds_ = 0;        // CUPTI's profiler, the host config, the pass plan
+  double host_setup_seconds_ = 0;   // of it, the host config and pass plan (HostStages)
 };
 
 }  // namespace labbook::profiler

@@ -3,6 +3,7 @@
 /// The range profiler's private state, shared by its three files: range_profiler.cpp (contexts,
 /// batches and passes), range_profiler_host.cpp (the config image and pass plan) and
 /// range_profiler_batches.cpp (a batch's counters evaluated, or carried to the next run).
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -15,7 +15,7 @@
 
 namespace labbook::profiler {
 
-/// The most launches one counter-data image of application replay holds (range_profiler.cpp).
+/// The most launches one counter-data image of application replay holds (range_profiler_host.cpp).
 /// A metric whose passes are runs of the program gets values for that many launches of a
 /// context at most (CUPTI 13.0 carries only a context's first image from run to run).
 inline constexpr std::uint64_t kApplicationReplayImageLaunches = 512;

@@ -1,8 +1,9 @@
 #pragma once
 /// @file
 /// A CUDA driver without a GPU, for the graph replay tests: the part of the driver API that
-/// profiler/graph_replay.cpp and graph_kernels.cpp call, and that a program uses to build,
-/// change and launch graphs, over a model in host memory. Launching work only writes it into
+/// profiler/graph_replay.cpp, graph_replay_updates.cpp, graph_node_copy.cpp and
+/// graph_kernels.cpp call, and that a program uses to build, change and launch graphs, over a
+/// model in host memory. Launching work only writes it into
 /// a log (fake_driver::work()), so a test can compare what a program sends to the GPU with
 /// labbook and without.
 ///
