@@ -9,8 +9,8 @@ namespace labbook::report {
 
 namespace {
 
-constexpr double kLeft = 78, kPlotWidth = 520, kLegendWidth = 230, kTop = 40, kPlotHeight = 300, kBottom = 58;
-const char* const kColours[] = {"#2f6fb0", "#d0622b", "#3a9a4a", "#8a4fb0", "#b0902f", "#c0397a", "#3aa0a0", "#666666"};
+constexpr double kLineLeft = 78, kLinePlotWidth = 520, kLineLegendWidth = 230, kLineTop = 40, kLinePlotHeight = 300, kLineBottom = 58;
+const char* const kLineColours[] = {"#2f6fb0", "#d0622b", "#3a9a4a", "#8a4fb0", "#b0902f", "#c0397a", "#3aa0a0", "#666666"};
 
 /// A tick's number, never in e-notation ("1000", not "1e+03").
 std::string compact(double v, const char* format = "%.3g") {
@@ -128,10 +128,10 @@ std::string line_chart_svg(const std::string& title, const std::vector<CurveLine
     if (!axes.log_y || level.y > 0) ys.push_back(level.y);
   const auto [x_lo, x_hi] = bounds(xs, axes.log_x);
   const auto [y_lo, y_hi] = bounds(ys, axes.log_y);
-  const Scale x(x_lo, x_hi, axes.log_x, kLeft, kLeft + kPlotWidth);
-  const Scale y(y_lo, y_hi, axes.log_y, kTop + kPlotHeight, kTop);
-  const double width = kLeft + kPlotWidth + kLegendWidth, height = kTop + kPlotHeight + kBottom;
-  const double plot_bottom = kTop + kPlotHeight, plot_right = kLeft + kPlotWidth;
+  const Scale x(x_lo, x_hi, axes.log_x, kLineLeft, kLineLeft + kLinePlotWidth);
+  const Scale y(y_lo, y_hi, axes.log_y, kLineTop + kLinePlotHeight, kLineTop);
+  const double width = kLineLeft + kLinePlotWidth + kLineLegendWidth, height = kLineTop + kLinePlotHeight + kLineBottom;
+  const double plot_bottom = kLineTop + kLinePlotHeight, plot_right = kLineLeft + kLinePlotWidth;
 
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + svg_number(width) + "\" height=\"" + svg_number(height) +
                     "\" viewBox=\"0 0 " + svg_number(width) + " " + svg_number(height) +
@@ -139,42 +139,42 @@ std::string line_chart_svg(const std::string& title, const std::vector<CurveLine
                     "</title>\n<text x=\"4\" y=\"18\" font-size=\"13\" font-weight=\"bold\">" + escape_markup(title) +
                     "</text>\n";
   // Axes with ticks, grid lines and labels.
-  svg += "<rect x=\"" + svg_number(kLeft) + "\" y=\"" + svg_number(kTop) + "\" width=\"" + svg_number(kPlotWidth) + "\" height=\"" +
-         svg_number(kPlotHeight) + "\" fill=\"none\" stroke=\"#888\"/>\n";
+  svg += "<rect x=\"" + svg_number(kLineLeft) + "\" y=\"" + svg_number(kLineTop) + "\" width=\"" + svg_number(kLinePlotWidth) + "\" height=\"" +
+         svg_number(kLinePlotHeight) + "\" fill=\"none\" stroke=\"#888\"/>\n";
   for (double t : x_ticks(xs, x_lo, x_hi, axes)) {
     const std::string at = svg_number(x(t));
-    svg += "<line x1=\"" + at + "\" y1=\"" + svg_number(kTop) + "\" x2=\"" + at + "\" y2=\"" + svg_number(plot_bottom) +
+    svg += "<line x1=\"" + at + "\" y1=\"" + svg_number(kLineTop) + "\" x2=\"" + at + "\" y2=\"" + svg_number(plot_bottom) +
            "\" stroke=\"#e4e4e4\"/><text class=\"x-tick\" x=\"" + at + "\" y=\"" + svg_number(plot_bottom + 14) +
            "\" text-anchor=\"middle\">" + escape_markup(axis_tick_label(t, axes.x_unit)) + "</text>\n";
   }
   for (double t : ticks(y_lo, y_hi, axes.log_y)) {
     const std::string at = svg_number(y(t));
-    svg += "<line x1=\"" + svg_number(kLeft) + "\" y1=\"" + at + "\" x2=\"" + svg_number(plot_right) + "\" y2=\"" + at +
-           "\" stroke=\"#e4e4e4\"/><text class=\"y-tick\" x=\"" + svg_number(kLeft - 4) + "\" y=\"" + svg_number(y(t) + 4) +
+    svg += "<line x1=\"" + svg_number(kLineLeft) + "\" y1=\"" + at + "\" x2=\"" + svg_number(plot_right) + "\" y2=\"" + at +
+           "\" stroke=\"#e4e4e4\"/><text class=\"y-tick\" x=\"" + svg_number(kLineLeft - 4) + "\" y=\"" + svg_number(y(t) + 4) +
            "\" text-anchor=\"end\">" + escape_markup(axis_tick_label(t, axes.y_unit)) + "</text>\n";
   }
-  svg += "<text class=\"x-label\" x=\"" + svg_number(kLeft + kPlotWidth / 2) + "\" y=\"" + svg_number(plot_bottom + 34) +
+  svg += "<text class=\"x-label\" x=\"" + svg_number(kLineLeft + kLinePlotWidth / 2) + "\" y=\"" + svg_number(plot_bottom + 34) +
          "\" text-anchor=\"middle\">" + escape_markup(axes.x_label + (axes.log_x ? " (log scale)" : "")) + "</text>\n";
-  svg += "<text class=\"y-label\" x=\"14\" y=\"" + svg_number(kTop + kPlotHeight / 2) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
-         svg_number(kTop + kPlotHeight / 2) + ")\">" + escape_markup(axes.y_label + (axes.log_y ? " (log scale)" : "")) +
+  svg += "<text class=\"y-label\" x=\"14\" y=\"" + svg_number(kLineTop + kLinePlotHeight / 2) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
+         svg_number(kLineTop + kLinePlotHeight / 2) + ")\">" + escape_markup(axes.y_label + (axes.log_y ? " (log scale)" : "")) +
          "</text>\n";
   if (!any_measured)
-    svg += "<text x=\"" + svg_number(kLeft + kPlotWidth / 2) + "\" y=\"" + svg_number(kTop + kPlotHeight / 2) +
+    svg += "<text x=\"" + svg_number(kLineLeft + kLinePlotWidth / 2) + "\" y=\"" + svg_number(kLineTop + kLinePlotHeight / 2) +
            "\" text-anchor=\"middle\" fill=\"#888\">no measured values</text>\n";
 
   // Levels: dashed, labelled at the right end.
-  double legend_y = kTop + 6;
+  double legend_y = kLineTop + 6;
   for (const auto& level : levels) {
     if (axes.log_y && level.y <= 0) continue;
     const std::string at = svg_number(y(level.y));
-    svg += "<line class=\"level\" x1=\"" + svg_number(kLeft) + "\" y1=\"" + at + "\" x2=\"" + svg_number(plot_right) + "\" y2=\"" + at +
+    svg += "<line class=\"level\" x1=\"" + svg_number(kLineLeft) + "\" y1=\"" + at + "\" x2=\"" + svg_number(plot_right) + "\" y2=\"" + at +
            "\" stroke=\"#555\" stroke-dasharray=\"6 4\"/><text x=\"" + svg_number(plot_right - 4) + "\" y=\"" +
            svg_number(y(level.y) - 4) + "\" text-anchor=\"end\" fill=\"#555\">" +
            escape_markup(level.label + ": " + axis_tick_label(level.y, axes.y_unit)) + "</text>\n";
   }
   // One polyline and its markers per group, and its legend entry.
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string colour = kColours[i % (sizeof kColours / sizeof kColours[0])];
+    const std::string colour = kLineColours[i % (sizeof kLineColours / sizeof kLineColours[0])];
     std::vector<CurvePoint> measured;
     for (const auto& p : lines[i].measured)
       if (shown(p, axes)) measured.push_back(p);

@@ -9,10 +9,10 @@ namespace labbook::report {
 
 namespace {
 
-constexpr double kLeft = 92, kTop = 58, kPlotWidth = 520, kPlotHeight = 330;
-constexpr double kLegendX = kLeft + kPlotWidth + 24, kWidth = 960;
+constexpr double kRoofLeft = 92, kRoofTop = 58, kRoofPlotWidth = 520, kRoofPlotHeight = 330;
+constexpr double kLegendX = kRoofLeft + kRoofPlotWidth + 24, kRoofWidth = 960;
 constexpr double kAsideRow = 22, kAsideBarX = 420, kAsideBarWidth = 300;
-constexpr std::size_t kLabelChars = 36, kTitleChars = 100;
+constexpr std::size_t kLabelChars = 36, kRoofTitleChars = 100;
 const char* const kSpColour = "#2f6fb0";
 const char* const kDpColour = "#d0622b";
 
@@ -94,39 +94,39 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
   auto [x_lo, x_hi] = decades(*std::min_element(xs.begin(), xs.end()) / 3, *std::max_element(xs.begin(), xs.end()) * 3);
   auto [y_lo, y_hi] = decades(*std::min_element(ys.begin(), ys.end()) / 3, *std::max_element(ys.begin(), ys.end()) * 1.5);
   y_lo = std::max(y_lo, y_hi / 1e6);   // six decades at most: lower points sit on the axis
-  const LogScale x(x_lo, x_hi, kLeft, kLeft + kPlotWidth), y(y_lo, y_hi, kTop + kPlotHeight, kTop);
-  const double plot_bottom = kTop + kPlotHeight, plot_right = kLeft + kPlotWidth;
+  const LogScale x(x_lo, x_hi, kRoofLeft, kRoofLeft + kRoofPlotWidth), y(y_lo, y_hi, kRoofTop + kRoofPlotHeight, kRoofTop);
+  const double plot_bottom = kRoofTop + kRoofPlotHeight, plot_right = kRoofLeft + kRoofPlotWidth;
 
-  const double legend_bottom = kTop + 36 + 18.0 * static_cast<double>(points.size() + r.ceilings.size() + (l2_points ? 1 : 0));
+  const double legend_bottom = kRoofTop + 36 + 18.0 * static_cast<double>(points.size() + r.ceilings.size() + (l2_points ? 1 : 0));
   const double aside_top = std::max(plot_bottom + 62, legend_bottom + 10);
   const double height = aside_top + (asides.empty() ? 0 : 30 + kAsideRow * static_cast<double>(asides.size())) + 10;
 
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\" viewBox=\"0 0 " + svg_number(kWidth) + " " +
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\" viewBox=\"0 0 " + svg_number(kRoofWidth) + " " +
                     svg_number(height) + "\" role=\"img\" aria-labelledby=\"" + id + "-title " + id +
                     "-desc\" font-family=\"sans-serif\" font-size=\"13\">\n<title id=\"" + id + "-title\">" +
                     escape_markup("Roofline: " + title) + "</title>\n<desc id=\"" + id + "-desc\">" +
                     escape_markup(roofline_description(r)) + "</desc>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg += text(12, 24, cut_text(title, kTitleChars), "font-size=\"16\" font-weight=\"bold\"");
+  svg += text(12, 24, cut_text(title, kRoofTitleChars), "font-size=\"16\" font-weight=\"bold\"");
   svg += text(12, 44, "Roofs of the " + (r.gpu.empty() ? std::string("GPU") : r.gpu) + "; each point one kernel, numbered as in the legend",
               "fill=\"#444\"");
 
   // Plot frame, decade grid and tick labels.
-  svg += "<rect x=\"" + svg_number(kLeft) + "\" y=\"" + svg_number(kTop) + "\" width=\"" + svg_number(kPlotWidth) + "\" height=\"" +
-         svg_number(kPlotHeight) + "\" fill=\"none\" stroke=\"#888\"/>\n";
+  svg += "<rect x=\"" + svg_number(kRoofLeft) + "\" y=\"" + svg_number(kRoofTop) + "\" width=\"" + svg_number(kRoofPlotWidth) + "\" height=\"" +
+         svg_number(kRoofPlotHeight) + "\" fill=\"none\" stroke=\"#888\"/>\n";
   for (double t = x_lo; t <= x_hi * 1.001; t *= 10) {
-    svg += line(x(t), kTop, x(t), plot_bottom, "stroke=\"#e4e4e4\"");
+    svg += line(x(t), kRoofTop, x(t), plot_bottom, "stroke=\"#e4e4e4\"");
     svg += text(x(t), plot_bottom + 16, number(t), "text-anchor=\"middle\" class=\"x-tick\"");
   }
   for (double t = y_lo; t <= y_hi * 1.001; t *= 10) {
-    svg += line(kLeft, y(t), plot_right, y(t), "stroke=\"#e4e4e4\"");
-    svg += text(kLeft - 5, y(t) + 4, rate_label(t), "text-anchor=\"end\" class=\"y-tick\" font-size=\"11\"");
+    svg += line(kRoofLeft, y(t), plot_right, y(t), "stroke=\"#e4e4e4\"");
+    svg += text(kRoofLeft - 5, y(t) + 4, rate_label(t), "text-anchor=\"end\" class=\"y-tick\" font-size=\"11\"");
   }
-  svg += text(kLeft + kPlotWidth / 2, plot_bottom + 38,
+  svg += text(kRoofLeft + kRoofPlotWidth / 2, plot_bottom + 38,
               l2_points ? "arithmetic intensity: FLOP per byte of DRAM traffic (filled), of L2 traffic (hollow), log scale"
                         : "arithmetic intensity: FLOP per byte of DRAM traffic (log scale)",
               "text-anchor=\"middle\"");
-  svg += text(16, kTop + kPlotHeight / 2, "FLOP/s (log scale)",
-              "text-anchor=\"middle\" transform=\"rotate(-90 16 " + svg_number(kTop + kPlotHeight / 2) + ")\"");
+  svg += text(16, kRoofTop + kRoofPlotHeight / 2, "FLOP/s (log scale)",
+              "text-anchor=\"middle\" transform=\"rotate(-90 16 " + svg_number(kRoofTop + kRoofPlotHeight / 2) + ")\"");
 
   // The roofs: the bandwidth slope up to the highest ceiling, then each ceiling from its ridge.
   double top_ceiling = r.ceilings.empty() ? y_hi : 0;
@@ -159,7 +159,7 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
   }
 
   // The points, numbered, and the legend.
-  double legend_y = kTop + 6;
+  double legend_y = kRoofTop + 6;
   if (!points.empty()) svg += text(kLegendX, legend_y, "Kernels (share of their roof)", "font-weight=\"bold\"");
   legend_y += 20;
   LabelPlacer labels;
@@ -190,7 +190,7 @@ std::string roofline_svg(const Roofline& r, const std::string& title, const std:
     legend_y += 18;
   }
   if (points.empty())
-    svg += text(kLeft + kPlotWidth / 2, kTop + kPlotHeight / 2, "no kernel with measured FLOPs and DRAM bytes",
+    svg += text(kRoofLeft + kRoofPlotWidth / 2, kRoofTop + kRoofPlotHeight / 2, "no kernel with measured FLOPs and DRAM bytes",
                 "text-anchor=\"middle\" fill=\"#6a6a6a\"");
   for (const char* precision : {"sp", "dp"}) {
     const bool used = std::any_of(points.begin(), points.end(), [&](const auto& p) { return p.precision == precision; });

@@ -16,12 +16,12 @@ namespace {
 
 /// Sizes of one picture, in SVG units. A range's picture is narrow with large text, so that it
 /// stays readable when a phone shrinks it to 390 px; the whole run's picture is wide and dense.
-struct Style {
+struct TimelineStyle {
   double width, font, small_font, row, bar;
   std::size_t name_chars;   ///< the most characters of a lane's name shown
 };
-constexpr Style kRangeStyle{560, 14, 12, 26, 20, kRangeLaneNameChars};
-constexpr Style kWholeStyle{1340, 11, 10, 16, 12, 40};
+constexpr TimelineStyle kRangeStyle{560, 14, 12, 26, 20, kRangeLaneNameChars};
+constexpr TimelineStyle kWholeStyle{1340, 11, 10, 16, 12, 40};
 constexpr double kHeadingHeight = 24, kAxisHeight = 22, kPad = 6;
 /// A lane with more boxes than this is drawn merged (merged_boxes): one box per run of events
 /// closer than a pixel, whatever their kind, so that a program of 10^5 launches gives a picture of a few hundred
@@ -254,7 +254,7 @@ std::string lane_summary(const Lane& lane) {
 /// The lanes drawn over a time axis from `first` under `heading`; the plot's width stands for
 /// `span` ns. `title` is the picture's text alternative.
 std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double span, const std::string& heading,
-                 const std::string& title, const Style& s) {
+                 const std::string& title, const TimelineStyle& s) {
   span = std::max(span, 1.0);
   // The name column fits the longest lane name, names cut to s.name_chars characters.
   std::vector<std::string> names;

@@ -12,14 +12,14 @@ namespace labbook::report {
 namespace {
 
 // Picture units; the SVG scales to its container (a 390 px phone shows it at 0.6).
-constexpr double kWidth = 640, kLeft = 52, kRight = 14, kPlot = kWidth - kLeft - kRight;
+constexpr double kWarpWidth = 640, kWarpLeft = 52, kWarpRight = 14, kWarpPlot = kWarpWidth - kWarpLeft - kWarpRight;
 constexpr double kTitleBand = 30, kPanelHeight = 190, kLegendLine = 17;
 // Rows within a panel, from its top. Text sits only in the header, the lane labels above the
 // lanes and the offsets below the bands: never between lanes and memory, where the links run.
 constexpr double kHeaderY = 15, kSummaryY = 32, kLaneLabelY = 53, kLaneY = 58, kLaneHeight = 14, kMemoryY = 114,
                  kMemoryHeight = 20, kBandY = 140, kBandHeight = 12, kOffsetY = 172;
 constexpr std::uint64_t kLine = 128, kSector = 32;
-const char* const kColours[] = {"#4c9f38", "#e8a33d", "#3b7dd8", "#d9534f", "#9b59b6", "#17a2b8"};
+const char* const kWarpColours[] = {"#4c9f38", "#e8a33d", "#3b7dd8", "#d9534f", "#9b59b6", "#17a2b8"};
 
 bool is_store(const warp::WarpAccess& a) { return a.op == warp::Operation::Store; }
 
@@ -43,9 +43,9 @@ class MemoryAxis {
       runs_.back().end = (l + 1) * kLine;
     }
     const double gaps = static_cast<double>(runs_.size() - 1);
-    gap_ = gaps > 0 ? std::min(14.0, kPlot / 4 / gaps) : 0;
-    per_byte_ = (kPlot - gap_ * gaps) / static_cast<double>(lines.size() * kLine);
-    double x = kLeft;
+    gap_ = gaps > 0 ? std::min(14.0, kWarpPlot / 4 / gaps) : 0;
+    per_byte_ = (kWarpPlot - gap_ * gaps) / static_cast<double>(lines.size() * kLine);
+    double x = kWarpLeft;
     for (auto& r : runs_) {
       r.x = x;
       x += static_cast<double>(r.end - r.begin) * per_byte_ + gap_;
@@ -57,7 +57,7 @@ class MemoryAxis {
     for (const auto& r : runs_)
       if (end ? (address > r.begin && address <= r.end) : (address >= r.begin && address < r.end))
         return r.x + static_cast<double>(address - r.begin) * per_byte_;
-    return kLeft;
+    return kWarpLeft;
   }
   double per_byte() const { return per_byte_; }
   double gap() const { return gap_; }
@@ -95,7 +95,7 @@ std::string rule(const warp::WarpAccess& a, const warp::Architecture& arch) {
   return arch.coalescing_lanes < warp::kWarpSize ? s + ", per half-warp" : s;
 }
 
-std::string text(double x, double y, const std::string& content, const std::string& attributes = "") {
+std::string svg_text(double x, double y, const std::string& content, const std::string& attributes = "") {
   return "<text x=\"" + svg_number(x) + "\" y=\"" + svg_number(y) + "\"" + (attributes.empty() ? "" : " " + attributes) + ">" +
          escape_markup(content) + "</text>\n";
 }
@@ -123,11 +123,11 @@ std::string offset_labels(const MemoryAxis& axis, double y) {
   for (const auto& [b, x] : wanted) {
     const std::string label = with_thousands(static_cast<long long>(b - axis.origin()));
     const double half = 3.3 * static_cast<double>(label.size()) + 2;
-    if (x + half > kWidth) continue;   // would be cut off at the right edge
+    if (x + half > kWarpWidth) continue;   // would be cut off at the right edge
     if (std::any_of(taken.begin(), taken.end(), [&](const auto& t) { return x + half > t.first && x - half < t.second; }))
       continue;
     taken.emplace_back(x - half, x + half);
-    out += text(x, y, label, "class=\"offset\" text-anchor=\"middle\" font-size=\"11\"");
+    out += svg_text(x, y, label, "class=\"offset\" text-anchor=\"middle\" font-size=\"11\"");
   }
   return out;
 }
@@ -136,17 +136,17 @@ std::string panel(const warp::WarpAccess& a, const WarpPanel& p, const MemoryAxi
   std::vector<warp::Transaction> transactions;
   const warp::GlobalCost cost = warp::global_cost(a, p.architecture, &transactions);
   std::string svg = "<g class=\"panel\">\n";
-  svg += text(4, top + kHeaderY, p.label + " — " + p.architecture.id + ": " + rule(a, p.architecture), "font-weight=\"bold\"");
-  svg += text(4, top + kSummaryY, summary(a, cost));
+  svg += svg_text(4, top + kHeaderY, p.label + " — " + p.architecture.id + ": " + rule(a, p.architecture), "font-weight=\"bold\"");
+  svg += svg_text(4, top + kSummaryY, summary(a, cost));
 
   // Lanes, numbered every 4 and the last; a link from each active lane to the middle of its bytes.
-  const double lane_w = kPlot / warp::kWarpSize;
-  svg += text(kLeft - 6, top + kLaneY + 11, "lane", "text-anchor=\"end\" fill=\"#444\"");
+  const double lane_w = kWarpPlot / warp::kWarpSize;
+  svg += svg_text(kWarpLeft - 6, top + kLaneY + 11, "lane", "text-anchor=\"end\" fill=\"#444\"");
   for (int l = 0; l < warp::kWarpSize; ++l) {
     const auto i = static_cast<std::size_t>(l);
-    const double x = kLeft + lane_w * l;
+    const double x = kWarpLeft + lane_w * l;
     if (l % 4 == 0 || l == warp::kWarpSize - 1)
-      svg += text(x + lane_w / 2, top + kLaneLabelY, std::to_string(l), "class=\"lane-label\" text-anchor=\"middle\" font-size=\"11\"");
+      svg += svg_text(x + lane_w / 2, top + kLaneLabelY, std::to_string(l), "class=\"lane-label\" text-anchor=\"middle\" font-size=\"11\"");
     svg += rect("lane", x + 1, top + kLaneY, lane_w - 2, kLaneHeight, std::string("fill=\"") + (a.active[i] ? "#7aa6da" : "#e0e0e0") + "\"");
     if (a.active[i]) {
       const std::uint64_t at = a.address[i], end = at + static_cast<std::uint64_t>(a.width);
@@ -156,7 +156,7 @@ std::string panel(const warp::WarpAccess& a, const WarpPanel& p, const MemoryAxi
   }
 
   // Memory: each run of lines, its sector ticks light, the requested bytes blue.
-  svg += text(kLeft - 6, top + kMemoryY + 14, "byte", "text-anchor=\"end\" fill=\"#444\"");
+  svg += svg_text(kWarpLeft - 6, top + kMemoryY + 14, "byte", "text-anchor=\"end\" fill=\"#444\"");
   for (const auto& r : axis.runs()) {
     svg += rect("memory", r.x, top + kMemoryY, static_cast<double>(r.end - r.begin) * axis.per_byte(), kMemoryHeight,
                 "fill=\"white\" stroke=\"#c8c8c8\" stroke-width=\"0.8\"");
@@ -175,7 +175,7 @@ std::string panel(const warp::WarpAccess& a, const WarpPanel& p, const MemoryAxi
   for (std::size_t t = 0; t < transactions.size(); ++t) {
     const auto& tr = transactions[t];
     const double x = axis.x(tr.address), w = axis.x(tr.address + tr.bytes, true) - x;
-    svg += rect("transaction", x + 1, top + kBandY, std::max(w - 2, 1.0), kBandHeight, std::string("fill=\"") + kColours[t % 6] + "\"",
+    svg += rect("transaction", x + 1, top + kBandY, std::max(w - 2, 1.0), kBandHeight, std::string("fill=\"") + kWarpColours[t % 6] + "\"",
                 std::to_string(tr.bytes) + (is_store(a) ? " bytes written at +" : " bytes read at +") +
                     with_thousands(static_cast<long long>(tr.address - axis.origin())));
   }
@@ -230,22 +230,22 @@ std::string warp_figure_svg(const warp::WarpAccess& a, const std::vector<WarpPan
   const double legend_top = kTitleBand + kPanelHeight * static_cast<double>(panels.size());
   const double height = legend_top + 2 * kLegendLine + 8;
   // Drawn at its natural size, so that a wide page does not blow its 12 px text up to the column's width.
-  const std::string size = "width=\"" + svg_number(kWidth) + "\" height=\"" + svg_number(height) + "\"";
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" " + size + " viewBox=\"0 0 " + svg_number(kWidth) + " " +
+  const std::string size = "width=\"" + svg_number(kWarpWidth) + "\" height=\"" + svg_number(height) + "\"";
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" " + size + " viewBox=\"0 0 " + svg_number(kWarpWidth) + " " +
                     svg_number(height) + "\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n<title>" +
                     escape_markup(warp_figure_description(a, panels, title)) + "</title>\n" +
                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg += text(4, 20, title + ": one warp's " + (is_store(a) ? "store" : "load"), "class=\"caption\" font-size=\"14\" font-weight=\"bold\"");
+  svg += svg_text(4, 20, title + ": one warp's " + (is_store(a) ? "store" : "load"), "class=\"caption\" font-size=\"14\" font-weight=\"bold\"");
   for (std::size_t i = 0; i < panels.size(); ++i) {
     const double top = kTitleBand + kPanelHeight * static_cast<double>(i);
-    if (i) svg += line("divider", 0, top - 4, kWidth, top - 4, "stroke=\"#ddd\"");
+    if (i) svg += line("divider", 0, top - 4, kWarpWidth, top - 4, "stroke=\"#ddd\"");
     svg += panel(a, panels[i], axis, top);
   }
   const std::string verb = is_store(a) ? "store" : "load";
-  svg += text(4, legend_top + 12,
+  svg += svg_text(4, legend_top + 12,
               "Blue: the bytes the lanes " + verb + ". Byte offsets from the first line drawn; heavy lines: 128-byte lines;",
               "class=\"legend\" fill=\"#444\"");
-  svg += text(4, legend_top + 12 + kLegendLine,
+  svg += svg_text(4, legend_top + 12 + kLegendLine,
               std::string("light ticks: 32-byte sectors. Coloured: one band per transaction, the bytes it ") +
                   (is_store(a) ? "writes" : "reads") + (gaps ? ". Dots: lines not drawn." : "."),
               "class=\"legend\" fill=\"#444\"");
