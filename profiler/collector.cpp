@@ -287,7 +287,7 @@ class Collector {
       // A graph labbook could not take over runs whole, with the profiler stopped: CUPTI 13.0
       // would give all its kernels one range (graph_replay.h).
       profiler_->skip_launch(d->context);
-      if (!recorded.indices.empty())
+      if (recorded.count > 0)
         graphs_.ran_whole(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph);
       return;
     }
@@ -295,7 +295,7 @@ class Collector {
       profiler_->skip_launch(d->context);
       return;
     }
-    profile_launch(*profiler_, flusher_.get(), issues_, call.id, *d, static_cast<int>(device), recorded.indices.front());
+    profile_launch(*profiler_, flusher_.get(), issues_, call.id, *d, static_cast<int>(device), recorded.first);
   }
 
   // A metrics run's launch of a graph labbook took over: its nodes are launched here, one by

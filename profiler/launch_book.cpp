@@ -11,6 +11,8 @@ RecordedLaunches LaunchBook::record(const LaunchCall& call, const std::vector<co
                                     const RangePaths& path_of, bool copy_launches) {
   RecordedLaunches recorded;
   std::lock_guard<std::mutex> lock(mutex_);
+  recorded.first = launches_seen_ + launches_.size();
+  recorded.count = kernels.size();
   for (const std::string* mangled : kernels) {
     Launch l{launches_seen_ + launches_.size(), mangled, call.range, call.thread, call.device, call.runtime_correlation,
              call.driver_correlation, call.default_stream, false, false};
@@ -21,7 +23,6 @@ RecordedLaunches LaunchBook::record(const LaunchCall& call, const std::vector<co
     l.selected = wanted && !call.beside_capture;
     l.beside_capture = call.beside_capture && (wanted || call.graph);
     recorded.any_selected = recorded.any_selected || l.selected;
-    recorded.indices.push_back(l.index);
     if (copy_launches) recorded.launches.push_back(l);
     launches_.push_back(std::move(l));
   }

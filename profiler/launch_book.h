@@ -33,7 +33,8 @@ struct LaunchCall {
 
 /// What record() added for one launch call.
 struct RecordedLaunches {
-  std::vector<std::uint64_t> indices;   // one a kernel, in order
+  std::uint64_t first = 0;              // the kernels' launch indices: first .. first + count - 1,
+  std::size_t count = 0;                // numbered under one lock
   std::vector<Launch> launches;         // copies of the Launches, where record() was asked for them
   bool any_selected = false;
 };
