@@ -31,7 +31,7 @@ test: configure
 # temporary folder (needs root; installs Slurm and munge first): tests/slurm/two_task_array.sh.
 test-slurm: configure
 	@tools/install-deps slurm
-	$(CMAKE) --build $(BUILD) --target labbook --parallel
+	$(CMAKE) --build $(BUILD) --target labbook labbook-grade --parallel
 	cd $(BUILD) && ctest -L slurm --output-on-failure
 
 # API documentation of the collector and data model (Doxygen): build/docs/html/index.html.

@@ -2,14 +2,10 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <iterator>
 #include <utility>
 #include <set>
 #include <system_error>
-
-#include "runner_gpus.h"
 
 namespace labbook::cli {
 
@@ -96,15 +92,6 @@ std::string gpu_architecture(std::string& why) {
   why = "the GPUs here are of " + std::to_string(found.size()) + " architectures (" + kinds +
         "): name GPUs of one kind in CUDA_VISIBLE_DEVICES";
   return "";
-}
-
-std::vector<std::string> visible_gpus() {
-  std::error_code error;
-  std::size_t count = 0;
-  if (std::filesystem::is_directory("/proc/driver/nvidia/gpus", error))
-    count = static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", error),
-                                                   std::filesystem::directory_iterator()));
-  return grading::runner_gpus(std::getenv("CUDA_VISIBLE_DEVICES"), count);
 }
 
 }  // namespace labbook::cli

@@ -1,6 +1,5 @@
 #pragma once
 #include <string>
-#include <vector>
 
 namespace labbook::cli {
 
@@ -11,9 +10,5 @@ bool gpu_available(std::string& why);
 /// nvcc's -arch for the GPUs this process sees ("sm_90"), so that student code is built for
 /// the GPU that runs it; "" with `why` when there is none, or GPUs of two architectures.
 std::string gpu_architecture(std::string& why);
-
-/// The GPUs `labbook grade` runs on, one runner each (grading::runner_gpus() of
-/// CUDA_VISIBLE_DEVICES and the driver's GPU count).
-std::vector<std::string> visible_gpus();
 
 }  // namespace labbook::cli

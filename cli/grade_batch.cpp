@@ -8,6 +8,8 @@
 #include "class_files.h"
 #include "commands.h"
 #include "exercise.h"
+#include "grade_commands.h"
+#include "install_layout.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "rubric.h"
@@ -18,15 +20,6 @@ namespace labbook::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// This labbook executable: the tasks run it on the cluster's nodes, through a shared file
-/// system, so it must be named the way every node sees it.
-std::string this_executable() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw Error("/proc/self/exe: cannot tell where this labbook executable is: " + ec.message());
-  return p.string();
-}
 
 /// An absolute path without "." or ".." or a trailing '/': tasks start in a folder of Slurm's choosing.
 std::string absolute(const std::string& path) {
@@ -69,7 +62,7 @@ int write_slurm_batch(const GradeOptions& o) {
     throw Error(o.submissions + ": no submissions to grade (one folder holding " + e.student_file +
                 ", or one .cu file, per student)");
   grading::SlurmPlan plan;
-  plan.labbook = this_executable();
+  plan.labbook = install_layout().labbook;
   plan.exercise = e.id;
   plan.submissions = absolute(o.submissions);
   plan.out_dir = absolute(o.out_dir);

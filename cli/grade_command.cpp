@@ -1,13 +1,14 @@
-// `labbook exercise` and `labbook grade`: the command line of handing out an exercise and of
-// grading a class. The grading itself (build, check, run, judge, audit, score, write) is
-// grading::grade_class (grading/grade_pipeline.h); this file parses, checks the machine, and
-// prints. With --task, one task of a Slurm job array grades its slice of the class alone and
+// `labbook grade`: grading a class from the command line. The grading itself (build, check,
+// run, judge, audit, score, write) is grading::grade_class (grading/grade_pipeline.h); this file
+// checks the machine and prints. With --task, one task of a Slurm job array grades its slice of the class alone and
 // leaves the class files to `labbook grade --collect` (grade_batch.cpp).
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <memory>
 #include <optional>
 
@@ -16,6 +17,7 @@
 #include "commands.h"
 #include "exercise.h"
 #include "gpu_probe.h"
+#include "grade_commands.h"
 #include "grade_pipeline.h"
 #include "install_layout.h"
 #include "labbook/model/atomic_file.h"
@@ -23,6 +25,7 @@
 #include "nvcc_toolchain.h"
 #include "progress_bar.h"
 #include "rubric.h"
+#include "runner_gpus.h"
 #include "sandbox.h"
 
 namespace labbook::cli {
@@ -30,6 +33,17 @@ namespace labbook::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+/// The GPUs to grade on, one runner each (grading::runner_gpus() of CUDA_VISIBLE_DEVICES and
+/// the driver's GPU count).
+std::vector<std::string> visible_gpus() {
+  std::error_code error;
+  std::size_t count = 0;
+  if (fs::is_directory("/proc/driver/nvidia/gpus", error))
+    count = static_cast<std::size_t>(
+        std::distance(fs::directory_iterator("/proc/driver/nvidia/gpus", error), fs::directory_iterator()));
+  return grading::runner_gpus(std::getenv("CUDA_VISIBLE_DEVICES"), count);
+}
 
 /// As root the sandbox runs as an unprivileged uid, which must be able to reach the students'
 /// folders through every folder above them: say so at once rather than fail every student.
@@ -109,38 +123,6 @@ int print_builds(const std::vector<grading::Graded>& graded, const std::string& 
 }
 
 }  // namespace
-
-grading::Exercise exercise_named(const std::string& name) {
-  try {
-    return grading::find_exercise(install_layout().labs(), name);
-  } catch (const Error& e) {
-    throw UsageError(e.what());
-  }
-}
-
-int exercise_handout(const std::string& id, const std::string& out_dir) {
-  const grading::Exercise e = exercise_named(id);
-  fs::create_directories(out_dir);
-  const std::string student_file = out_dir + "/" + e.student_file, starter = read_file(e.starter);
-  // A student's work is never replaced: only a missing file, or one still equal to the starter.
-  const bool changed = fs::exists(student_file) && read_file(student_file) != starter;
-  if (!changed) write_file_atomically(student_file, starter);
-  // The way back to the lab's sheet, which the exercise builds on.
-  const std::string back = "> This exercise goes with " + e.lab + "'s sheet: `labbook run " + e.lab +
-                           "` writes it to `reports/" + e.lab + ".html` (from the lab's recording where there is no GPU).\n\n";
-  write_file_atomically(out_dir + "/instructions.md", back + read_file(e.instructions));
-  if (changed)
-    std::fprintf(stderr, "labbook: %s differs from the starter file: left as it is (remove it, or give another --out, "
-                         "for a fresh copy)\n", student_file.c_str());
-  std::printf("%s: %s (start from it) and %s/instructions.md\n", e.id.c_str(), student_file.c_str(), out_dir.c_str());
-  return 0;
-}
-
-int list_exercises() {
-  for (const auto& e : grading::find_exercises(install_layout().labs()))
-    std::printf("%-16s %-5s %s\n", e.id.c_str(), e.lab.c_str(), e.title.c_str());
-  return 0;
-}
 
 int grade(const GradeOptions& options) {
   grading::ClassSettings settings;

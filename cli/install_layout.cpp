@@ -27,12 +27,14 @@ const InstallLayout& install_layout() {
   static const InstallLayout layout = [] {
     const fs::path exe = this_executable();
     std::error_code ec;
-    if (exe.empty() || fs::equivalent(exe, LABBOOK_BUILD_EXECUTABLE, ec))
-      return InstallLayout{LABBOOK_BUILD_COLLECTOR, LABBOOK_BUILD_LAB_PROGRAMS, LABBOOK_SOURCE_DIR};
+    if (exe.empty() || fs::equivalent(exe, LABBOOK_BUILD_EXECUTABLE, ec) || fs::equivalent(exe, LABBOOK_BUILD_GRADER, ec))
+      return InstallLayout{LABBOOK_BUILD_EXECUTABLE, LABBOOK_BUILD_GRADER, LABBOOK_BUILD_COLLECTOR,
+                           LABBOOK_BUILD_LAB_PROGRAMS, LABBOOK_SOURCE_DIR};
+    // Both executables are installed side by side.
     const fs::path bin = exe.parent_path();
     const auto at = [&bin](const char* relative) { return (bin / relative).lexically_normal().string(); };
-    return InstallLayout{at(LABBOOK_INSTALLED_COLLECTOR), at(LABBOOK_INSTALLED_LAB_PROGRAMS),
-                         at(LABBOOK_INSTALLED_DATA)};
+    return InstallLayout{at("labbook"), at("labbook-grade"), at(LABBOOK_INSTALLED_COLLECTOR),
+                         at(LABBOOK_INSTALLED_LAB_PROGRAMS), at(LABBOOK_INSTALLED_DATA)};
   }();
   return layout;
 }

@@ -22,10 +22,12 @@
 // profiled program's own exit code (128 + signal number when a signal ended it); labbook's
 // own problems go to stderr and the measurement's issues, and only when the program
 // succeeded but labbook could write nothing at all does `profile` exit 70.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
-#include <regex>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -34,8 +36,10 @@
 #include "commands.h"
 #include "format.h"
 #include "help_formatter.h"
+#include "install_layout.h"
 #include "labbook/model/error.h"
 #include "labbook/model/text.h"
+#include "option_checks.h"
 
 namespace {
 
@@ -53,6 +57,19 @@ std::string unknown_command(const CLI::App& app, const std::string& word) {
   return message + " (labbook help lists the commands)";
 }
 
+/// `labbook grade ARGS`: labbook-grade ARGS in this process's place, so that its exit code,
+/// output and signals are labbook's. Returns only when it cannot start.
+int run_grader(int argc, char** argv) {
+  const std::string& grader = labbook::cli::install_layout().grader;
+  std::vector<char*> args{const_cast<char*>(grader.c_str())};
+  args.insert(args.end(), argv + 2, argv + argc);
+  args.push_back(nullptr);
+  execv(grader.c_str(), args.data());
+  std::fprintf(stderr, "labbook: grade: cannot run %s (%s); `make` builds it, as does `cmake --build build --target labbook-grade`\n",
+               grader.c_str(), std::strerror(errno));
+  return labbook::cli::kExitFailure;
+}
+
 /// A count option's check: CLI11's own range message prints the whole range of a double.
 CLI::Validator at_least(long long minimum) {
   return CLI::Validator(
@@ -68,27 +85,10 @@ CLI::Validator at_least(long long minimum) {
       "N>=" + std::to_string(minimum));
 }
 
-/// An --out folder: one that exists or can be made, never a file, checked before any work.
-CLI::Validator output_folder() {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        std::error_code error;
-        for (std::filesystem::path p = value; !p.empty(); p = p.parent_path()) {
-          if (std::filesystem::is_directory(p, error)) return "";
-          if (std::filesystem::exists(p, error))
-            return "'" + labbook::report::cut_text(value, 200) + "' cannot be a folder: " +
-                   (p == std::filesystem::path(value) ? std::string("a file stands there")
-                                                      : "'" + labbook::report::cut_text(p.string(), 200) + "' is a file");
-          if (p == p.parent_path()) break;
-        }
-        return "";
-      },
-      "FOLDER");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
+  using labbook::cli::output_folder;
   CLI::App app{"labbook: the CUDA memory hierarchy as lab work, measured with CUPTI", "labbook"};
   app.formatter(std::make_shared<labbook::cli::HelpFormatter>());   // before the subcommands: they copy it
   app.require_subcommand(1);
@@ -139,55 +139,8 @@ int main(int argc, char** argv) {
   exercise_cmd->add_flag("--list", list_exercises, "List every exercise (id, lab, title) and write nothing")->excludes(handout_arg);
   exercise_cmd->add_option("--out", handout_out, "Folder for the handout")->check(output_folder())->capture_default_str();
 
-  labbook::cli::GradeOptions grade;
-  auto* grade_cmd = app.add_subcommand("grade", "Build, check, measure and score every submission of a class (sandboxed)");
-  // The exercise and the submissions are optional to CLI11 because --collect needs neither;
-  // grade_command() asks for them otherwise.
-  auto* exercise_arg = grade_cmd->add_option("exercise", grade.exercise, "Exercise id, or a lab with one exercise (e.g. lab4)");
-  auto* submissions_arg = grade_cmd->add_option("submissions", grade.submissions, "Folder: one folder or one .cu file per student")
-                              ->check(CLI::ExistingDirectory);
-  auto* out_opt = grade_cmd->add_option("--out", grade.out_dir, "Folder for the grades")->check(output_folder())->capture_default_str();
-  auto* rubric_opt =
-      grade_cmd->add_option("--rubric", grade.rubric, "Your rubric (TOML) instead of the exercise's")->check(CLI::ExistingFile);
-  auto* force_opt = grade_cmd->add_flag("--force", grade.force, "Grade again the students graded before");
-  auto* jobs_opt = grade_cmd->add_option("--jobs,-j", grade.jobs, "Submissions built at once (runs on the GPU stay one at a time)")
-                       ->check(CLI::Range(1, 256))
-                       ->capture_default_str();
-  auto* build_only_opt = grade_cmd->add_flag(
-      "--build-only", grade.build_only, "Only build and check every submission (sandboxed, no GPU needed); exit 1 if one does not build");
-  auto* memcheck_opt = grade_cmd->add_flag(
-      "--memcheck", grade.memcheck, "Run each submission once more under compute-sanitizer and report bad accesses as feedback");
-  auto* arch_opt = grade_cmd->add_option("--arch", grade.arch,
-                        "nvcc's -arch for student code, e.g. sm_90 (default: that of the GPU that runs it; with "
-                        "--build-only and no GPU, the build's)")
-      ->check(CLI::Validator([](const std::string& a) {
-        return std::regex_match(a, std::regex("sm_[0-9]+[a-z]?")) ? "" : "'" + a + "' is not an nvcc -arch like sm_90";
-      }, "sm_NN"));
-  auto* slurm_opt = grade_cmd->add_flag("--slurm", grade.slurm,
-                                        "Grade nothing: write OUT/slurm/grade.sbatch, a Slurm job array that grades the class");
-  auto* task_opt = grade_cmd->add_option("--task", grade.task,
-                                         "Grade only the T-th slice of --per-task submissions (a job array's task); no class files")
-                       ->check(CLI::NonNegativeNumber)
-                       ->excludes(slurm_opt);
-  auto* per_task_opt =
-      grade_cmd->add_option("--per-task", grade.per_task, "Submissions per array task (--slurm, --task); default 20")
-          ->check(CLI::PositiveNumber);
-  auto* gpus_opt = grade_cmd->add_option("--gpus-per-task", grade.gpus_per_task, "GPUs each array task asks Slurm for")
-                       ->check(CLI::PositiveNumber)
-                       ->capture_default_str()
-                       ->needs(slurm_opt)
-                       ->excludes(build_only_opt);
-  auto* time_opt = grade_cmd->add_option("--time-limit", grade.time_limit_minutes, "Each array task's time limit, in minutes")
-                       ->check(CLI::PositiveNumber)
-                       ->capture_default_str()
-                       ->needs(slurm_opt);
-  auto* partition_opt =
-      grade_cmd->add_option("--partition", grade.partition, "The Slurm partition (default: the cluster's)")->needs(slurm_opt);
-  grade_cmd->add_option("--collect", grade.collect,
-                        "Write DIR's class files (grades.csv/json, summary) from the students the array tasks graded")
-      ->check(CLI::ExistingDirectory)
-      ->excludes(exercise_arg, submissions_arg, out_opt, rubric_opt, force_opt, jobs_opt, build_only_opt, memcheck_opt, arch_opt,
-                 slurm_opt, task_opt, per_task_opt, gpus_opt, time_opt, partition_opt);
+  // `labbook grade` is labbook-grade's (grade_main.cpp), run before parsing; listed here for the help.
+  app.add_subcommand("grade", "Build, check, measure and score every submission of a class (sandboxed)");
 
   labbook::cli::ProfileOptions profile;
   auto* profile_cmd = app.add_subcommand("profile", "Profile any CUDA program: timeline and metrics per NVTX range");
@@ -252,6 +205,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "labbook: %s\n", unknown_command(app, argv[1]).c_str());
     return labbook::cli::kExitUsage;
   }
+  if (std::string(argv[1]) == "grade") return run_grader(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -269,7 +223,6 @@ int main(int argc, char** argv) {
         throw labbook::cli::UsageError("name an exercise (`labbook exercise --list` shows them)");
       return labbook::cli::exercise_handout(handout_exercise, handout_out);
     }
-    if (*grade_cmd) return labbook::cli::grade_command(grade);
     if (*profile_cmd) return labbook::cli::profile(profile);
     if (*summary_cmd) return labbook::cli::summarize(summary_measurement, summary_out);
     if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab, metrics_all);

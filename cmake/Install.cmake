@@ -1,7 +1,7 @@
 # `cmake --install build --prefix P`, and the .deb (`cd build && cpack -G DEB`): an instructor
 # installs labbook once for a course's machines.
 #
-#   P/bin/labbook
+#   P/bin/labbook, P/bin/labbook-grade (which `labbook grade` runs)
 #   P/lib/labbook/libcupti-collector.so      P/lib/labbook/labs/lab4_global_memory ...
 #   P/share/labbook/labs/NN_name/{lab.toml,recorded/,exercises/}, labs/sources.toml, glossary.toml and peaks.toml,
 #     labs/common/, kernels/*.h *.cuh, grading/allowed_symbols.toml   (what `labbook grade`
@@ -11,9 +11,9 @@
 # toolkit (nvcc, CUPTI, the runtime) is not installed: labbook uses it where it was built. The
 # collector keeps its run-time path to CUPTI; the labs' programs find the CUDA runtime as the
 # build's do (the toolkit's ld.so.conf entry).
-install(TARGETS labbook RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS labbook labbook-grade RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(TARGETS labbook_collector LIBRARY DESTINATION "${LABBOOK_INSTALL_LIBDIR}")
-set_target_properties(labbook labbook_collector PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+set_target_properties(labbook labbook-grade labbook_collector PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 
 get_property(labbook_labs GLOBAL PROPERTY LABBOOK_LABS)
 foreach(lab IN LISTS labbook_labs)

@@ -4,8 +4,9 @@
 # (bubblewrap mounts an empty folder over them), so that it passes only if the installed
 # labbook finds its lab folders, recordings and exercises relative to itself:
 # `labbook run lab4 --recorded` writes the sheet into ./reports, naming the installed
-# recording, and `labbook exercise lab4` hands out the installed starter file. The installed
-# lab programs must also find their CUDA libraries.
+# recording, `labbook exercise lab4` hands out the installed starter file, and `labbook grade`
+# runs the installed labbook-grade. The installed lab programs must also find their CUDA
+# libraries.
 #   install_test.sh BUILD SOURCE BINDIR LIBDIR DATADIR   (the last three relative to the prefix)
 set -uo pipefail
 build=$1; source=$2; bindir=$3; libdir=$4; datadir=$5
@@ -69,6 +70,14 @@ installed "$labbook" exercise lab4 --out handout >"$base/stdout" 2>"$base/stderr
 cmp -s "$lab4/exercises/soa/starter.cu" "$work/handout/$(grep -m1 '^student_file' "$lab4/exercises/soa/exercise.toml" | cut -d'"' -f2)" &&
   [ -s "$work/handout/instructions.md" ] && ok "labbook exercise hands out the installed starter file" ||
   fail "labbook exercise lab4 did not hand out the installed starter file: $(ls "$work/handout" 2>&1)"
+
+# `labbook grade` runs the installed labbook-grade, which finds the installed exercise: an
+# empty class is refused by name, before any build.
+mkdir -p "$work/class"
+rc=0
+installed "$labbook" grade lab4 class --build-only --out grades >"$base/stdout" 2>"$base/stderr" || rc=$?
+[ "$rc" = 2 ] && grep -qF "'class' holds no submission" "$base/stderr" && ok "labbook grade runs the installed labbook-grade" ||
+  fail "labbook grade lab4 on an empty class: exit $rc; stderr: $(cat "$base/stderr")"
 
 [ "$failures" = 0 ] && echo "all install checks passed" || echo "$failures install checks failed"
 [ "$failures" = 0 ]

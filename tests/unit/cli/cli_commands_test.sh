@@ -4,7 +4,7 @@
 # named with the closest command (exit 2), and no help text carries CLI11's "Excludes:" lists.
 # Then the mistakes a student or an instructor makes with files: another lab's measurement,
 # a sheet's JSON for a measurement, a recording over a sheet measured here, a handout over
-# changed work, an empty class; `labbook exercise --list`, and no exercise named; `compare`
+# changed work, an empty class, a labbook without its labbook-grade; `labbook exercise --list`, and no exercise named; `compare`
 # of a recording with itself, and with a file that is not there or is another lab's.
 #   cli_commands_test.sh LABBOOK SOURCE_DIR
 set -uo pipefail
@@ -94,4 +94,9 @@ expect "a run compared with nothing, refused before it runs" 2 "compare: 'no-suc
 [ ! -e "$work/rc2" ] || { echo "FAIL: run --compare with a missing file wrote $work/rc2"; failures=$((failures + 1)); }
 mkdir -p "$work/no_students"
 expect "an empty class" 2 "holds no submission" grade lab4 "$work/no_students" --out "$work/grades" --build-only
+expect "grade's help is labbook-grade's" 0 "Usage: labbook grade [OPTIONS] [exercise] [submissions]" grade --help
+# A labbook without labbook-grade beside it says what to build, and exits 1.
+mkdir -p "$work/alone" && cp "$lb" "$work/alone/labbook"
+lb=$work/alone/labbook expect "grade without labbook-grade" 1 "labbook-grade (No such file or directory); \`make\` builds it" \
+  grade lab4 "$work/no_students"
 [ "$failures" -eq 0 ] || { echo "$failures case(s) failed"; exit 1; }
