@@ -10,6 +10,7 @@
 
 #include "activity_tracer.h"
 #include "callback_switches.h"
+#include "collector_subscriptions.h"
 #include "cupti_status.h"
 #include "driver_callbacks.h"
 #include "graph_exec_calls.h"
@@ -66,37 +67,18 @@ class Collector {
       std::fprintf(stderr, "labbook collector: %s\n", describe_call("cuptiSubscribe", s).c_str());
       return false;
     }
-    CallbackSwitches on(subscriber_, issues_);
-    on.domain(CUPTI_CB_DOMAIN_NVTX, "NVTX ranges are not recorded");
-    on.domain(CUPTI_CB_DOMAIN_RUNTIME_API, "copies lose the NVTX range of the runtime call that made them");
-    for (const DriverCallback& call : driver_callbacks())
-      if (call.role != DriverCallRole::kManagedMemory)
-        on.callback(CUPTI_CB_DOMAIN_DRIVER_API, call.id, "launches through this driver call are not recorded or profiled");
-    for (CUpti_CallbackId cbid : graph_exec_calls())
-      on.callback(CUPTI_CB_DOMAIN_DRIVER_API, cbid, "changes to executable graphs are not followed");
-    on.callback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
-                "metrics and source counts of a context destroyed before the program ends are lost");
-
-    if (!config_.source_metrics.empty()) {
+    const bool metrics = !config_.metrics.empty();
+    if (!config_.source_metrics.empty())
       source_ = std::make_unique<SassSource>(config_.source_metrics, config_.source_kernel, issues_, config_.verbose);
-      on.callback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, "no source line is counted");
-    }
-    if (config_.trace) {
-      tracer_ = std::make_unique<ActivityTracer>(issues_, names_);
-      for (const DriverCallback& call : driver_callbacks())
-        if (call.role == DriverCallRole::kManagedMemory)
-          on.callback(CUPTI_CB_DOMAIN_DRIVER_API, call.id, "unified memory's page faults and migrations are not traced");
-    }
-    if (!config_.metrics.empty()) {
+    if (config_.trace) tracer_ = std::make_unique<ActivityTracer>(issues_, names_);
+    if (metrics) {
       profiler_ = std::make_unique<RangeProfiler>(
           config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan, config_.expected_launches,
                                        config_.without_stops, config_.ranges_per_image}, issues_);
-      if (config_.flush_l2) {
-        flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
-        on.callback(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
-                    "the L2 flusher is made at the first profiled kernel, inside the program's time");
-      }
+      if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
     }
+    CallbackSwitches on(subscriber_, issues_);   // after the parts its callbacks reach
+    subscribe(on, {config_.trace, !config_.source_metrics.empty(), metrics && config_.flush_l2});
     return true;
   }
 
