@@ -9,28 +9,16 @@
 #include "grading_secret.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
+#include "temp_dir.h"
 
 using namespace labbook::grading;
+using labbook::test::TempDir;
 namespace fs = std::filesystem;
 
-namespace {
-
-/// A folder of the test's own, empty at its start and removed at its end.
-struct FreshDir {
-  std::string path;
-  explicit FreshDir(const std::string& name)
-      : path(testing::TempDir() + "/grading_secret_" + name + "_" + std::to_string(::getpid())) {
-    fs::remove_all(path);
-  }
-  ~FreshDir() { fs::remove_all(path); }
-};
-
-}  // namespace
-
 TEST(GradingSecret, IsKeptForTheFolderAndNewForAnother) {
-  const FreshDir dir_a("a"), dir_b("b");
-  const std::string& a = dir_a.path;
-  const std::string& b = dir_b.path;
+  const TempDir dir_a("grading-secret-a"), dir_b("grading-secret-b");
+  const std::string& a = dir_a.path();
+  const std::string& b = dir_b.path();
   const std::string first = class_secret(a);
   EXPECT_EQ(first.size(), 64u);
   EXPECT_EQ(class_secret(a), first) << "a re-run draws the same inputs";
@@ -51,7 +39,7 @@ TEST(GradingSecret, SeedsDependOnTheSecretTheNameAndTheSubmission) {
 }
 
 TEST(GradingSecret, RefusesAFileItDidNotWrite) {
-  const FreshDir dir("bad");
-  labbook::write_file_atomically(dir.path + "/.grading-secret", "1234\n");
-  EXPECT_THROW(class_secret(dir.path), labbook::Error);
+  const TempDir dir("grading-secret-bad");
+  labbook::write_file_atomically(dir.path() + "/.grading-secret", "1234\n");
+  EXPECT_THROW(class_secret(dir.path()), labbook::Error);
 }

@@ -17,7 +17,7 @@
 using namespace labbook::grading;
 using End = SandboxResult::End;
 
-using labbook::test::make_temp_dir;
+using labbook::test::TempDir;
 
 namespace {
 
@@ -30,7 +30,8 @@ TEST(SandboxRequests, BadOnesAreRefusedBeforeAnythingRuns) {
   EXPECT_THROW(run_sandboxed(r), labbook::Error);
   r.work_dir = "/no/such/folder";
   EXPECT_THROW(run_sandboxed(r), labbook::Error);
-  const std::string work = make_temp_dir("labbook-sandbox-request");
+  const TempDir work_dir("labbook-sandbox-request");
+  const std::string& work = work_dir.path();
   r.work_dir = work;
   r.read_only = {"/no/such/build/tree"};
   EXPECT_THROW(run_sandboxed(r), labbook::Error);
@@ -47,7 +48,6 @@ TEST(SandboxRequests, BadOnesAreRefusedBeforeAnythingRuns) {
     r.work_dir = "/";
     EXPECT_THROW(run_sandboxed(r), labbook::Error) << "work_dir not writable";
   }
-  std::filesystem::remove_all(work);
 }
 
 TEST(SandboxArguments, IsolateAndBindWhatWasAsked) {

@@ -30,6 +30,7 @@ using namespace labbook::grading;
 using End = SandboxResult::End;
 
 using labbook::test::make_temp_dir;
+using labbook::test::TempDir;
 
 namespace {
 
@@ -243,7 +244,8 @@ TEST_F(Sandbox, EndsBackgroundProcessesWhenTheCommandEnds) {
 
 TEST_F(Sandbox, CannotReadTheInstructorsFiles) {
   // World-readable on the host, so only the sandbox stands between the command and it.
-  const std::string secret_dir = make_temp_dir("labbook-instructor");
+  const TempDir instructor("labbook-instructor");
+  const std::string& secret_dir = instructor.path();
   ::chmod(secret_dir.c_str(), 0755);
   const std::string secret = secret_dir + "/answers.txt";
   std::ofstream(secret) << "INSTRUCTOR-SECRET\n";
@@ -260,7 +262,6 @@ TEST_F(Sandbox, CannotReadTheInstructorsFiles) {
   for (const char* hidden : {"root", "home", "work", "opt", "srv", "var", "sys"})
     EXPECT_EQ(("\n" + listing.out).find(std::string("\n") + hidden + "\n"), std::string::npos)
         << "/" << hidden << " is visible:\n" << listing.out;
-  std::filesystem::remove_all(secret_dir);
 }
 
 TEST_F(Sandbox, HasNoNetworkNotEvenTheHostsLoopback) {
@@ -298,7 +299,8 @@ TEST_F(Sandbox, WritesOnlyIntoWorkDirAndItsPrivateTmp) {
 }
 
 TEST_F(Sandbox, ReadOnlyPathsCanBeReadNotWritten) {
-  const std::string tree = make_temp_dir("labbook-build-tree");
+  const TempDir build_tree("labbook-build-tree");
+  const std::string& tree = build_tree.path();
   ::chmod(tree.c_str(), 0755);
   std::ofstream(tree + "/kernel.ptx") << "ptx\n";
   ::chmod((tree + "/kernel.ptx").c_str(), 0666);  // writable on the host: the bind alone forbids it
@@ -307,7 +309,6 @@ TEST_F(Sandbox, ReadOnlyPathsCanBeReadNotWritten) {
   const auto r = run_sandboxed(q);
   EXPECT_EQ(r.out, "ptx\nappend=2\n") << r.err;
   EXPECT_EQ(read_file(tree + "/kernel.ptx"), "ptx\n");
-  std::filesystem::remove_all(tree);
 }
 
 TEST_F(Sandbox, EnvironmentIsOnlyWhatWasGiven) {
