@@ -6,7 +6,6 @@
 #include <filesystem>
 
 #include "class_files.h"
-#include "commands.h"
 #include "exercise.h"
 #include "grade_commands.h"
 #include "install_layout.h"
@@ -62,7 +61,7 @@ int write_slurm_batch(const GradeOptions& o) {
     throw Error(o.submissions + ": no submissions to grade (one folder holding " + e.student_file +
                 ", or one .cu file, per student)");
   grading::SlurmPlan plan;
-  plan.labbook = install_layout().labbook;
+  plan.labbook = fs::weakly_canonical(install_layout().labbook).string();
   plan.exercise = e.id;
   plan.submissions = absolute(o.submissions);
   plan.out_dir = absolute(o.out_dir);

@@ -1,7 +1,7 @@
 // `labbook grade`: grading a class from the command line. The grading itself (build, check,
 // run, judge, audit, score, write) is grading::grade_class (grading/grade_pipeline.h); this file
-// checks the machine and prints. With --task, one task of a Slurm job array grades its slice of the class alone and
-// leaves the class files to `labbook grade --collect` (grade_batch.cpp).
+// checks the machine and prints. With --task, one task of a Slurm job array grades its slice of
+// the class alone and leaves the class files to `labbook grade --collect` (grade_batch.cpp).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,18 +9,18 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
-#include <memory>
 #include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "build_log.h"
 #include "class_files.h"
-#include "commands.h"
 #include "exercise.h"
 #include "gpu_probe.h"
 #include "grade_commands.h"
 #include "grade_pipeline.h"
 #include "install_layout.h"
-#include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "nvcc_toolchain.h"
 #include "progress_bar.h"

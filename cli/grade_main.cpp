@@ -12,10 +12,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_validators.h"
 #include "exit_codes.h"
 #include "grade_commands.h"
 #include "help_formatter.h"
-#include "option_checks.h"
 
 int main(int argc, char** argv) {
   using namespace labbook::cli;
@@ -39,17 +39,17 @@ int main(int argc, char** argv) {
   auto* memcheck_opt = app.add_flag(
       "--memcheck", grade.memcheck, "Run each submission once more under compute-sanitizer and report bad accesses as feedback");
   auto* arch_opt = app.add_option("--arch", grade.arch,
-                        "nvcc's -arch for student code, e.g. sm_90 (default: that of the GPU that runs it; with "
-                        "--build-only and no GPU, the build's)")
+                                  "nvcc's -arch for student code, e.g. sm_90 (default: that of the GPU that runs it; with "
+                                  "--build-only and no GPU, the build's)")
       ->check(CLI::Validator([](const std::string& a) {
         return std::regex_match(a, std::regex("sm_[0-9]+[a-z]?")) ? "" : "'" + a + "' is not an nvcc -arch like sm_90";
       }, "sm_NN"));
   auto* slurm_opt = app.add_flag("--slurm", grade.slurm,
-                                        "Grade nothing: write OUT/slurm/grade.sbatch, a Slurm job array that grades the class");
+                                 "Grade nothing: write OUT/slurm/grade.sbatch, a Slurm job array that grades the class");
   auto* task_opt = app.add_option("--task", grade.task,
-                                         "Grade only the T-th slice of --per-task submissions (a job array's task); no class files")
-                       ->check(CLI::NonNegativeNumber)
-                       ->excludes(slurm_opt);
+                                  "Grade only the T-th slice of --per-task submissions (a job array's task); no class files")
+                      ->check(CLI::NonNegativeNumber)
+                      ->excludes(slurm_opt);
   auto* per_task_opt =
       app.add_option("--per-task", grade.per_task, "Submissions per array task (--slurm, --task); default 20")
           ->check(CLI::PositiveNumber);
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   auto* partition_opt =
       app.add_option("--partition", grade.partition, "The Slurm partition (default: the cluster's)")->needs(slurm_opt);
   app.add_option("--collect", grade.collect,
-                        "Write DIR's class files (grades.csv/json, summary) from the students the array tasks graded")
+                 "Write DIR's class files (grades.csv/json, summary) from the students the array tasks graded")
       ->check(CLI::ExistingDirectory)
       ->excludes(exercise_arg, submissions_arg, out_opt, rubric_opt, force_opt, jobs_opt, build_only_opt, memcheck_opt, arch_opt,
                  slurm_opt, task_opt, per_task_opt, gpus_opt, time_opt, partition_opt);

@@ -33,13 +33,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_validators.h"
 #include "commands.h"
 #include "format.h"
 #include "help_formatter.h"
 #include "install_layout.h"
 #include "labbook/model/error.h"
 #include "labbook/model/text.h"
-#include "option_checks.h"
 
 namespace {
 
@@ -65,7 +65,8 @@ int run_grader(int argc, char** argv) {
   args.insert(args.end(), argv + 2, argv + argc);
   args.push_back(nullptr);
   execv(grader.c_str(), args.data());
-  std::fprintf(stderr, "labbook: grade: cannot run %s (%s); `make` builds it, as does `cmake --build build --target labbook-grade`\n",
+  std::fprintf(stderr, "labbook: grade: cannot run %s (%s): it is the target labbook-grade, which `make` builds "
+                       "and `cmake --install` puts beside labbook\n",
                grader.c_str(), std::strerror(errno));
   return labbook::cli::kExitFailure;
 }
@@ -205,7 +206,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "labbook: %s\n", unknown_command(app, argv[1]).c_str());
     return labbook::cli::kExitUsage;
   }
-  if (std::string(argv[1]) == "grade") return run_grader(argc, argv);
+  if (first == "grade") return run_grader(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

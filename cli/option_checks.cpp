@@ -1,3 +1,5 @@
+#include "option_checks.h"
+
 #include <filesystem>
 #include <string>
 #include <system_error>

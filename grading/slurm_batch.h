@@ -20,7 +20,7 @@ inline constexpr const char* kBatchFolder = "slurm";
 /// What the job script runs and asks Slurm for. Paths are absolute: a task starts in
 /// whatever folder Slurm chooses, on another machine.
 struct SlurmPlan {
-  std::string labbook;                  ///< this labbook executable
+  std::string labbook;                  ///< the labbook executable, its links resolved: every node runs it
   std::string exercise;                 ///< exercise id
   std::string submissions, out_dir;
   std::string rubric;                   ///< the instructor's rubric; "" for the exercise's own

@@ -9,4 +9,4 @@ set -euo pipefail
 if [ -d .device-deps ]; then bash .device-deps/install >/dev/null; fi
 cmake -S . -B build -G Ninja "$@" >/tmp/labbook-configure.log 2>&1 || { cat /tmp/labbook-configure.log; exit 1; }
 cmake --build build -j 16 2>&1 | grep -E 'error|FAILED|warning' || true
-test -x build/labbook
+test -x build/labbook && test -x build/labbook-grade

@@ -13,7 +13,7 @@ set -uo pipefail
 [ $# -ge 1 ] || { echo "usage: tools/device-suite.sh OUTDIR [ctest selection...]" >&2; exit 2; }
 out=$1; shift
 mkdir -p "$out"
-test -x build/labbook || bash tools/device-build.sh >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+{ test -x build/labbook && test -x build/labbook-grade; } || bash tools/device-build.sh >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 present=$(nvidia-smi --list-gpus | wc -l)
 [ "$present" -ge 1 ] || { echo "device-suite.sh: nvidia-smi lists no GPU" >&2; exit 1; }
 ids=${LABBOOK_SUITE_GPUS:-$(seq -s, 0 $((present - 1)))}

@@ -26,7 +26,7 @@ if ! cmake --install "$build" --prefix "$prefix" >"$base/install.log" 2>&1; then
 fi
 labbook=$prefix/$bindir/labbook
 lab4=$prefix/$datadir/labs/04_global_memory
-for f in "$labbook" "$prefix/$libdir/libcupti-collector.so" "$prefix/$libdir/labs/lab4_global_memory" \
+for f in "$labbook" "$prefix/$bindir/labbook-grade" "$prefix/$libdir/libcupti-collector.so" "$prefix/$libdir/labs/lab4_global_memory" \
          "$lab4/lab.toml" "$lab4/recorded/h100.json" "$lab4/exercises/soa/starter.cu" "$prefix/$datadir/labs/sources.toml" \
          "$prefix/$datadir/labs/common/exercise_harness.h" "$prefix/$datadir/kernels/global_memory.cuh" \
          "$prefix/$datadir/grading/allowed_symbols.toml"; do

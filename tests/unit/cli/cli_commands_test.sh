@@ -97,6 +97,6 @@ expect "an empty class" 2 "holds no submission" grade lab4 "$work/no_students" -
 expect "grade's help is labbook-grade's" 0 "Usage: labbook grade [OPTIONS] [exercise] [submissions]" grade --help
 # A labbook without labbook-grade beside it says what to build, and exits 1.
 mkdir -p "$work/alone" && cp "$lb" "$work/alone/labbook"
-lb=$work/alone/labbook expect "grade without labbook-grade" 1 "labbook-grade (No such file or directory); \`make\` builds it" \
+lb=$work/alone/labbook expect "grade without labbook-grade" 1 "labbook-grade (No such file or directory): it is the target labbook-grade" \
   grade lab4 "$work/no_students"
 [ "$failures" -eq 0 ] || { echo "$failures case(s) failed"; exit 1; }

@@ -22,7 +22,7 @@ using labbook::profiler::IssueLog;
 
 /// A program's graph calls on the fake driver. Profiled, the driver hands them to the
 /// collector's GraphFollower at their entry and exit, as CUPTI's callbacks do in a metrics run
-/// (collector.cpp), labbook's own driver calls from inside a callback included.
+/// (collector_launches.cpp), labbook's own driver calls from inside a callback included.
 class Program {
  public:
   explicit Program(bool profiled) {
