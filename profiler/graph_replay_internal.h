@@ -1,7 +1,8 @@
 #pragma once
 /// @file
 /// Graph replay's private parts, shared by graph_replay.cpp (adopting, launching and giving
-/// back an exec's nodes) and graph_replay_updates.cpp (following the program's changes to them).
+/// back an exec's nodes), graph_node_silence.cpp (a node silenced in the exec and given back)
+/// and graph_replay_updates.cpp (following the program's changes to them).
 #include <cstddef>
 #include <vector>
 
