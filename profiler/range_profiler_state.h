@@ -1,8 +1,9 @@
 #pragma once
 /// @file
-/// The range profiler's private state, shared by its three files: range_profiler.cpp (contexts,
-/// batches and passes), range_profiler_host.cpp (the config image and pass plan) and
-/// range_profiler_batches.cpp (a batch's counters evaluated, or carried to the next run).
+/// The range profiler's private state, shared by its four files: range_profiler.cpp (contexts,
+/// batches and passes), range_profiler_host.cpp (the config image and pass plan),
+/// range_profiler_replay.cpp (kernel replay's earlier passes) and range_profiler_batches.cpp (a
+/// batch's counters evaluated, or carried to the next run).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
