@@ -3,6 +3,8 @@
 // failures the user should read about.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +59,21 @@ class UsageError : public Error {
  public:
   using Error::Error;
 };
+
+/// Runs `command` (returning an exit code), printing what it throws as labbook's one-line error:
+/// a UsageError exits with kExitUsage, labbook::Error and the file system's errors kExitFailure.
+template <typename Command>
+int with_errors_reported(Command command) {
+  try {
+    return command();
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "labbook: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "labbook: %s\n", e.what());
+    return kExitFailure;
+  }
+}
 
 struct ProfileOptions {
   std::vector<std::string> metrics;

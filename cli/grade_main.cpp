@@ -4,8 +4,6 @@
 //   labbook grade lab4 SUBMISSIONS --out DIR [--rubric FILE] [--force] [--jobs N] [--build-only] [--memcheck] [--arch sm_NN]
 //   labbook grade lab4 SUBMISSIONS --out DIR --slurm [--per-task N] ...   a Slurm job array for it
 //   labbook grade --collect DIR      the class files from what the array's tasks graded
-#include <cstdio>
-#include <exception>
 #include <memory>
 #include <regex>
 #include <string>
@@ -75,13 +73,5 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : kExitUsage;
   }
-  try {
-    return grade_command(grade);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "labbook: %s\n", e.what());
-    return kExitUsage;
-  } catch (const std::exception& e) {   // labbook::Error, and the file system's errors
-    std::fprintf(stderr, "labbook: %s\n", e.what());
-    return kExitFailure;
-  }
+  return with_errors_reported([&] { return grade_command(grade); });
 }

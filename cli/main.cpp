@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  try {
+  return labbook::cli::with_errors_reported([&] {
     if (*run_cmd) return labbook::cli::run_lab(run);
     if (*render_cmd) return labbook::cli::render_lab(render);
     if (*check_cmd) return labbook::cli::check_lab(check_lab, check_measurement);
@@ -227,12 +227,6 @@ int main(int argc, char** argv) {
     if (*profile_cmd) return labbook::cli::profile(profile);
     if (*summary_cmd) return labbook::cli::summarize(summary_measurement, summary_out);
     if (*metrics_cmd) return labbook::cli::list_metrics(metrics_lab, metrics_all);
-  } catch (const labbook::cli::UsageError& e) {
-    std::fprintf(stderr, "labbook: %s\n", e.what());
     return labbook::cli::kExitUsage;
-  } catch (const std::exception& e) {   // labbook::Error, and the file system's errors
-    std::fprintf(stderr, "labbook: %s\n", e.what());
-    return labbook::cli::kExitFailure;
-  }
-  return labbook::cli::kExitUsage;
+  });
 }
