@@ -7,17 +7,14 @@
 namespace labbook::profiler {
 
 namespace {
-/// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
-CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
-
 template <typename Params>
 CUstream named_stream(const void* p) { return static_cast<const Params*>(p)->hStream; }
 template <typename Params>
-CUstream named_stream_ptsz(const void* p) { return per_thread(static_cast<const Params*>(p)->hStream); }
+CUstream named_stream_ptsz(const void* p) { return per_thread_stream(static_cast<const Params*>(p)->hStream); }
 template <typename Params>
 CUstream config_stream(const void* p) { return static_cast<const Params*>(p)->config->hStream; }
 template <typename Params>
-CUstream config_stream_ptsz(const void* p) { return per_thread(static_cast<const Params*>(p)->config->hStream); }
+CUstream config_stream_ptsz(const void* p) { return per_thread_stream(static_cast<const Params*>(p)->config->hStream); }
 
 using Role = DriverCallRole;
 

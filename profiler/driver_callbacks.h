@@ -30,6 +30,9 @@ struct DriverCallback {
   CUstream (*stream)(const void* params);
 };
 
+/// The stream a per-thread-stream (_ptsz) call names: its stream 0 is the thread's own stream.
+inline CUstream per_thread_stream(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
+
 /// Every driver callback the collector enables, each once.
 const std::vector<DriverCallback>& driver_callbacks();
 

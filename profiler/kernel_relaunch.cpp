@@ -2,6 +2,7 @@
 
 #include <cuda.h>
 
+#include "driver_callbacks.h"
 #include "driver_status.h"
 
 namespace labbook::profiler {
@@ -10,11 +11,8 @@ namespace {
 
 thread_local bool t_relaunching = false;
 
-/// The per-thread-default-stream variants name the calling thread's default stream as 0.
-CUstream per_thread(CUstream named) { return named ? named : CU_STREAM_PER_THREAD; }
-
 /// A launch call's parameters, whichever of the six launch calls it was.
-struct LaunchCall {
+struct LaunchParameters {
   enum class Api { Kernel, Cooperative, KernelEx, Other } api = Api::Other;
   CUfunction f = nullptr;
   unsigned grid[3] = {}, block[3] = {}, shared_bytes = 0;
@@ -25,8 +23,8 @@ struct LaunchCall {
 };
 
 template <class P>
-LaunchCall shaped(LaunchCall::Api api, const P* p, CUstream stream, void** extra) {
-  LaunchCall c;
+LaunchParameters shaped(LaunchParameters::Api api, const P* p, CUstream stream, void** extra) {
+  LaunchParameters c;
   c.api = api;
   c.f = p->f;
   c.grid[0] = p->gridDimX, c.grid[1] = p->gridDimY, c.grid[2] = p->gridDimZ;
@@ -39,19 +37,19 @@ LaunchCall shaped(LaunchCall::Api api, const P* p, CUstream stream, void** extra
 }
 
 template <class P>
-LaunchCall extended(const P* p, bool ptsz) {
-  LaunchCall c;
-  c.api = LaunchCall::Api::KernelEx;
+LaunchParameters extended(const P* p, bool ptsz) {
+  LaunchParameters c;
+  c.api = LaunchParameters::Api::KernelEx;
   c.f = p->f;
   c.config = *p->config;
-  if (ptsz) c.config.hStream = per_thread(c.config.hStream);
+  if (ptsz) c.config.hStream = per_thread_stream(c.config.hStream);
   c.arguments = p->kernelParams;
   c.extra = p->extra;
   return c;
 }
 
-LaunchCall decoded(CUpti_CallbackId cbid, const void* params) {
-  using Api = LaunchCall::Api;
+LaunchParameters decoded(CUpti_CallbackId cbid, const void* params) {
+  using Api = LaunchParameters::Api;
   switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
       const auto* p = static_cast<const cuLaunchKernel_params*>(params);
@@ -59,7 +57,7 @@ LaunchCall decoded(CUpti_CallbackId cbid, const void* params) {
     }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
       const auto* p = static_cast<const cuLaunchKernel_ptsz_params*>(params);
-      return shaped(Api::Kernel, p, per_thread(p->hStream), p->extra);
+      return shaped(Api::Kernel, p, per_thread_stream(p->hStream), p->extra);
     }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: {
       const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(params);
@@ -67,7 +65,7 @@ LaunchCall decoded(CUpti_CallbackId cbid, const void* params) {
     }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
       const auto* p = static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params);
-      return shaped(Api::Cooperative, p, per_thread(p->hStream), nullptr);
+      return shaped(Api::Cooperative, p, per_thread_stream(p->hStream), nullptr);
     }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
       return extended(static_cast<const cuLaunchKernelEx_params*>(params), false);
@@ -80,21 +78,21 @@ LaunchCall decoded(CUpti_CallbackId cbid, const void* params) {
 }  // namespace
 
 std::string relaunch_kernel(CUpti_CallbackId cbid, const void* params) {
-  LaunchCall c = decoded(cbid, params);
+  LaunchParameters c = decoded(cbid, params);
   switch (c.api) {
-    case LaunchCall::Api::Kernel:
+    case LaunchParameters::Api::Kernel:
       if (CUresult r = cuLaunchKernel(c.f, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
                                       c.shared_bytes, c.stream, c.arguments, c.extra);
           r != CUDA_SUCCESS)
         return describe_driver_call("cuLaunchKernel", r);
       return "";
-    case LaunchCall::Api::Cooperative:
+    case LaunchParameters::Api::Cooperative:
       if (CUresult r = cuLaunchCooperativeKernel(c.f, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1],
                                                  c.block[2], c.shared_bytes, c.stream, c.arguments);
           r != CUDA_SUCCESS)
         return describe_driver_call("cuLaunchCooperativeKernel", r);
       return "";
-    case LaunchCall::Api::KernelEx:
+    case LaunchParameters::Api::KernelEx:
       if (CUresult r = cuLaunchKernelEx(&c.config, c.f, c.arguments, c.extra); r != CUDA_SUCCESS)
         return describe_driver_call("cuLaunchKernelEx", r);
       return "";

@@ -4,6 +4,8 @@
 #include <iterator>
 #include <string_view>
 
+#include "labbook/model/quantity.h"
+
 namespace labbook {
 
 namespace {
@@ -125,17 +127,14 @@ const Label* find_label(std::string_view quantity) {
   return it == std::end(kLabels) ? nullptr : it;
 }
 
-constexpr std::string_view kPeakSuffix = "_pct_of_peak";
-
 }  // namespace
 
 bool has_reader_label(const std::string& quantity) { return find_label(quantity) != nullptr; }
 
 std::string quantity_reader_label(const std::string& quantity) {
   if (const Label* l = find_label(quantity)) return std::string(l->label);
-  const std::string_view name = quantity;
-  if (name.size() > kPeakSuffix.size() && name.substr(name.size() - kPeakSuffix.size()) == kPeakSuffix)
-    return quantity_reader_label(std::string(name.substr(0, name.size() - kPeakSuffix.size()))) + ", share of peak";
+  const std::string_view rate = share_of_peak_rate(quantity);
+  if (!rate.empty()) return quantity_reader_label(std::string(rate)) + ", share of peak";
   std::string words = quantity;
   std::replace(words.begin(), words.end(), '_', ' ');
   if (!words.empty() && words[0] >= 'a' && words[0] <= 'z') words[0] = static_cast<char>(words[0] - 'a' + 'A');

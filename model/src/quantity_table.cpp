@@ -129,8 +129,6 @@ const std::vector<DerivedQuantity> kDerived = {
      "only add wall time (median over the timed calls)", QuantityScope::kCall, true},
 };
 
-constexpr std::string_view kPeakSuffix = "_pct_of_peak";
-
 const DerivedQuantity* find_derived(const std::string& name) {
   for (const auto& d : kDerived)
     if (name == d.name) return &d;
@@ -150,6 +148,12 @@ bool is_timed_metric(const CatalogMetric& m) {
 
 const std::vector<DerivedQuantity>& derived_quantities() { return kDerived; }
 
+std::string_view share_of_peak_rate(std::string_view name) {
+  constexpr std::string_view kSuffix = "_pct_of_peak";
+  if (name.size() <= kSuffix.size() || name.substr(name.size() - kSuffix.size()) != kSuffix) return {};
+  return name.substr(0, name.size() - kSuffix.size());
+}
+
 std::optional<Quantity> Quantity::find(const std::string& name, QuantityScope scope) {
   if (const DerivedQuantity* d = find_derived(name)) {
     if (!d->in(scope)) return std::nullopt;
@@ -157,11 +161,9 @@ std::optional<Quantity> Quantity::find(const std::string& name, QuantityScope sc
   }
   if (const CatalogMetric* m = find_catalog_metric(name)) return Quantity(name, QuantityId::kMetric, nullptr, m);
   // A share of a peak: of a rate the table or the catalog knows, for a lab's ranges only.
-  if (scope == QuantityScope::kRange && name.size() > kPeakSuffix.size() &&
-      name.compare(name.size() - kPeakSuffix.size(), kPeakSuffix.size(), kPeakSuffix) == 0) {
-    const std::string rate = name.substr(0, name.size() - kPeakSuffix.size());
-    if (find_derived(rate) || find_catalog_metric(rate)) return Quantity(name, QuantityId::kShareOfPeak, nullptr, nullptr);
-  }
+  const std::string rate(share_of_peak_rate(name));
+  if (scope == QuantityScope::kRange && !rate.empty() && (find_derived(rate) || find_catalog_metric(rate)))
+    return Quantity(name, QuantityId::kShareOfPeak, nullptr, nullptr);
   return std::nullopt;
 }
 
@@ -173,7 +175,7 @@ Quantity Quantity::named(const std::string& name) {
 
 Quantity Quantity::rate() const {
   if (id_ != QuantityId::kShareOfPeak) throw std::logic_error(name_ + " is not a share of a peak");
-  return named(name_.substr(0, name_.size() - kPeakSuffix.size()));
+  return named(std::string(share_of_peak_rate(name_)));
 }
 
 bool Quantity::in(QuantityScope s) const {

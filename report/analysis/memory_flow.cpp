@@ -7,8 +7,6 @@ namespace labbook::report {
 
 namespace {
 
-constexpr double kSectorBytes = 32;
-
 std::string or_not_measured(const std::optional<double>& v, const std::string& unit) {
   return v ? format_value(*v, unit) : unit + " not measured";
 }
@@ -74,9 +72,7 @@ std::string percent_or_not_measured(const std::optional<double>& v) {
 }
 
 std::string sectors_sentence(const std::optional<double>& sectors) {
-  if (!sectors) return "not measured";
-  if (*sectors <= 0) return format_value(*sectors, "sectors");
-  return format_value(*sectors, "sectors") + " (" + format_value(*sectors * kSectorBytes, "bytes") + ")";
+  return sectors ? sectors_with_bytes(*sectors) : "not measured";
 }
 
 }  // namespace
@@ -160,6 +156,11 @@ std::string memory_flow_description(const MemoryFlow& f) {
          shared_sentence("Shared-memory stores", f.shared_stores) + " Local memory: loads " +
          (f.local_load_sectors ? format_value(*f.local_load_sectors, "sectors") : "not measured") + ", stores " +
          (f.local_store_sectors ? format_value(*f.local_store_sectors, "sectors") : "not measured") + ".";
+}
+
+std::string sectors_with_bytes(double sectors) {
+  if (sectors <= 0) return format_value(sectors, "sectors");
+  return format_value(sectors, "sectors") + " (" + format_value(sectors * kSectorBytes, "bytes") + ")";
 }
 
 }  // namespace labbook::report

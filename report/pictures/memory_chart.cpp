@@ -10,7 +10,6 @@ namespace labbook::report {
 namespace {
 
 constexpr double kWidth = 1280, kHeight = 620;
-constexpr double kSectorBytes = 32;
 constexpr double kLineGap = 18;   // between lines of a label, at 14 px
 constexpr std::size_t kTitleChars = 110;   // beyond this the drawn title is cut; <title> keeps it whole
 
@@ -37,8 +36,7 @@ Line value_line(const std::optional<double>& v, const std::string& unit, const s
 
 Line sectors_line(const std::optional<double>& sectors) {
   if (!sectors) return {"sectors not measured", true};
-  if (*sectors <= 0) return {format_value(*sectors, "sectors")};
-  return {format_value(*sectors, "sectors") + " (" + format_value(*sectors * kSectorBytes, "bytes") + ")"};
+  return {sectors_with_bytes(*sectors)};
 }
 
 class Svg {

@@ -97,7 +97,7 @@ std::string group_name(const RangeKernels& r) { return r.range == r.kernel ? r.k
 
 /// A memory chart per (range, kernel) with memory counters, values the mean over its launches
 /// as in the table above; the first kMemoryChartLimit of them.
-void add_memory_charts(Sheet& s, const Measurement& m, const std::vector<RangeKernels>& groups) {
+void add_group_memory_charts(Sheet& s, const Measurement& m, const std::vector<RangeKernels>& groups) {
   std::vector<std::pair<const RangeKernels*, MemoryFlow>> charted;
   for (const auto& r : groups) {
     MemoryFlow flow = memory_flow(group_values(r));
@@ -264,7 +264,7 @@ Sheet build_profile_summary(const Measurement& m, const std::string& timeline_fi
     s.data["ranges"].push_back(std::move(jr));
   }
   s.table(std::move(t));
-  add_memory_charts(s, m, groups);
+  add_group_memory_charts(s, m, groups);
   add_roofline(s, m, groups, peaks);
   add_source_lines(s, m);
 

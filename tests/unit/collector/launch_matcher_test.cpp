@@ -9,33 +9,33 @@ namespace {
 
 using labbook::profiler::LaunchMatcher;
 
-const std::string kScale = "_Z5scalePfi", kAdd = "_Z3addPfS_i";
+const std::string kScaleKernel = "_Z5scalePfi", kAddKernel = "_Z3addPfS_i";
 
 TEST(LaunchMatcher, ARecordClaimsTheLaunchOfItsCallByEitherCorrelationId) {
   LaunchMatcher m;
-  m.add(10, 0, &kScale);   // runtime call 10, driver call 11: one launch
-  m.add(11, 0, &kScale);
-  m.add(12, 1, &kAdd);     // a driver call without a runtime call
+  m.add(10, 0, &kScaleKernel);   // runtime call 10, driver call 11: one launch
+  m.add(11, 0, &kScaleKernel);
+  m.add(12, 1, &kAddKernel);     // a driver call without a runtime call
   m.seal();
-  EXPECT_EQ(m.claim(12, kAdd), 1u);
-  EXPECT_EQ(m.claim(11, kScale), 0u);
-  EXPECT_FALSE(m.claim(10, kScale)) << "launch 0 was claimed through its other id";
-  EXPECT_FALSE(m.claim(99, kScale)) << "no call 99";
+  EXPECT_EQ(m.claim(12, kAddKernel), 1u);
+  EXPECT_EQ(m.claim(11, kScaleKernel), 0u);
+  EXPECT_FALSE(m.claim(10, kScaleKernel)) << "launch 0 was claimed through its other id";
+  EXPECT_FALSE(m.claim(99, kScaleKernel)) << "no call 99";
 }
 
 TEST(LaunchMatcher, AGraphLaunchsKernelsAreClaimedByNameThenInLaunchOrder) {
   LaunchMatcher m;
   // One graph launch (correlation 7) of three kernel nodes, added out of order.
-  m.add(7, 4, &kAdd);
-  m.add(7, 2, &kScale);
-  m.add(7, 3, &kScale);
-  m.add(5, 1, &kScale);
+  m.add(7, 4, &kAddKernel);
+  m.add(7, 2, &kScaleKernel);
+  m.add(7, 3, &kScaleKernel);
+  m.add(5, 1, &kScaleKernel);
   m.seal();
-  EXPECT_EQ(m.claim(7, kAdd), 4u) << "the launch with its name, though not the first";
-  EXPECT_EQ(m.claim(7, kScale), 2u);
+  EXPECT_EQ(m.claim(7, kAddKernel), 4u) << "the launch with its name, though not the first";
+  EXPECT_EQ(m.claim(7, kScaleKernel), 2u);
   EXPECT_EQ(m.claim(7, "_Z5otherv"), 3u) << "no launch of that name left: the first unclaimed";
-  EXPECT_FALSE(m.claim(7, kScale));
-  EXPECT_EQ(m.claim(5, kAdd), 1u);
+  EXPECT_FALSE(m.claim(7, kScaleKernel));
+  EXPECT_EQ(m.claim(5, kAddKernel), 1u);
 }
 
 }  // namespace

@@ -17,19 +17,13 @@
 #include "labbook/model/error.h"
 #include "labbook/model/quantity.h"
 #include "rubric.h"
+#include "temp_dir.h"
 
 using namespace labbook::grading;
 namespace fs = std::filesystem;
 
 namespace {
 const std::string kLabs = std::string(LABBOOK_SOURCE_DIR) + "/labs";
-
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("labbook-exercise-test-" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
 }  // namespace
 
 TEST(Exercise, TheShippedExerciseAndItsRubricLoad) {
@@ -146,7 +140,8 @@ TEST(Exercise, LabSevensExerciseChecksAStencilWithTwoWeights) {
   EXPECT_EQ(load_rubric(e.rubric).exercise, e.id);
 
   // A stencil5 check needs both weights.
-  const fs::path dir = scratch("stencil5");
+  const labbook::test::TempDir scratch("labbook-exercise-test-stencil5");
+  const fs::path dir = scratch.path();
   for (const char* f : {"starter.cu", "instructions.md", "harness.cu", "rubric.toml"}) std::ofstream(dir / f) << "\n";
   std::ofstream(dir / "exercise.toml")
       << "[exercise]\nid = \"x\"\ntitle = \"t\"\nlab = \"lab7\"\nstudent_file = \"s.cu\"\nstarter = \"starter.cu\"\n"
@@ -224,7 +219,8 @@ TEST(Exercise, LabSixsExerciseChecksAProductOfThreeSizes) {
   EXPECT_GT(r.correctness()->relative_tolerance, 0) << "float sums in any order";
 
   // A matmul call has three sizes.
-  const fs::path dir = scratch("matmul");
+  const labbook::test::TempDir scratch("labbook-exercise-test-matmul");
+  const fs::path dir = scratch.path();
   for (const char* f : {"starter.cu", "instructions.md", "harness.cu", "rubric.toml"}) std::ofstream(dir / f) << "\n";
   std::ofstream(dir / "exercise.toml")
       << "[exercise]\nid = \"x\"\ntitle = \"t\"\nlab = \"lab6\"\nstudent_file = \"s.cu\"\nstarter = \"starter.cu\"\n"
@@ -284,7 +280,8 @@ TEST(Exercise, TheHostCodeExercisesAreScoredOnTheTraceAlone) {
     }
 
   // Counters stay required where the student writes kernels; a check's rounds are a whole number.
-  const fs::path dir = scratch("affine");
+  const labbook::test::TempDir scratch("labbook-exercise-test-affine");
+  const fs::path dir = scratch.path();
   for (const char* f : {"starter.cu", "instructions.md", "harness.cu", "rubric.toml"}) std::ofstream(dir / f) << "\n";
   const auto write = [&](const std::string& exercise_extra, const std::string& constants) {
     std::ofstream(dir / "exercise.toml")
@@ -309,7 +306,8 @@ TEST(Exercise, TheHostCodeExercisesAreScoredOnTheTraceAlone) {
 }
 
 TEST(Exercise, AMissingFileIsNamedWithItsLine) {
-  const fs::path dir = scratch("broken");
+  const labbook::test::TempDir scratch("labbook-exercise-test-broken");
+  const fs::path dir = scratch.path();
   std::ofstream(dir / "exercise.toml") << "[exercise]\nid = \"x\"\ntitle = \"t\"\nlab = \"lab4\"\nstudent_file = \"s.cu\"\n"
                                           "starter = \"nowhere.cu\"\n";
   try {
@@ -323,7 +321,8 @@ TEST(Exercise, AMissingFileIsNamedWithItsLine) {
 
 TEST(Exercise, SubmissionsAreFoldersOrFilesInNameOrder) {
   const Exercise e = find_exercise(kLabs, "lab4");
-  const fs::path dir = scratch("class");
+  const labbook::test::TempDir scratch("labbook-exercise-test-class");
+  const fs::path dir = scratch.path();
   fs::create_directories(dir / "zoe");
   std::ofstream(dir / "zoe" / "submission.cu") << "// zoe\n";
   fs::create_directories(dir / "empty");

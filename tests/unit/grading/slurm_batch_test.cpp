@@ -12,6 +12,7 @@
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "slurm_batch.h"
+#include "temp_dir.h"
 
 using namespace labbook::grading;
 namespace fs = std::filesystem;
@@ -36,13 +37,6 @@ measure = "gld_efficiency"
 full_at = 100.0
 zero_at = 25.0
 )";
-
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("labbook-slurm-test-" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
 
 /// The message of the labbook::Error `f` throws ("" when it throws none).
 template <typename F>
@@ -172,7 +166,8 @@ TEST(SlurmTaskSlice, ATaskBeyondTheListHasNoSlice) {
 }
 
 TEST(CollectScores, ReadsTheGradedAndNamesTheRest) {
-  const fs::path out = scratch("collect");
+  const labbook::test::TempDir scratch("labbook-slurm-test-collect");
+  const fs::path out = scratch.path();
   const Rubric rubric = parse_rubric(kSlurmRubric, "r.toml");
   SubmissionOutcome ada, bob;
   ada.student = "ada";
@@ -206,7 +201,8 @@ TEST(CollectScores, ReadsTheGradedAndNamesTheRest) {
 }
 
 TEST(CollectScores, ABrokenScoreFileIsNamed) {
-  const fs::path out = scratch("broken-score");
+  const labbook::test::TempDir scratch("labbook-slurm-test-broken-score");
+  const fs::path out = scratch.path();
   const Rubric rubric = parse_rubric(kSlurmRubric, "r.toml");
   labbook::write_file_atomically((out / "ada" / "score.json").string(), "{\"student\": \"ada\", \"criteria\": [");
   const std::string path = (out / "ada" / "score.json").string();
@@ -222,7 +218,8 @@ TEST(CollectScores, ABrokenScoreFileIsNamed) {
 }
 
 TEST(CollectRubric, TheCopyRoundTripsAndItsAbsenceOrDamageIsNamed) {
-  const fs::path out = scratch("rubric");
+  const labbook::test::TempDir scratch("labbook-slurm-test-rubric");
+  const fs::path out = scratch.path();
   const std::string copy = (out / "rubric.toml").string();
   EXPECT_EQ(error_of([&] { load_copied_rubric(out.string()); }),
             copy + ": missing: every `labbook grade` run writes it into its --out folder; is " + out.string() + " that folder?");

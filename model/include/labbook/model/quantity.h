@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace labbook {
@@ -90,6 +91,10 @@ class Quantity {
 
 /// Every derived quantity's row, in the table's order.
 const std::vector<DerivedQuantity>& derived_quantities();
+
+/// The name before "_pct_of_peak" ("flop_rate_sp" for "flop_rate_sp_pct_of_peak"), whether or
+/// not a rate of that name exists; empty for any other name.
+std::string_view share_of_peak_rate(std::string_view name);
 
 /// The quantities of scope `s` closest to `name` (catalog metrics among them), for "did you
 /// mean" messages: up to `count`, comma-separated.
