@@ -22,10 +22,16 @@ if(LABBOOK_CCACHE)
   message(STATUS "labbook: compiling through ${LABBOOK_CCACHE}")
 endif()
 
-# A unity build compiles a library's C++ files eight to a unit, so that the standard library's,
-# nlohmann-json's and toml++'s headers are parsed, and their templates instantiated, once a
-# batch rather than once a file. -DLABBOOK_UNITY_BUILD=OFF compiles an edited file alone.
+# A unity build compiles a library's C++ files sixteen to a unit, so that the standard
+# library's, nlohmann-json's, simdjson's and CUPTI's headers are parsed, and their templates
+# instantiated, once a batch rather than once a file. -DLABBOOK_UNITY_BUILD=OFF compiles an
+# edited file alone.
 option(LABBOOK_UNITY_BUILD "Compile labbook's C++ libraries in batches of files (a faster first build)" ON)
 function(labbook_unity_build target)
-  set_target_properties(${target} PROPERTIES UNITY_BUILD ${LABBOOK_UNITY_BUILD})
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ${LABBOOK_UNITY_BUILD} UNITY_BUILD_BATCH_SIZE 16)
+endfunction()
+
+# The executables' own files parse options and print; -O2 only makes them slower to compile.
+function(labbook_command_line target)
+  target_compile_options(${target} PRIVATE $<$<CONFIG:Release,RelWithDebInfo>:-O1>)
 endfunction()
