@@ -1,0 +1,27 @@
+#pragma once
+// What the measurement file's two writers share: the object writer (measurement_json.cpp) and
+// the table writer (measurement_tables.cpp). Private to the model.
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "labbook/model/measurement.h"
+#include "labbook/model/measurement_json.h"
+
+namespace labbook {
+
+/// JSON text of `v`; bytes that are not UTF-8 (a program's NVTX name may hold any) become
+/// U+FFFD rather than failing the whole file.
+std::string text_of(const nlohmann::json& v, int indent = -1);
+
+/// A kernel's SASS instructions with their counts, as the file's "sass" field holds them.
+nlohmann::json sass_json(const Kernel& k);
+
+/// The strings and the record tables, each row on a line: the members between the file's
+/// head and its closing brace.
+void write_record_tables(const Measurement& m, const std::function<void(std::string_view)>& sink,
+                         MeasurementWriting writing);
+
+}  // namespace labbook
