@@ -23,8 +23,8 @@ if(LABBOOK_CCACHE)
 endif()
 
 # A unity build compiles a library's C++ files sixteen to a unit, so that the standard
-# library's, nlohmann-json's, simdjson's and CUPTI's headers are parsed, and their templates
-# instantiated, once a batch rather than once a file. -DLABBOOK_UNITY_BUILD=OFF compiles an
+# library's, nlohmann-json's and CUPTI's headers are parsed, and their templates instantiated,
+# once a batch rather than once a file. -DLABBOOK_UNITY_BUILD=OFF compiles an
 # edited file alone.
 option(LABBOOK_UNITY_BUILD "Compile labbook's C++ libraries in batches of files (a faster first build)" ON)
 function(labbook_unity_build target)

@@ -218,7 +218,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     m.devices.push_back(f);
   });
 
-  // Version 5 writes the records as tables (record_tables above): strings by their index,
+  // Version 5 writes the records as tables (measurement_tables.cpp): strings by their index,
   // times from time_origin_ns. Lists of objects (earlier versions, to_json) read as before.
   std::vector<std::string> strings;
   std::uint64_t time_origin = 0;

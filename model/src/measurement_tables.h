@@ -1,6 +1,6 @@
 #pragma once
-// What the measurement file's two writers share: the object writer (measurement_json.cpp) and
-// the table writer (measurement_tables.cpp). Private to the model.
+// The table writer (measurement_tables.cpp), and what it shares with the object writer
+// (measurement_json.cpp). Private to the model.
 #include <functional>
 #include <string>
 #include <string_view>

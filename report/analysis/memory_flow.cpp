@@ -49,10 +49,9 @@ std::optional<Caption> shared_caption(const std::string& kind, const SharedTraff
 std::string global_sentence(const std::string& kind, const GlobalTraffic& t) {
   if (!t.requests && !t.sectors) return kind + " from the SM to L1: not measured.";
   std::string s = kind + " from the SM to L1: " + or_not_measured(t.requests, "requests") + ", " +
-                  or_not_measured(t.sectors, "sectors");
+                  (t.sectors ? sectors_with_bytes(*t.sectors) : "sectors not measured");
   // An efficiency of no sectors is no figure: the counter reads 0.
   const bool moved = t.sectors && *t.sectors > 0;
-  if (moved) s += " (" + format_value(*t.sectors * kSectorBytes, "bytes") + ")";
   if (moved && t.efficiency_pct) s += ", " + format_value(*t.efficiency_pct, "%") + " of their bytes used";
   return s + ".";
 }

@@ -69,9 +69,6 @@ nlohmann::json memory_flow_json(const MemoryFlow&);
 /// The flow in sentences, every value or "not measured": the picture's text alternative.
 std::string memory_flow_description(const MemoryFlow&);
 
-/// Bytes in a sector, the unit in which L1, L2 and DRAM move global data.
-constexpr double kSectorBytes = 32;
-
 /// "N sectors (M bytes)"; the bytes left out when there are no sectors.
 std::string sectors_with_bytes(double sectors);
 

@@ -37,7 +37,7 @@ std::optional<double> requested_bytes(const Kernel& k, const char* sectors_metri
   if (*s == 0) return 0.0;
   const auto e = efficiency->evaluate(k.metrics);
   if (!e) return std::nullopt;
-  return *s * 32.0 * *e / 100.0;
+  return *s * kSectorBytes * *e / 100.0;
 }
 
 /// Load instructions a kernel executed: global, shared and local together, counting the

@@ -13,6 +13,9 @@
 
 namespace labbook::report {
 
+/// Bytes in a sector, the unit in which L1, L2 and DRAM move global data.
+constexpr double kSectorBytes = 32;
+
 struct QuantityValue {
   std::optional<double> value;   ///< the median of `samples`
   std::string missing;           ///< why there is no value (empty when there is one)
