@@ -39,7 +39,7 @@ DeviceFacts small_gpu() {
 /// 256 FP32 FLOP per SM per clock: 2.56 TFLOP/s on small_gpu(), so its ridge is at 2.56 FLOP/byte.
 std::vector<ArithmeticPeak> sp_peak() { return {{named_quantity("flop_rate_sp"), 9, 0, 256, "lanes", "a guide", std::nullopt}}; }
 
-RooflineKernel kernel(const std::string& label, std::optional<double> sp, std::optional<double> dram, double seconds = 1e-3) {
+RooflineKernel roofline_kernel(const std::string& label, std::optional<double> sp, std::optional<double> dram, double seconds = 1e-3) {
   return {label, sp, std::nullopt, dram, seconds, std::nullopt, std::nullopt};
 }
 
@@ -66,7 +66,7 @@ TEST(Roofline, RoofsComeFromTheDeviceAndThePeaksOfItsComputeCapability) {
 
 TEST(Roofline, APointLiesUnderTheSlopeOrTheCeilingOfItsIntensity) {
   Roofline r = small_roofline();
-  r.kernels = {kernel("low", 1e9, 1e9), kernel("high", 1e10, 1e9)};   // 1 and 10 FLOP per byte
+  r.kernels = {roofline_kernel("low", 1e9, 1e9), roofline_kernel("high", 1e10, 1e9)};   // 1 and 10 FLOP per byte
   const auto points = roofline_points(r);
   ASSERT_EQ(points.size(), 2u);
   EXPECT_DOUBLE_EQ(points[0].intensity, 1.0);
@@ -79,7 +79,7 @@ TEST(Roofline, APointLiesUnderTheSlopeOrTheCeilingOfItsIntensity) {
             std::string::npos)
       << roofline_description(r);
   // Above a roof: FLOPs on units the ceiling leaves out, or bytes a cache served.
-  r.kernels = {kernel("tensor", 1e10, 1e8), kernel("cached", 1e9, 1e10)};
+  r.kernels = {roofline_kernel("tensor", 1e10, 1e8), roofline_kernel("cached", 1e9, 1e10)};
   const std::string text = roofline_description(r);
   EXPECT_NE(text.find("of its roof, above the arithmetic ceiling (it ran on units the ceiling leaves out"), std::string::npos)
       << text;
@@ -89,7 +89,7 @@ TEST(Roofline, APointLiesUnderTheSlopeOrTheCeilingOfItsIntensity) {
 TEST(Roofline, L2RoofAndIntensityComeFromTheKernelsCounters) {
   Roofline r = small_roofline();
   EXPECT_EQ(l2_roof(r), 0.0) << "no kernel, no L2 roof";
-  RooflineKernel a = kernel("a", 1e9, 1e9), b = kernel("b", 1e9, 1e9), c = kernel("c", 1e9, 1e9);
+  RooflineKernel a = roofline_kernel("a", 1e9, 1e9), b = roofline_kernel("b", 1e9, 1e9), c = roofline_kernel("c", 1e9, 1e9);
   a.l2_bytes = 4e9, a.l2_peak = 5e12;
   b.l2_peak = 6e12;   // L2 bytes not collected: no hollow point
   c.l2_peak = 4e12;
@@ -115,7 +115,7 @@ TEST(Roofline, L2RoofAndIntensityComeFromTheKernelsCounters) {
   EXPECT_NE(svg.find("hollow: the kernel per byte of L2 traffic"), std::string::npos);
 
   Roofline without = small_roofline();
-  without.kernels = {kernel("a", 1e9, 1e9)};
+  without.kernels = {roofline_kernel("a", 1e9, 1e9)};
   const std::string plain = roofline_svg(without, "no L2", "rl3");
   EXPECT_EQ(count(plain, "class=\"roof l2\""), 0u);
   EXPECT_EQ(roofline_json(without)["l2_bytes_per_second"], nullptr);
@@ -124,8 +124,8 @@ TEST(Roofline, L2RoofAndIntensityComeFromTheKernelsCounters) {
 
 TEST(Roofline, KernelsThatCannotBePointsSayWhy) {
   Roofline r = small_roofline();
-  r.kernels = {kernel("copy", std::nullopt, 5e8), kernel("no math", 0, 5e8), kernel("in L2", 1e9, 0),
-               kernel("no bytes counted", 1e9, std::nullopt), kernel("fine", 1e9, 1e9)};
+  r.kernels = {roofline_kernel("copy", std::nullopt, 5e8), roofline_kernel("no math", 0, 5e8), roofline_kernel("in L2", 1e9, 0),
+               roofline_kernel("no bytes counted", 1e9, std::nullopt), roofline_kernel("fine", 1e9, 1e9)};
   const auto asides = roofline_asides(r);
   ASSERT_EQ(asides.size(), 4u);
   EXPECT_EQ(asides[0].short_reason, "FLOPs not collected");
@@ -141,7 +141,7 @@ TEST(Roofline, KernelsThatCannotBePointsSayWhy) {
 
 TEST(RooflineChart, DrawsEveryPointCeilingAndAsideWithItsTextAlternative) {
   Roofline r = small_roofline();
-  r.kernels = {kernel("low", 1e9, 1e9), kernel("high", 1e10, 1e9), kernel("copy", std::nullopt, 5e8)};
+  r.kernels = {roofline_kernel("low", 1e9, 1e9), roofline_kernel("high", 1e10, 1e9), roofline_kernel("copy", std::nullopt, 5e8)};
   const std::string svg = roofline_svg(r, "two kernels & a copy", "rlx");
   EXPECT_EQ(unbalanced_tag(svg), "");
   EXPECT_NE(svg.find("<title id=\"rlx-title\">Roofline: two kernels &amp; a copy</title>"), std::string::npos);
@@ -156,7 +156,7 @@ TEST(RooflineChart, DrawsEveryPointCeilingAndAsideWithItsTextAlternative) {
 
 TEST(RooflineChart, ChartWithoutPointsStillShowsItsRoofs) {
   Roofline r = small_roofline();
-  r.kernels = {kernel("copy", std::nullopt, 5e8)};
+  r.kernels = {roofline_kernel("copy", std::nullopt, 5e8)};
   const std::string svg = roofline_svg(r, "copies", "rl");
   EXPECT_EQ(unbalanced_tag(svg), "");
   EXPECT_NE(svg.find("no kernel with measured FLOPs and DRAM bytes"), std::string::npos);

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kRange = "default_stream/legacy";
 
-Kernel kernel(const std::string& name, const std::string& range, std::uint32_t stream, std::uint32_t correlation,
+Kernel lane_kernel(const std::string& name, const std::string& range, std::uint32_t stream, std::uint32_t correlation,
               std::uint64_t start, std::uint64_t end) {
   Kernel k;
   k.name = name;
@@ -31,7 +31,7 @@ Kernel kernel(const std::string& name, const std::string& range, std::uint32_t s
   return k;
 }
 
-Copy copy(const std::string& range, CopyKind kind, std::uint32_t stream, std::uint32_t correlation, std::uint64_t start,
+Copy lane_copy(const std::string& range, CopyKind kind, std::uint32_t stream, std::uint32_t correlation, std::uint64_t start,
           std::uint64_t end) {
   Copy c;
   c.kind = kind;
@@ -52,12 +52,12 @@ Measurement legacy_default_stream() {
   Measurement m;
   m.api_calls = {{"cudaMemcpy", 1, 1, 0, 900}, {"cudaLaunchKernel", 1, 2, 1000, 1010},
                  {"cudaLaunchKernel", 1, 3, 1020, 1030}, {"cudaLaunchKernel", 1, 4, 1040, 1050}};
-  m.copies = {copy("warm_up", CopyKind::HostToDevice, 7, 1, 100, 900)};
+  m.copies = {lane_copy("warm_up", CopyKind::HostToDevice, 7, 1, 100, 900)};
   const std::string spin = "labbook::kernels::spinFor(long long, unsigned int*, unsigned int, unsigned int)";
-  m.kernels = {kernel(spin, kRange, 66, 2, 2000, 10002000),
-               kernel("labbook::kernels::spinCycles(long long, unsigned int*, unsigned int, unsigned int)", kRange, 7, 3,
+  m.kernels = {lane_kernel(spin, kRange, 66, 2, 2000, 10002000),
+               lane_kernel("labbook::kernels::spinCycles(long long, unsigned int*, unsigned int, unsigned int)", kRange, 7, 3,
                       10002000, 10004000),
-               kernel(spin, kRange, 67, 4, 1500, 10001500)};
+               lane_kernel(spin, kRange, 67, 4, 1500, 10001500)};
   return m;
 }
 
@@ -167,7 +167,7 @@ TEST(TimelineLanes, TheSheetsNamesAreDrawnInsideThePictureInOrder) {
 
 TEST(TimelineLanes, WideBoxesAreNamedInsideNarrowOnesByTheirTooltipOnly) {
   Measurement m = legacy_default_stream();
-  m.copies.push_back(copy(kRange, CopyKind::HostToDevice, 66, 5, 10002000, 12002000));
+  m.copies.push_back(lane_copy(kRange, CopyKind::HostToDevice, 66, 5, 10002000, 12002000));
   const std::string svg = range_timeline_svg(m, kRange, 0, kSheetNames);
   const std::regex inside("<text class=\"in in-(\\w+)\"[^>]*>([^<]*)</text>");
   std::vector<std::string> labels;

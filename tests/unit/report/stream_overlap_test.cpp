@@ -23,7 +23,7 @@ using labbook::test::count;
 
 namespace {
 
-Kernel kernel(const std::string& range, std::uint64_t start, std::uint64_t end, std::uint32_t stream) {
+Kernel overlap_kernel(const std::string& range, std::uint64_t start, std::uint64_t end, std::uint32_t stream) {
   Kernel k;
   k.name = "spin(int*)";
   k.range = range;
@@ -33,7 +33,7 @@ Kernel kernel(const std::string& range, std::uint64_t start, std::uint64_t end, 
   return k;
 }
 
-Copy copy(const std::string& range, CopyKind kind, std::uint64_t start, std::uint64_t end, std::uint32_t stream,
+Copy overlap_copy(const std::string& range, CopyKind kind, std::uint64_t start, std::uint64_t end, std::uint32_t stream,
           bool memset = false) {
   Copy c;
   c.kind = kind;
@@ -56,11 +56,11 @@ Measurement two_streams() {
   Measurement m;
   m.ranges.push_back({1, "two", "streams/two", 1, 0, 0, 700});
   m.ranges.push_back({2, "other", "other", 1, 0, 800, 2000});
-  m.kernels = {kernel("streams/two", 100, 300, 13), kernel("streams/two", 300, 500, 14), kernel("other", 900, 1900, 15)};
-  m.copies = {copy("streams/two", CopyKind::HostToDevice, 0, 100, 13), copy("streams/two", CopyKind::HostToDevice, 100, 200, 14),
-              copy("streams/two", CopyKind::DeviceToHost, 300, 400, 13), copy("streams/two", CopyKind::DeviceToHost, 500, 600, 14),
-              copy("streams/two", CopyKind::Unknown, 150, 650, 14, /*memset=*/true),
-              copy("other", CopyKind::HostToDevice, 1000, 1100, 16)};
+  m.kernels = {overlap_kernel("streams/two", 100, 300, 13), overlap_kernel("streams/two", 300, 500, 14), overlap_kernel("other", 900, 1900, 15)};
+  m.copies = {overlap_copy("streams/two", CopyKind::HostToDevice, 0, 100, 13), overlap_copy("streams/two", CopyKind::HostToDevice, 100, 200, 14),
+              overlap_copy("streams/two", CopyKind::DeviceToHost, 300, 400, 13), overlap_copy("streams/two", CopyKind::DeviceToHost, 500, 600, 14),
+              overlap_copy("streams/two", CopyKind::Unknown, 150, 650, 14, /*memset=*/true),
+              overlap_copy("other", CopyKind::HostToDevice, 1000, 1100, 16)};
   return m;
 }
 
@@ -88,8 +88,8 @@ TEST(StreamOverlap, CopiesRunningBesideAKernelOfTheRangeAreHidden) {
 
 TEST(StreamOverlap, CopiesInBothDirectionsUnderOneKernelCountTwice) {
   Measurement m;
-  m.kernels = {kernel("r", 0, 1000, 1)};
-  m.copies = {copy("r", CopyKind::HostToDevice, 500, 1500, 2), copy("r", CopyKind::DeviceToHost, 500, 1500, 3)};
+  m.kernels = {overlap_kernel("r", 0, 1000, 1)};
+  m.copies = {overlap_copy("r", CopyKind::HostToDevice, 500, 1500, 2), overlap_copy("r", CopyKind::DeviceToHost, 500, 1500, 3)};
   const StreamOverlap o = stream_overlap(m, "r");
   EXPECT_EQ(o.copy_ns, 2000u);
   EXPECT_EQ(o.hidden_copy_ns, 1000u);
@@ -100,12 +100,12 @@ TEST(StreamOverlap, CopiesInBothDirectionsUnderOneKernelCountTwice) {
 TEST(StreamOverlap, BothDirectionsIsTheTimeAnUploadAndADownloadRanAtOnce) {
   Measurement m;
   // Two uploads back to back and a download across their seam, a device-to-device copy beside.
-  m.copies = {copy("r", CopyKind::HostToDevice, 0, 100, 2), copy("r", CopyKind::HostToDevice, 100, 200, 2),
-              copy("r", CopyKind::DeviceToHost, 150, 300, 3), copy("r", CopyKind::DeviceToDevice, 0, 300, 4)};
+  m.copies = {overlap_copy("r", CopyKind::HostToDevice, 0, 100, 2), overlap_copy("r", CopyKind::HostToDevice, 100, 200, 2),
+              overlap_copy("r", CopyKind::DeviceToHost, 150, 300, 3), overlap_copy("r", CopyKind::DeviceToDevice, 0, 300, 4)};
   EXPECT_EQ(stream_overlap(m, "r").both_directions_ns, 50u);
   // Below a call: its copies under "r/chunk" count with {below = true} only; device-to-device ones drop
   // with {host_copies_only = true}.
-  m.copies.push_back(copy("r/chunk", CopyKind::DeviceToHost, 0, 10, 5));
+  m.copies.push_back(overlap_copy("r/chunk", CopyKind::DeviceToHost, 0, 10, 5));
   EXPECT_EQ(stream_overlap(m, "r").copies, 4u);
   EXPECT_EQ(stream_overlap(m, "r", {true, false}).copies, 5u);
   EXPECT_EQ(stream_overlap(m, "r", {true, true}).copies, 4u);
@@ -114,8 +114,8 @@ TEST(StreamOverlap, BothDirectionsIsTheTimeAnUploadAndADownloadRanAtOnce) {
 
 TEST(StreamOverlap, KernelsOverlappingEachOtherHideACopyOnce) {
   Measurement m;
-  m.kernels = {kernel("r", 0, 600, 1), kernel("r", 400, 1000, 2), kernel("r", 500, 550, 3)};
-  m.copies = {copy("r", CopyKind::HostToDevice, 900, 1100, 4)};
+  m.kernels = {overlap_kernel("r", 0, 600, 1), overlap_kernel("r", 400, 1000, 2), overlap_kernel("r", 500, 550, 3)};
+  m.copies = {overlap_copy("r", CopyKind::HostToDevice, 900, 1100, 4)};
   const StreamOverlap o = stream_overlap(m, "r");
   EXPECT_EQ(o.hidden_copy_ns, 100u);
   EXPECT_EQ(o.max_concurrent_kernels, 3u);
@@ -127,11 +127,11 @@ TEST(StreamOverlap, QuantitiesSayWhyTheyAreMissing) {
   EXPECT_DOUBLE_EQ(*range_quantity(m, "streams/two", named_quantity("max_concurrent_kernels")).value, 1.0);
   EXPECT_DOUBLE_EQ(*range_quantity(m, "other", named_quantity("copy_overlap_pct")).value, 100.0);
   Measurement copies_only;
-  copies_only.copies = {copy("c", CopyKind::HostToDevice, 0, 10, 1)};
+  copies_only.copies = {overlap_copy("c", CopyKind::HostToDevice, 0, 10, 1)};
   EXPECT_DOUBLE_EQ(*range_quantity(copies_only, "c", named_quantity("copy_overlap_pct")).value, 0.0);
   EXPECT_EQ(range_quantity(copies_only, "c", named_quantity("max_concurrent_kernels")).missing, "not measured: no kernel ran in range 'c'");
   Measurement kernels_only;
-  kernels_only.kernels = {kernel("k", 0, 10, 1)};
+  kernels_only.kernels = {overlap_kernel("k", 0, 10, 1)};
   EXPECT_EQ(range_quantity(kernels_only, "k", named_quantity("copy_overlap_pct")).missing, "not measured: range 'k' holds no copy");
   EXPECT_EQ(named_quantity("copy_overlap_pct").unit(), "%");
   EXPECT_EQ(named_quantity("max_concurrent_kernels").unit(), "kernels");
