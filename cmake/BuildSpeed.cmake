@@ -24,8 +24,8 @@ endif()
 
 # A unity build compiles a library's C++ files sixteen to a unit, so that the standard
 # library's, nlohmann-json's and CUPTI's headers are parsed, and their templates instantiated,
-# once a batch rather than once a file. -DLABBOOK_UNITY_BUILD=OFF compiles an
-# edited file alone.
+# once a batch rather than once a file. -DLABBOOK_UNITY_BUILD=OFF compiles an edited file
+# alone.
 option(LABBOOK_UNITY_BUILD "Compile labbook's C++ libraries in batches of files (a faster first build)" ON)
 function(labbook_unity_build target)
   set_target_properties(${target} PROPERTIES UNITY_BUILD ${LABBOOK_UNITY_BUILD} UNITY_BUILD_BATCH_SIZE 16)
