@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    return app.exit(e) == 0 ? 0 : labbook::cli::kExitUsage;
   }
   return labbook::cli::with_errors_reported([&] {
     if (*run_cmd) return labbook::cli::run_lab(run);
