@@ -12,6 +12,8 @@ build=$1 rounds=${2:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/timing.sh"   # seconds, rss
+[ -x "$build/labbook" ] && [ -x "$build/tests/programs/many_launches" ] ||
+  { echo "goal_medians: $build holds no built labbook and tests/programs" >&2; exit 2; }
 command -v ncu >/dev/null 2>&1 || { echo "goal_medians: ncu is not on PATH" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "goal_medians: peak memory needs GNU time (/usr/bin/time)" >&2; exit 2; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
