@@ -9,6 +9,7 @@
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/goal_medians.sh BUILD [ROUNDS]" >&2; exit 2; }
 build=$1 rounds=${2:-5}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "goal_medians: ROUNDS must be a whole number of at least 1, not '$rounds'" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/timing.sh"   # seconds, rss
@@ -37,14 +38,15 @@ done
 echo "median: $(median "${ratios[@]}") x (goal 1.5)"
 
 echo
-echo "## Metrics, programs of a few launches: labbook (its replay), then ncu; a round of each"
+echo "## Metrics, programs of a few launches: labbook (its replay), then ncu, $rounds pairs a program"
 per_program=()
 for program in "misaligned_read 11" templates zero_copy persisting_l2 streams_callbacks "transpose 1024"; do
   read -r -a command <<<"$p/$program"
   ratios=()
   for ((i = 1; i <= rounds; ++i)); do
     lb=$(seconds "$build/labbook" profile --metrics "$metrics" --out "$work/metrics" -- "${command[@]}")
-    lb_rss=$(rss) chosen=$(replay)
+    lb_rss=$(rss)
+    chosen=$(replay)
     nc=$(seconds ncu --metrics "$metrics" "${command[@]}")
     ratios+=("$(ratio "$lb" "$nc")")
     echo "$program: labbook $lb s ($chosen, $lb_rss), ncu $nc s ($(rss)): ${ratios[-1]}"
@@ -59,7 +61,8 @@ peaks=()
 for ((i = 1; i <= rounds; ++i)); do
   lb=$(seconds "$build/labbook" profile --metrics "$metrics" --kernel readOffset --launch-skip 1000 --launch-count 20 \
     --out "$work/metrics20" -- "$p/many_launches" 100000)
-  lb_kb=$(tail -1 "$work/last.rss") chosen=$(replay)
+  lb_kb=$(tail -1 "$work/last.rss")
+  chosen=$(replay)
   nc=$(seconds ncu --metrics "$metrics" -k readOffset -s 1000 -c 20 "$p/many_launches" 100000)
   nc_kb=$(tail -1 "$work/last.rss")
   peaks+=("$(ratio "$lb_kb" "$nc_kb")")

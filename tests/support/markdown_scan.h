@@ -20,7 +20,7 @@ std::string lower(std::string s);
 std::vector<std::string> split_lines(const std::string& text);
 /// Markdown backslash escapes removed: "\_" reads "_", "\[1\]" reads "[1]".
 std::string unescape(const std::string& s);
-/// The five entities a writer escapes (&amp; &lt; &gt; &quot; &apos;) read back.
+/// The entities a writer escapes (&amp; &lt; &gt; &quot; &apos; and &#39;) read back; others kept.
 std::string unescape_entities(const std::string& s);
 
 /// Inline code spans of a Markdown line as [begin, end): a run of n backquotes up to the

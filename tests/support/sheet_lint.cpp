@@ -10,7 +10,9 @@
 
 namespace labbook::report {
 
-namespace {
+// The rules' helpers, named apart: a unity batch shares one anonymous namespace, where the
+// using-directive would reach the files after this one.
+namespace lint_rules {
 
 using namespace markdown;
 
@@ -28,8 +30,6 @@ bool is_letter(char c) {
   return u < 0x80 && std::isalpha(u) != 0;
 }
 
-
-
 /// `line[begin, end)` with up to 20 bytes around it, cut at UTF-8 character boundaries.
 std::string excerpt(const std::string& line, std::size_t begin, std::size_t end) {
   std::size_t b = begin > 20 ? begin - 20 : 0, e = std::min(line.size(), end + 20);
@@ -41,7 +41,6 @@ std::string excerpt(const std::string& line, std::size_t begin, std::size_t end)
 void mask(std::string& text, std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end && i < text.size(); ++i) text[i] = kMasked;
 }
-
 
 /// A snake_case identifier: [a-z0-9_] only, with an underscore and a letter.
 bool is_identifier(const std::string& s) {
@@ -169,9 +168,6 @@ void plain_text_rules(const std::string& file, int n, const std::string& line, c
     add("dangling link", p, p + 8);
 }
 
-
-
-
 /// The first word of a header cell that is a snake_case identifier ("payload_bytes" in
 /// "volume/pitch payload_bytes"); "" if none. Masked (code) words do not count.
 std::string identifier_word(const std::string& cell) {
@@ -190,11 +186,11 @@ std::string identifier_word(const std::string& cell) {
   return "";
 }
 
-
-}  // namespace
+}  // namespace lint_rules
 
 std::vector<LintFinding> lint_markdown(const std::string& file, const std::string& markdown,
                                        const std::vector<std::string>& written) {
+  using namespace lint_rules;
   std::vector<LintFinding> out;
   const std::vector<std::string> lines = split_lines(markdown);
   std::string fence;
@@ -257,6 +253,7 @@ std::vector<LintFinding> lint_markdown(const std::string& file, const std::strin
 }
 
 std::vector<LintFinding> lint_terminal(const std::string& name, const std::string& text) {
+  using namespace lint_rules;
   std::vector<LintFinding> out;
   const std::vector<std::string> lines = split_lines(text);
   std::size_t column = std::string::npos;   // where "measured here" starts in the table's header line
@@ -296,6 +293,7 @@ std::vector<LintFinding> lint_terminal(const std::string& name, const std::strin
 }
 
 std::vector<LintFinding> lint_svg(const std::string& file, const std::string& svg) {
+  using namespace lint_rules;
   std::vector<LintFinding> out;
   std::size_t p = 0;
   while ((p = svg.find("<text", p)) != std::string::npos) {

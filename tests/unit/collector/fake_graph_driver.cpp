@@ -1,3 +1,5 @@
+// The fake driver's model helpers and the test API of fake_graph_driver.h; the driver calls
+// live in fake_graph_nodes.cpp and fake_graph_execs.cpp.
 #include "fake_graph_driver_state.h"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// The fake driver's calls on executable graphs (instantiate, set, update, launch) and the
-// work a program sends outside graphs (fake_graph_driver.h).
+// The fake driver's calls on executable graphs (instantiate, set, update, launch, destroy),
+// a graph's destruction and dependencies, and the work a program sends outside graphs
+// (fake_graph_driver.h).
 #include <algorithm>
 
 #include "fake_graph_driver_state.h"

@@ -1,4 +1,6 @@
-// The fake driver's calls that build graphs and read them back (fake_graph_driver.h).
+// The fake driver's calls that build graphs and read them back, and the small ones around
+// them: error names, the context, functions' names and parameters, capture state, events
+// (fake_graph_driver.h).
 #include <algorithm>
 
 #include "fake_graph_driver_state.h"
