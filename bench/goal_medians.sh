@@ -1,9 +1,10 @@
 #!/bin/bash
 # Benchmark (issue 59): the GPU figures of the issue's table, each from alternating runs side by
-# side on this GPU, with the median of each: the trace-only run at 10^5 launches against the
-# program alone; `labbook profile --metrics` against `ncu --metrics` (lab 4's set) on programs
-# of a few launches, and on 20 of 10^5 launches (the replay labbook chose beside each run), with
-# every run's peak memory. One pair of runs is one sample: a host's load moves both alike.
+# side on this GPU, with the median of each: the trace-only run at 10^5 launches and on lab 4's
+# program against the program alone; `labbook profile --metrics` against `ncu --metrics` (lab
+# 4's set) on programs of a few launches, and on 20 of 10^5 launches (the replay labbook chose
+# beside each run), with every run's peak memory. One pair of runs is one sample: a host's load
+# moves both alike.
 #   bench/goal_medians.sh BUILD [ROUNDS]      (ROUNDS: samples of each figure, default 5)
 # Needs a GPU, ncu on PATH and GNU time (/usr/bin/time).
 set -euo pipefail
@@ -13,8 +14,8 @@ build=$1 rounds=${2:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/timing.sh"   # seconds, rss
-[ -x "$build/labbook" ] && [ -x "$build/tests/programs/many_launches" ] ||
-  { echo "goal_medians: $build holds no built labbook and tests/programs" >&2; exit 2; }
+[ -x "$build/labbook" ] && [ -x "$build/tests/programs/many_launches" ] && [ -x "$build/labs/lab4_global_memory" ] ||
+  { echo "goal_medians: $build holds no built labbook, tests/programs and lab 4" >&2; exit 2; }
 command -v ncu >/dev/null 2>&1 || { echo "goal_medians: ncu is not on PATH" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "goal_medians: peak memory needs GNU time (/usr/bin/time)" >&2; exit 2; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -36,6 +37,17 @@ for ((i = 1; i <= rounds; ++i)); do
   echo "alone $alone s, labbook $traced s: ${ratios[-1]} x"
 done
 echo "median: $(median "${ratios[@]}") x (goal 1.5)"
+
+echo
+echo "## Trace only, lab 4's program (88 launches, NVTX ranges, copies; --repeat 0): program alone, then labbook"
+ratios=()
+for ((i = 1; i <= rounds; ++i)); do
+  alone=$(seconds "$build/labs/lab4_global_memory" --repeat 0)
+  traced=$(seconds "$build/labbook" profile --out "$work/trace4" -- "$build/labs/lab4_global_memory" --repeat 0)
+  ratios+=("$(ratio "$traced" "$alone")")
+  echo "alone $alone s, labbook $traced s: ${ratios[-1]} x"
+done
+echo "median: $(median "${ratios[@]}") x (goal 1.10)"
 
 echo
 echo "## Metrics, programs of a few launches: labbook (its replay), then ncu, $rounds pairs a program"
