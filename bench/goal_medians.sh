@@ -27,27 +27,27 @@ metrics=$("$build/labbook" metrics --lab lab4)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'
 echo "metrics: $metrics; $rounds samples of each figure"
 
+# trace_pairs GOAL COMMAND...: the program alone, then labbook's trace-only run of it, ROUNDS
+# pairs, and the median of their ratios.
+trace_pairs() {
+  local goal=$1 alone traced i ratios=()
+  shift
+  for ((i = 1; i <= rounds; ++i)); do
+    alone=$(seconds "$@")
+    traced=$(seconds "$build/labbook" profile --out "$work/trace" -- "$@")
+    ratios+=("$(ratio "$traced" "$alone")")
+    echo "alone $alone s, labbook $traced s: ${ratios[-1]} x"
+  done
+  echo "median: $(median "${ratios[@]}") x (goal $goal)"
+}
+
 echo
 echo "## Trace only, 10^5 launches (many_launches 100000): program alone, then labbook"
-ratios=()
-for ((i = 1; i <= rounds; ++i)); do
-  alone=$(seconds "$p/many_launches" 100000)
-  traced=$(seconds "$build/labbook" profile --out "$work/trace" -- "$p/many_launches" 100000)
-  ratios+=("$(ratio "$traced" "$alone")")
-  echo "alone $alone s, labbook $traced s: ${ratios[-1]} x"
-done
-echo "median: $(median "${ratios[@]}") x (goal 1.5)"
+trace_pairs 1.5 "$p/many_launches" 100000
 
 echo
 echo "## Trace only, lab 4's program (88 launches, NVTX ranges, copies; --repeat 0): program alone, then labbook"
-ratios=()
-for ((i = 1; i <= rounds; ++i)); do
-  alone=$(seconds "$build/labs/lab4_global_memory" --repeat 0)
-  traced=$(seconds "$build/labbook" profile --out "$work/trace4" -- "$build/labs/lab4_global_memory" --repeat 0)
-  ratios+=("$(ratio "$traced" "$alone")")
-  echo "alone $alone s, labbook $traced s: ${ratios[-1]} x"
-done
-echo "median: $(median "${ratios[@]}") x (goal 1.10)"
+trace_pairs 1.10 "$build/labs/lab4_global_memory" --repeat 0
 
 echo
 echo "## Metrics, programs of a few launches: labbook (its replay), then ncu, $rounds pairs a program"
