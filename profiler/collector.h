@@ -36,6 +36,7 @@ struct CollectorConfig {
   int pass = 0;                       ///< LABBOOK_PASS: which run of application replay's plan this is
   std::optional<std::uint64_t> expected_launches;   ///< LABBOOK_EXPECTED_LAUNCHES (CollectorRun)
   bool without_stops = false;                       ///< LABBOOK_WITHOUT_STOPS (CollectorRun)
+  bool profiled_only = false;                       ///< LABBOOK_PROFILED_ONLY (CollectorRun)
   std::optional<std::uint64_t> ranges_per_image;    ///< LABBOOK_RANGES_PER_IMAGE (tests)
   std::string source_kernel;          ///< LABBOOK_SOURCE_KERNEL: a source run's kernel to count
   std::string pass_plan;              ///< LABBOOK_PASS_PLAN: the plan file shared by the runs

@@ -51,6 +51,7 @@ std::map<std::string, std::string> CollectorRun::environment() const {
       {env::kSourceKernel, source_kernel},
       {env::kExpectedLaunches, count(expected_launches)},
       {env::kWithoutStops, without_stops ? "1" : ""},
+      {env::kProfiledOnly, profiled_only ? "1" : ""},
   };
 }
 
@@ -75,6 +76,7 @@ CollectorConfig CollectorConfig::from_environment() {
   c.pass = static_cast<int>(environment_count(env::kPass).value_or(0));
   c.expected_launches = environment_count(env::kExpectedLaunches);
   c.without_stops = environment(env::kWithoutStops) == "1";
+  c.profiled_only = environment(env::kProfiledOnly) == "1";
   c.ranges_per_image = environment_count(env::kRangesPerImage);
   c.pass_plan = environment(env::kPassPlan);
   c.source_kernel = environment(env::kSourceKernel);

@@ -28,6 +28,7 @@ inline constexpr const char* kPass = "LABBOOK_PASS";                ///< which r
 inline constexpr const char* kSourceKernel = "LABBOOK_SOURCE_KERNEL";
 inline constexpr const char* kExpectedLaunches = "LABBOOK_EXPECTED_LAUNCHES";   ///< see CollectorRun
 inline constexpr const char* kWithoutStops = "LABBOOK_WITHOUT_STOPS";           ///< "1": see CollectorRun
+inline constexpr const char* kProfiledOnly = "LABBOOK_PROFILED_ONLY";           ///< "1": see CollectorRun
 inline constexpr const char* kPassPlan = "LABBOOK_PASS_PLAN";       ///< the plan file shared by the runs
 inline constexpr const char* kNvtx = "LABBOOK_NVTX";                ///< launch filter: range globs
 inline constexpr const char* kKernels = "LABBOOK_KERNELS";          ///< launch filter: kernel globs
@@ -58,6 +59,9 @@ struct CollectorRun {
   /// ... and whether they follow one another without a stop (profiles_without_stops), so
   /// that all metrics may be one group carried from run to run.
   bool without_stops = false;
+  /// ... and that their measurements carry only the kernels they profile, with a tally of
+  /// every launch (Measurement::launch_tally): the trace run's kernels take their metrics.
+  bool profiled_only = false;
 
   /// The variables for this run (those of the launch filter empty when unset).
   std::map<std::string, std::string> environment() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "labbook/model/text.h"
 #include "launch_matcher.h"
@@ -12,6 +13,21 @@ namespace {
 void take_metrics(Kernel& k, const Launch& launch, const LaunchMetrics& metrics) {
   if (!launch.selected) return;
   if (auto found = metrics.find(launch.index); found != metrics.end()) k.metrics = found->second;
+}
+
+/// The kernel of launch `l`, made in NVTX range `range`, without the trace's records.
+Kernel kernel_of(const Launch& l, std::string range, const LaunchMetrics& metrics) {
+  Kernel k;
+  k.launch = l.index;
+  k.mangled = *l.mangled;
+  k.name = demangled(*l.mangled);
+  k.range = std::move(range);
+  k.thread = l.thread;
+  k.device = l.device;
+  k.default_stream = l.default_stream;
+  k.correlation = l.runtime_correlation ? l.runtime_correlation : l.driver_correlation;
+  take_metrics(k, l, metrics);
+  return k;
 }
 }  // namespace
 
@@ -53,19 +69,35 @@ std::vector<Kernel> kernels_from_launches(const std::vector<Launch>& launches, c
                                           const RangePaths& path_of) {
   std::vector<Kernel> kernels;
   kernels.reserve(launches.size());
-  for (const auto& l : launches) {
-    Kernel& k = kernels.emplace_back();
-    k.launch = l.index;
-    k.mangled = *l.mangled;
-    k.name = demangled(*l.mangled);
-    k.range = path_of(l.range);
-    k.thread = l.thread;
-    k.device = l.device;
-    k.default_stream = l.default_stream;
-    k.correlation = l.runtime_correlation ? l.runtime_correlation : l.driver_correlation;
-    take_metrics(k, l, metrics);
-  }
+  for (const auto& l : launches) kernels.push_back(kernel_of(l, path_of(l.range), metrics));
   return kernels;
+}
+
+ProfiledKernels profiled_kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,
+                                               const RangePaths& path_of) {
+  // Launches are counted by (path, kernel): ranges of one path (a loop's) count together.
+  std::vector<std::string> paths;
+  std::unordered_map<std::string, std::size_t> path_index;
+  std::unordered_map<std::size_t, std::size_t> path_of_range;   // range id -> paths' index
+  std::map<std::pair<std::size_t, const std::string*>, std::uint64_t> launches_of;   // names are interned
+  ProfiledKernels out;
+  for (const auto& l : launches) {
+    auto known = path_of_range.find(l.range);
+    if (known == path_of_range.end()) {
+      std::string path = path_of(l.range);
+      const auto [at, added] = path_index.emplace(path, paths.size());
+      if (added) paths.push_back(std::move(path));
+      known = path_of_range.emplace(l.range, at->second).first;
+    }
+    std::uint64_t& before = launches_of[{known->second, l.mangled}];
+    if (l.selected) {
+      Kernel& k = out.kernels.emplace_back(kernel_of(l, paths[known->second], metrics));
+      k.ordinal = before;
+    }
+    ++before;
+  }
+  for (const auto& [key, count] : launches_of) out.tally.push_back({paths[key.first], *key.second, count});
+  return out;
 }
 
 void name_copy_ranges(std::vector<Copy>& copies, const std::unordered_map<std::uint32_t, std::size_t>& range_by_correlation,

@@ -52,6 +52,15 @@ JoinedKernels kernels_from_records(std::vector<KernelRecord> records, const std:
 std::vector<Kernel> kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,
                                           const RangePaths& path_of);
 
+/// What a metrics run after a trace run carries: the kernels of the launches the filter chose,
+/// each with its ordinal among its range's launches of it, and the tally of every launch.
+struct ProfiledKernels {
+  std::vector<Kernel> kernels;       ///< in launch order
+  std::vector<LaunchTally> tally;
+};
+ProfiledKernels profiled_kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,
+                                               const RangePaths& path_of);
+
 /// Each copy made by a runtime call of `range_by_correlation` takes that call's NVTX range.
 void name_copy_ranges(std::vector<Copy>& copies, const std::unordered_map<std::uint32_t, std::size_t>& range_by_correlation,
                       const RangePaths& path_of);

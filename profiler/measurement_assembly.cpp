@@ -72,6 +72,10 @@ Measurement assemble_measurement(MeasurementParts parts) {
     m.copies = std::move(batch.copies);
     m.api_calls = to_api_calls(std::move(batch.api_calls));
     m.memory_events = std::move(batch.memory_events);
+  } else if (config.profiled_only) {
+    ProfiledKernels profiled = profiled_kernels_from_launches(launches, metrics, path_of);
+    m.kernels = std::move(profiled.kernels);
+    m.launch_tally = std::move(profiled.tally);
   } else {
     m.kernels = kernels_from_launches(launches, metrics, path_of);
     for (Kernel& k : m.kernels)

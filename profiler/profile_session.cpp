@@ -30,6 +30,7 @@ struct RunSpec {
   std::string source_kernel = "";   ///< a source run: the kernel to count ("" for the first run's choice)
   std::optional<std::uint64_t> expected_launches = std::nullopt;   ///< a metrics run after the trace run: CollectorRun's
   bool without_stops = false;                                      ///< the same: CollectorRun's
+  bool profiled_only = false;                                      ///< the same: CollectorRun's
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
@@ -55,6 +56,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   collector.launch_count = request.launch_count;
   collector.source_kernel = run.source_kernel;
   collector.expected_launches = run.expected_launches;
+  collector.profiled_only = run.profiled_only;
   collector.without_stops = run.without_stops;
   std::map<std::string, std::string> env = collector.environment();
   env["CUDA_INJECTION64_PATH"] = request.collector;
@@ -114,6 +116,7 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     RunSpec run{"metrics", request.work_dir + "/metrics-run-" + std::to_string(pass + 1) + ".json", pass, !have_base};
     run.expected_launches = expected;
     run.without_stops = without_stops;
+    run.profiled_only = have_base;   // the measurement it joins has every launch
     int exit_code = 0;
     try {
       exit_code = run_collected(request, run);

@@ -73,6 +73,7 @@ json to_json(const Kernel& k) {
     j["sass"] = sass_json(k);
     if (k.sass_launches != 1) j["sass_launches"] = k.sass_launches;
   }
+  put_optional(j, "ordinal", k.ordinal);
   return j;
 }
 
@@ -127,6 +128,11 @@ json head_json(const Measurement& m) {
   j["metric_passes"] = m.metric_passes;
   j["metric_replay"] = m.metric_replay;
   j["cache_control"] = m.cache_control;
+  if (m.launch_tally) {
+    j["launch_tally"] = json::array();
+    for (const auto& t : *m.launch_tally)
+      j["launch_tally"].push_back({{"range", t.range}, {"mangled", t.mangled}, {"launches", t.launches}});
+  }
   j["issues"] = json::array();
   for (const auto& i : m.issues) j["issues"].push_back({{"code", i.code}, {"message", i.message}});
   return j;
@@ -252,6 +258,12 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
   if (version >= 3) {
     m.metric_replay = root.string("metric_replay");
     m.cache_control = root.string("cache_control");
+  }
+  if (version >= 6 && root.has("launch_tally")) {
+    m.launch_tally.emplace();
+    root.each("launch_tally", [&](const JsonReader& t) {
+      m.launch_tally->push_back({t.string("range"), t.string("mangled"), t.integer<std::uint64_t>("launches")});
+    });
   }
   m.metrics_requested = root.strings("metrics_requested");
   root.each("issues", [&](const JsonReader& i) {

@@ -93,6 +93,7 @@ Kernel kernel_from(const Reader& k, const RecordContext& c) {
     x.sass_launches = k.template integer<std::uint64_t>("sass_launches");
     if (x.sass_launches == 0) k.fail("sass_launches", "expected 1 or more launches");
   }
+  if (c.version >= 6 && k.has("ordinal")) x.ordinal = k.template integer<std::uint64_t>("ordinal");
   return x;
 }
 

@@ -78,7 +78,7 @@ class Tables {
   /// Starts `"key": {"columns": [...], "strings": [...], "times": [...], "rows": [`: the
   /// columns, those of them whose cells index the file's strings, and those counted from
   /// time_origin_ns, so that a reader needs no list of its own.
-  void begin(const char* key, std::initializer_list<const char*> columns, std::initializer_list<const char*> text) {
+  void begin(const char* key, const std::vector<const char*>& columns, std::initializer_list<const char*> text) {
     if (interning_) return;
     out_ += ",\n \"";
     out_ += key;
@@ -208,12 +208,15 @@ void record_tables(const Measurement& m, Tables& t) {
     t.end_row();
   }
   t.end();
-  t.begin("kernels", {"launch", "name", "mangled", "range", "thread", "device", "stream", "correlation", "grid",
-                      "block", "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-                      "local_bytes_per_thread", "start_ns", "end_ns", "default_stream", "metrics", "sass",
-                      "sass_launches"},
-          {"name", "mangled", "range", "default_stream"});
-  t.rows(m.kernels.size(), [&m](Tables& r, std::size_t i) {
+  std::vector<const char*> kernel_columns = {
+      "launch", "name", "mangled", "range", "thread", "device", "stream", "correlation", "grid", "block",
+      "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes", "local_bytes_per_thread", "start_ns",
+      "end_ns", "default_stream", "metrics", "sass", "sass_launches"};
+  // Only a run that carries its profiled kernels alone numbers them: no column elsewhere.
+  const bool ordinals = m.launch_tally.has_value();
+  if (ordinals) kernel_columns.push_back("ordinal");
+  t.begin("kernels", kernel_columns, {"name", "mangled", "range", "default_stream"});
+  t.rows(m.kernels.size(), [&m, ordinals](Tables& r, std::size_t i) {
     const Kernel& k = m.kernels[i];
     r.row();
     r.integer(k.launch), r.text(k.name), r.text(k.mangled), r.text(k.range), r.integer(k.thread);
@@ -225,6 +228,7 @@ void record_tables(const Measurement& m, Tables& t) {
     k.metrics.empty() ? r.empty_object() : r.value(k.metrics);
     k.sass.empty() ? r.null() : r.value_of([&k] { return sass_json(k); });
     !k.sass.empty() && k.sass_launches != 1 ? r.integer(k.sass_launches) : r.null();
+    if (ordinals) k.ordinal ? r.integer(*k.ordinal) : r.null();
     r.end_row();
   });
   t.end();

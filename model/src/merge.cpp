@@ -3,21 +3,55 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 namespace labbook {
 
 namespace {
 
+/// A kernel in its NVTX range, by name; views into the measurements merged.
+using RangeKernel = std::pair<std::string_view, std::string_view>;
 /// (range, mangled name, n-th such launch): the same in both runs of a deterministic
 /// program, whatever order its threads launched in.
-using KernelKey = std::tuple<std::string, std::string, std::size_t>;
+using KernelKey = std::tuple<std::string_view, std::string_view, std::uint64_t>;
 
-std::vector<KernelKey> keys(const std::vector<Kernel>& kernels) {
-  std::map<std::pair<std::string, std::string>, std::size_t> seen;
-  std::vector<KernelKey> out;
-  for (const auto& k : kernels) out.emplace_back(k.range, k.mangled, seen[{k.range, k.mangled}]++);
+/// A run's kernels keyed, and how many of them each range launched of each kernel.
+struct KeyedKernels {
+  std::vector<KernelKey> keys;
+  std::map<RangeKernel, std::uint64_t> counted;
+};
+
+/// Each kernel's key: the ordinal its run gave it, or else its place among its kind in `kernels`.
+KeyedKernels keyed(const std::vector<Kernel>& kernels) {
+  KeyedKernels out;
+  out.keys.reserve(kernels.size());
+  for (const auto& k : kernels) {
+    std::uint64_t& n = out.counted[{k.range, k.mangled}];
+    out.keys.emplace_back(k.range, k.mangled, k.ordinal.value_or(n));
+    ++n;
+  }
   return out;
+}
+
+/// The run's launches by range and kernel: its tally where it carries only some kernels.
+std::map<RangeKernel, std::uint64_t> launches_of(const Measurement& m, const KeyedKernels& keyed) {
+  if (!m.launch_tally) return keyed.counted;
+  std::map<RangeKernel, std::uint64_t> out;
+  for (const auto& t : *m.launch_tally) out[{t.range, t.mangled}] += t.launches;
+  return out;
+}
+
+/// The launches `ours` counts beyond `theirs`, range by range and kernel by kernel.
+std::uint64_t launches_beyond(const std::map<RangeKernel, std::uint64_t>& ours,
+                              const std::map<RangeKernel, std::uint64_t>& theirs) {
+  std::uint64_t beyond = 0;
+  for (const auto& [key, n] : ours) {
+    const auto it = theirs.find(key);
+    const std::uint64_t other = it == theirs.end() ? 0 : it->second;
+    if (n > other) beyond += n - other;
+  }
+  return beyond;
 }
 
 /// Adds each issue of `from` that `into` does not hold word for word: runs often say the same
@@ -32,8 +66,7 @@ void add_issues_once(std::vector<Issue>& into, const std::vector<Issue>& from) {
 
 }  // namespace
 
-Measurement merge_runs(Measurement trace, const Measurement& metrics) {
-  Measurement& m = trace;
+Measurement merge_runs(Measurement m, const Measurement& metrics) {
   m.program.mode = "trace+metrics";
   m.metrics_requested = metrics.metrics_requested;
   m.metric_scope = metrics.metric_scope;
@@ -46,23 +79,19 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
   if (m.devices.empty()) m.devices = metrics.devices;
   add_issues_once(m.issues, metrics.issues);
 
+  const KeyedKernels metric = keyed(metrics.kernels), traced = keyed(m.kernels);
   std::map<KernelKey, const Kernel*> measured;
-  const auto metric_keys = keys(metrics.kernels);
-  for (std::size_t i = 0; i < metrics.kernels.size(); ++i) measured[metric_keys[i]] = &metrics.kernels[i];
-  const auto trace_keys = keys(m.kernels);
-  std::size_t unmatched = 0;
-  for (std::size_t i = 0; i < m.kernels.size(); ++i) {
-    const auto it = measured.find(trace_keys[i]);
-    if (it == measured.end()) {
-      ++unmatched;
-      continue;
-    }
-    for (const auto& [name, value] : it->second->metrics) m.kernels[i].metrics[name] = value;
-    measured.erase(it);
-  }
-  if (unmatched || !measured.empty())
+  for (std::size_t i = 0; i < metrics.kernels.size(); ++i) measured[metric.keys[i]] = &metrics.kernels[i];
+  for (std::size_t i = 0; i < m.kernels.size(); ++i)
+    if (const auto it = measured.find(traced.keys[i]); it != measured.end())
+      for (const auto& [name, value] : it->second->metrics) m.kernels[i].metrics[name] = value;
+  // Counted, not matched: a metrics run may carry only the kernels it profiled.
+  const auto metrics_launches = launches_of(metrics, metric);
+  const std::uint64_t unmatched = launches_beyond(traced.counted, metrics_launches);
+  const std::uint64_t unpartnered = launches_beyond(metrics_launches, traced.counted);
+  if (unmatched || unpartnered)
     m.issues.push_back({"launch_mismatch", std::to_string(unmatched) + " kernels of the trace run and " +
-                                               std::to_string(measured.size()) +
+                                               std::to_string(unpartnered) +
                                                " of the metrics run found no partner (same range, name and "
                                                "launch count) in the other run; they have no metrics"});
   return m;
@@ -70,10 +99,10 @@ Measurement merge_runs(Measurement trace, const Measurement& metrics) {
 
 void merge_sass(Measurement& into, const Measurement& source) {
   std::map<KernelKey, const Kernel*> measured;
-  const auto source_keys = keys(source.kernels);
+  const auto source_keys = keyed(source.kernels).keys;
   for (std::size_t i = 0; i < source.kernels.size(); ++i)
     if (!source.kernels[i].sass.empty()) measured[source_keys[i]] = &source.kernels[i];
-  const auto into_keys = keys(into.kernels);
+  const auto into_keys = keyed(into.kernels).keys;
   for (std::size_t i = 0; i < into.kernels.size(); ++i)
     if (const auto it = measured.find(into_keys[i]); it != measured.end()) {
       into.kernels[i].sass = it->second->sass;

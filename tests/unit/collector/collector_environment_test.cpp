@@ -66,6 +66,7 @@ TEST(CollectorEnvironment, AMetricsRunReadsBackAsWritten) {
   run.launch_count = 20;
   run.expected_launches = 88;
   run.without_stops = true;
+  run.profiled_only = true;
   const CollectorConfig c = read_back(run);
   EXPECT_FALSE(c.trace);
   EXPECT_EQ(c.output, run.output);
@@ -80,6 +81,7 @@ TEST(CollectorEnvironment, AMetricsRunReadsBackAsWritten) {
   EXPECT_EQ(c.filter.count, std::optional<std::uint64_t>(20));
   EXPECT_EQ(c.expected_launches, std::optional<std::uint64_t>(88));
   EXPECT_TRUE(c.without_stops);
+  EXPECT_TRUE(c.profiled_only);
   EXPECT_TRUE(c.pass_plan.empty()) << "kernel replay plans no passes across runs";
 }
 
@@ -95,6 +97,7 @@ TEST(CollectorEnvironment, ASourceRunCountsItsMetricsAsSassAndApplicationReplayP
   EXPECT_TRUE(c.flush_l2);
   EXPECT_EQ(c.pass_plan, "/tmp/s.json.pass-plan");
   EXPECT_FALSE(c.filter.count.has_value());
+  EXPECT_FALSE(c.profiled_only) << "a source run carries every launch";
 }
 
 TEST(CollectorEnvironment, ARunThatNamesNoModeTraces) {

@@ -3,6 +3,8 @@
 // graph's nodes one by one, and only selected launches keep their metrics.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "launch_join.h"
 
 using namespace labbook;
@@ -67,6 +69,29 @@ TEST(LaunchJoin, WithoutTheTraceEachLaunchIsAKernel) {
   EXPECT_EQ(kernels[0].default_stream, DefaultStream::Legacy);
   EXPECT_EQ(kernels[0].metrics.at("m"), 1);
   EXPECT_TRUE(kernels[1].metrics.empty());
+}
+
+// A metrics run after a trace run: only the chosen launches become kernels, each numbered
+// among its path's launches of its kernel (two ranges of one path count together), and every
+// launch is tallied.
+TEST(LaunchJoin, AfterATraceRunOnlyTheChosenLaunchesAreKernelsAndEveryLaunchIsTallied) {
+  const std::vector<Launch> launches = {launch(0, kA, 10, 100, false, 1), launch(1, kB, 11, 101, false, 1),
+                                        launch(2, kA, 12, 102, false, 2), launch(3, kA, 13, 103, true, 3),
+                                        launch(4, kA, 14, 104, true, 0)};
+  const auto same_path = [](std::size_t range) { return range == 0 ? std::string() : range == 2 ? "r2" : "loop"; };
+  const ProfiledKernels profiled = profiled_kernels_from_launches(launches, {{3, {{"m", 3}}}, {4, {{"m", 4}}}}, same_path);
+  ASSERT_EQ(profiled.kernels.size(), 2u);
+  EXPECT_EQ(profiled.kernels[0].launch, 3u);
+  EXPECT_EQ(profiled.kernels[0].range, "loop");
+  EXPECT_EQ(profiled.kernels[0].ordinal, std::optional<std::uint64_t>(1)) << "range 1's launch of a came first";
+  EXPECT_EQ(profiled.kernels[0].metrics.at("m"), 3);
+  EXPECT_EQ(profiled.kernels[1].ordinal, std::optional<std::uint64_t>(0));
+  std::map<std::pair<std::string, std::string>, std::uint64_t> tally;
+  for (const auto& t : profiled.tally) tally[{t.range, t.mangled}] += t.launches;
+  const std::map<std::pair<std::string, std::string>, std::uint64_t> expected = {
+      {{"loop", kA}, 2}, {{"loop", kB}, 1}, {{"r2", kA}, 1}, {{"", kA}, 1}};
+  EXPECT_EQ(tally, expected);
+  EXPECT_EQ(profiled.tally.size(), expected.size()) << "one entry each";
 }
 
 TEST(LaunchJoin, CopiesTakeTheRangeOfTheCallThatMadeThem) {

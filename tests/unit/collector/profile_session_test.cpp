@@ -250,3 +250,25 @@ TEST(ProfileSession, DiscardingTheRunsRemovesTheirFilesAndAnEmptyFolderOnly) {
   EXPECT_FALSE(std::filesystem::exists(request.work_dir)) << "an empty runs/ folder is not left behind";
   std::filesystem::remove_all(dir);
 }
+
+// A metrics run after the trace run carries only the kernels it profiles (the trace's take
+// their metrics); the program's own run, where no trace run came first, carries every launch.
+TEST(ProfileSession, MetricsRunsAfterTheTraceCarryOnlyTheirProfiledKernels) {
+  for (const bool trace : {true, false}) {
+    ProfileRequest r;
+    r.command = {"./prog"};
+    r.collector = "libcupti-collector.so";
+    r.work_dir = testing::TempDir() + "/profiled-only-" + std::to_string(trace);
+    r.trace = trace;
+    r.cupti_metrics = {"dram__bytes_read.sum"};
+    r.replay = "kernel";
+    std::vector<std::string> told;
+    r.runner = [&told](const auto&, const auto& env, const auto&) {
+      if (env.at(env::kMode) == "metrics") told.push_back(env.at(env::kProfiledOnly));
+      write_measurement(one_kernel(false), env.at(env::kOutput));
+      return 0;
+    };
+    EXPECT_TRUE(profile_program(r).collected);
+    EXPECT_EQ(told, std::vector<std::string>{trace ? "1" : ""}) << (trace ? "after a trace run" : "no trace run");
+  }
+}

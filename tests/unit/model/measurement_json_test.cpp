@@ -171,7 +171,7 @@ TEST(MeasurementJson, RejectsMalformedFilesNamingTheField) {
   const nlohmann::json good = to_json(sample());
   auto j = good;
   j["schema_version"] = 99;
-  expect_rejected(j, "/schema_version: this labbook reads versions 1 to 5, not 99");
+  expect_rejected(j, "/schema_version: this labbook reads versions 1 to " + std::to_string(kMeasurementSchemaVersion) + ", not 99");
   j = good;
   j.erase("kernels");
   expect_rejected(j, "/kernels: missing");
@@ -465,4 +465,33 @@ TEST(MeasurementJson, Version4CarriesAKernelsSassInstructions) {
   // A version 3 file has no sass: its kernels read with none, whatever the file holds.
   j["schema_version"] = 3;
   EXPECT_TRUE(measurement_from_json(j, "v3.json").kernels[0].sass.empty());
+}
+
+// A metrics run after a trace run carries its profiled kernels alone, each with its ordinal,
+// and the tally of every launch: both readers give them back, and a run that carries every
+// launch writes neither (no column of nulls in 10^5 rows).
+TEST(MeasurementJson, Version6CarriesATallyAndTheProfiledKernelsOrdinals) {
+  Measurement m = sample();
+  m.kernels.at(0).ordinal = 41;
+  m.launch_tally = std::vector<LaunchTally>{{"outer/inner", "_Z1kv", 100000}, {"", "_Z1jv", 3}};
+  const auto path = (std::filesystem::temp_directory_path() / "labbook-tally.json").string();
+  write_measurement(m, path);
+  std::size_t fast = 0;
+  const Measurement back = read_measurement(path, &fast);
+  EXPECT_GT(fast, 0u) << "the tables' reader took it";
+  EXPECT_EQ(back.kernels.at(0).ordinal, std::optional<std::uint64_t>(41));
+  ASSERT_TRUE(back.launch_tally.has_value());
+  ASSERT_EQ(back.launch_tally->size(), 2u);
+  EXPECT_EQ(back.launch_tally->at(0).range, "outer/inner");
+  EXPECT_EQ(back.launch_tally->at(0).mangled, "_Z1kv");
+  EXPECT_EQ(back.launch_tally->at(0).launches, 100000u);
+  EXPECT_EQ(to_json(back), to_json(m));
+  EXPECT_EQ(to_json(measurement_from_json(to_json(m), "mem")), to_json(m)) << "records as lists of objects";
+
+  const auto every_launch = nlohmann::json::parse(measurement_text(sample()));
+  const auto& columns = every_launch["kernels"]["columns"];
+  EXPECT_EQ(std::find(columns.begin(), columns.end(), "ordinal"), columns.end());
+  EXPECT_FALSE(every_launch.contains("launch_tally"));
+  EXPECT_FALSE(measurement_from_json(every_launch, "mem").launch_tally.has_value());
+  std::remove(path.c_str());
 }

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "labbook/model/merge.h"
 
 using namespace labbook;
@@ -69,6 +71,51 @@ TEST(MergeRuns, MatchesByRangeAndNameWhateverOrderThreadsLaunchedIn) {
   EXPECT_EQ(out.kernels[2].metrics.at("id"), 3);
   EXPECT_EQ(out.kernels[3].metrics.at("id"), 1);
   EXPECT_FALSE(out.has_issue("launch_mismatch"));
+}
+
+namespace {
+/// A metrics run that carries only `profiled` of `kernels` (their ordinals set), with the
+/// tally of them all, as the collector writes it after a trace run.
+Measurement profiled_only(const std::vector<Kernel>& kernels, const std::vector<std::size_t>& profiled) {
+  Measurement m;
+  m.launch_tally.emplace();
+  std::map<std::pair<std::string, std::string>, std::uint64_t> seen;
+  std::vector<std::uint64_t> ordinals;
+  for (const auto& k : kernels) ordinals.push_back(seen[{k.range, k.mangled}]++);
+  for (const auto& [key, n] : seen) m.launch_tally->push_back({key.first, key.second, n});
+  for (std::size_t i : profiled) {
+    m.kernels.push_back(kernels.at(i));
+    m.kernels.back().ordinal = ordinals.at(i);
+  }
+  return m;
+}
+}  // namespace
+
+TEST(MergeRuns, AMetricsRunOfItsProfiledKernelsAloneGivesThemTheirMetrics) {
+  Measurement trace;
+  trace.kernels = {kernel(0, "a"), kernel(1, "b"), kernel(2, "a"), kernel(3, "a"), kernel(4, "b")};
+  std::vector<Kernel> launched = trace.kernels;
+  launched[2].metrics["m"] = 3;
+  launched[4].metrics["m"] = 5;
+  const Measurement out = merge_runs(trace, profiled_only(launched, {2, 4}));
+  EXPECT_EQ(out.kernels[2].metrics.at("m"), 3) << "the second launch of a";
+  EXPECT_EQ(out.kernels[4].metrics.at("m"), 5) << "the second launch of b";
+  EXPECT_TRUE(out.kernels[0].metrics.empty());
+  EXPECT_TRUE(out.kernels[3].metrics.empty());
+  EXPECT_FALSE(out.has_issue("launch_mismatch"));
+  EXPECT_FALSE(out.launch_tally.has_value()) << "the merged measurement lists every launch";
+  EXPECT_FALSE(out.kernels[2].ordinal.has_value());
+}
+
+TEST(MergeRuns, ATallyThatDiffersFromTheTraceIsAnIssueEvenWhereEveryProfiledKernelMatches) {
+  Measurement trace;
+  trace.kernels = {kernel(0, "a"), kernel(1, "b"), kernel(2, "a")};
+  std::vector<Kernel> launched = {kernel(0, "a"), kernel(1, "b"), kernel(2, "a"), kernel(3, "c")};
+  launched[0].metrics["m"] = 1;
+  const Measurement out = merge_runs(trace, profiled_only(launched, {0}));
+  ASSERT_TRUE(out.has_issue("launch_mismatch"));
+  EXPECT_NE(out.issues.back().message.find("0 kernels of the trace run and 1 of the metrics run"), std::string::npos)
+      << out.issues.back().message;
 }
 
 TEST(MergeRuns, KeepsIssuesOfTheMetricsRun) {

@@ -15,8 +15,9 @@ namespace labbook {
 /// metric scope; readers accept version 1 files with those left empty. Version 4 added a
 /// kernel's per-instruction SASS counts (`sass`), absent from older files. Version 5 writes
 /// the records as tables (a row of cells per record, strings listed once, times counted from
-/// `time_origin_ns`); lists of objects, as earlier versions wrote them, still read.
-inline constexpr int kMeasurementSchemaVersion = 5;
+/// `time_origin_ns`); lists of objects, as earlier versions wrote them, still read. Version 6
+/// lets a metrics run carry only its profiled kernels (`launch_tally`, a kernel's `ordinal`).
+inline constexpr int kMeasurementSchemaVersion = 6;
 
 /// Facts about one GPU, read from the driver when the program ran.
 struct DeviceFacts {
@@ -93,6 +94,9 @@ struct Kernel {
   /// same device (sass_covered() lists them).
   std::vector<SassInstruction> sass;
   std::uint64_t sass_launches = 1;
+  /// In a run that carries only its profiled kernels (Measurement::launch_tally): how many
+  /// launches of this kernel in this range came before it. Elsewhere its place in `kernels`.
+  std::optional<std::uint64_t> ordinal;
   std::optional<double> duration_ns() const;
   /// The NVTX path, or for a kernel launched outside any range its short name, so that
   /// programs without NVTX still get one "range" per kernel.
@@ -167,6 +171,13 @@ struct ProgramRun {
   std::vector<std::string> source_kernels;
 };
 
+/// How many times one NVTX range launched one kernel in a run.
+struct LaunchTally {
+  std::string range;     ///< NVTX path ("" if none)
+  std::string mangled;
+  std::uint64_t launches = 0;
+};
+
 /// One file of measurements: one program run (or a trace run merged with a metrics run).
 struct Measurement {
   int schema_version = kMeasurementSchemaVersion;
@@ -188,6 +199,10 @@ struct Measurement {
   /// --cache-control all` (before every pass); "none": kernels
   /// start with what earlier work left in L2; "" before version 3 (none).
   std::string cache_control;
+  /// A metrics run after a trace run carries only the kernels it profiled (the trace run has
+  /// the rest) and counts every launch here, so that merging still checks that both runs
+  /// launched the same kernels. Absent: `kernels` lists every launch.
+  std::optional<std::vector<LaunchTally>> launch_tally;
   std::vector<Issue> issues;
 
   const DeviceFacts* device(int ordinal) const;
