@@ -63,9 +63,12 @@ void Collector::finish(const std::string& stop_reason) {
     m.program.stop_reason = stop_reason;
     finish_stages_.built_ns = now_ns();
     built = true;
+    // At exit the program's work is done, so the rows may be made on threads of their own;
+    // not in a signal handler, where starting a thread is not safe.
+    const MeasurementWriting writing = stop_reason == "exit" ? MeasurementWriting::SideBySide : MeasurementWriting::OneThread;
     if (config_.output_fd >= 0)
-      write_measurement_text(m, [this](std::string_view piece) { write_all(config_.output_fd, piece); });
-    else write_measurement(m, config_.output);
+      write_measurement_text(m, [this](std::string_view piece) { write_all(config_.output_fd, piece); }, writing);
+    else write_measurement(m, config_.output, writing);
   } catch (const Error& e) {
     if (!built) finish_stages_.built_ns = now_ns();   // the time went to building; nothing was written
     std::fprintf(stderr, "labbook collector: %s\n", e.what());

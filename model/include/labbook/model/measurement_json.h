@@ -31,9 +31,9 @@ Measurement read_measurement(const std::string& path, std::size_t* rows_read_fas
 /// The measurement as the text of its file.
 std::string measurement_text(const Measurement&);
 
-/// How a measurement's text is made: in the calling thread alone (the collector, inside the
-/// program it measures, starts no threads of its own), or with a large table's rows made in
-/// spans side by side on the host's cores (the report step). The text is the same.
+/// How a measurement's text is made: in the calling thread alone (the collector after a fatal
+/// signal), or with a large table's rows made in spans side by side on the host's cores (the
+/// report step, the collector at the program's exit). The text is the same.
 enum class MeasurementWriting { OneThread, SideBySide };
 
 /// The same text, handed to `sink` a piece at a time (about a megabyte of rows each): the
