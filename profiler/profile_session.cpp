@@ -82,10 +82,15 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
 /// A run's measurement, read; with `request.verbose`, how long that took said on stderr.
 Measurement read_run(const ProfileRequest& request, const std::string& path) {
   const auto started = std::chrono::steady_clock::now();
+  // How long the program took to end after its measurement was written (CUDA's teardown):
+  // time labbook could read in while it waits.
+  std::error_code unknown;
+  const auto written = std::filesystem::last_write_time(path, unknown);
+  const double ending = std::chrono::duration<double>(std::filesystem::file_time_type::clock::now() - written).count();
   Measurement m = read_measurement(path);
   if (request.verbose)
-    std::fprintf(stderr, "labbook: %s read in %.3f s (%zu kernels)\n", std::filesystem::path(path).filename().c_str(),
-                 seconds_since(started), m.kernels.size());
+    std::fprintf(stderr, "labbook: %s read in %.3f s (%zu kernels), %.3f s after the collector wrote it\n",
+                 std::filesystem::path(path).filename().c_str(), seconds_since(started), m.kernels.size(), ending);
   return m;
 }
 

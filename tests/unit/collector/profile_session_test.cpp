@@ -117,6 +117,7 @@ TEST(ProfileSession, VerboseSaysHowLongEachRunsMeasurementTookToRead) {
     ASSERT_TRUE(collected);
     for (const char* run : {"trace-run.json read in ", "source-run-1.json read in "})
       EXPECT_EQ(said.find(run) != std::string::npos, verbose) << run << " in: " << said;
+    EXPECT_EQ(said.find(" s after the collector wrote it") != std::string::npos, verbose) << said;
   }
 }
 
