@@ -8,125 +8,14 @@
 #include <sstream>
 #include <string_view>
 
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
+#include "measurement_samples.h"
 
 using namespace labbook;
-
-namespace {
-Measurement sample() {
-  Measurement m;
-  m.program.command = {"./lab4", "--repeat", "1"};
-  m.program.exit_code = 0;
-  m.program.started_at = "2026-11-22T10:00:00Z";
-  m.program.mode = "trace+metrics";
-  m.program.collector_version = "0.1.0";
-  m.program.cupti_version = 130001;
-  DeviceFacts d;
-  d.name = "NVIDIA H100 80GB HBM3";
-  d.chip = "GH100";
-  d.cc_major = 9;
-  d.sm_count = 132;
-  d.l2_bytes = 52428800;
-  d.memory_bus_width_bits = 5120;
-  d.memory_clock_khz = 2619000;
-  d.sm_clock_khz = 1980000;
-  d.driver_version = 13000;
-  m.devices.push_back(d);
-  m.ranges.push_back({1, "offset=11", "readSegment/offset=11", 42, 1, 100, 900});
-  m.ranges.push_back({2, "open", "open", 42, 0, 950, std::nullopt});
-  m.ranges.back().payload = 4096.5;
-  Kernel k;
-  k.launch = 0;
-  k.name = "readSegment(float const*, float const*, float*, unsigned int, unsigned int)";
-  k.mangled = "_Z11readSegmentPKfS0_Pfjj";
-  k.range = "readSegment/offset=11";
-  k.grid[0] = 32768;
-  k.block[0] = 512;
-  k.start_ns = 200;
-  k.end_ns = 800;
-  k.metrics = {{"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", 80.0000257}};
-  m.kernels.push_back(k);
-  Copy c;
-  c.kind = CopyKind::HostToDevice;
-  c.src = HostMemoryKind::Pageable;
-  c.dst = HostMemoryKind::Device;
-  c.bytes = 64 << 20;
-  c.start_ns = 10;
-  c.end_ns = 90;
-  m.copies.push_back(c);
-  m.api_calls.push_back({"cudaLaunchKernel", 42, 5, 150, 160});
-  m.memory_events.push_back({"htod", 65536, 0x7f0000000000, 300, 310, 0});
-  m.program.stop_reason = "signal SIGSEGV";
-  m.metric_scope = "NVTX ranges 'readSegment/*'";
-  m.metric_passes = 2;
-  m.metric_replay = "application";
-  m.cache_control = "all";
-  m.metrics_requested = {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"};
-  m.issues.push_back({"ranges_dropped", "2 kernel ranges did not fit"});
-  return m;
-}
-
-/// A table's text with its columns, strings and times before its rows, as labbook writes it.
-std::string table_in_file_order(const nlohmann::json& table) {
-  std::string out = "{";
-  for (const char* key : {"columns", "strings", "times"})
-    if (table.contains(key)) out += nlohmann::json(key).dump() + ":" + table[key].dump() + ",";
-  for (const auto& [key, value] : table.items())
-    if (key != "columns" && key != "strings" && key != "times" && key != "rows")
-      out += nlohmann::json(key).dump() + ":" + value.dump() + ",";
-  if (table.contains("rows")) out += "\"rows\":" + table["rows"].dump() + ",";
-  out.back() = '}';
-  return out;
-}
-
-/// `j`'s text with its members in the order labbook writes them (the head, then
-/// time_origin_ns and the strings, then the tables), not nlohmann's alphabetical one: the
-/// order in which read_measurement reads rows as it parses them.
-std::string in_file_order(const nlohmann::json& j) {
-  const std::vector<std::string> last = {"time_origin_ns", "strings", "ranges", "kernels", "copies", "api_calls", "memory_events"};
-  std::string out = "{";
-  const auto put = [&](const std::string& key, const nlohmann::json& value) {
-    out += nlohmann::json(key).dump() + ":";
-    out += value.is_object() && value.contains("rows") ? table_in_file_order(value) : value.dump();
-    out += ",";
-  };
-  for (const auto& [key, value] : j.items())
-    if (std::find(last.begin(), last.end(), key) == last.end()) put(key, value);
-  for (const std::string& key : last)
-    if (j.contains(key)) put(key, j[key]);
-  out.back() = '}';
-  return out;
-}
-
-/// `j` is rejected naming `needle`, from memory and as a file, its members in labbook's order
-/// (read_measurement reads table rows as it parses them, and must fail as the whole document does).
-void expect_rejected(nlohmann::json j, const std::string& needle) {
-  try {
-    measurement_from_json(j, "bad.json");
-    ADD_FAILURE() << "accepted a document that should fail with " << needle;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).rfind("bad.json: ", 0), 0u) << e.what();
-  }
-  // One file per process: ctest runs the tests that call this at the same time.
-  const auto path =
-      (std::filesystem::temp_directory_path() / ("labbook-rejected-" + std::to_string(::getpid()) + ".json")).string();
-  std::ofstream(path) << in_file_order(j);
-  try {
-    read_measurement(path);
-    ADD_FAILURE() << "accepted a file that should fail with " << needle;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
-  }
-  std::remove(path.c_str());
-}
-}  // namespace
+using namespace measurement_samples;
 
 TEST(MeasurementJson, RoundTripKeepsEveryField) {
   const Measurement m = sample();
@@ -376,37 +265,6 @@ TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
   std::remove(path.c_str());
 }
 
-TEST(MeasurementJson, ReadsVersion1FilesWithoutTheFieldsVersion2Added) {
-  auto j = to_json(sample());
-  j["schema_version"] = 1;
-  j["program"].erase("stop_reason");
-  j.erase("memory_events");
-  j.erase("metric_scope");
-  j.erase("metric_passes");
-  for (auto& r : j["ranges"]) r.erase("process_wide");
-  const Measurement m = measurement_from_json(j, "old.json");
-  EXPECT_EQ(m.program.stop_reason, "");
-  EXPECT_TRUE(m.memory_events.empty());
-  EXPECT_EQ(m.metric_passes, 0);
-  EXPECT_EQ(m.kernels.size(), 1u);
-  // The same file claiming version 2 lacks required fields.
-  j["schema_version"] = 2;
-  expect_rejected(j, "/program/stop_reason: missing");
-}
-
-TEST(MeasurementJson, Version3RecordsReplayAndCacheControl) {
-  auto j = to_json(sample());
-  EXPECT_EQ(measurement_from_json(j, "new.json").cache_control, "all");
-  EXPECT_EQ(measurement_from_json(j, "new.json").metric_replay, "application");
-  j.erase("cache_control");
-  expect_rejected(j, "/cache_control: missing");
-  j["schema_version"] = 2;   // version 2 files had neither: kernel replay, no cache control
-  j.erase("metric_replay");
-  const Measurement m = measurement_from_json(j, "v2.json");
-  EXPECT_EQ(m.cache_control, "");
-  EXPECT_EQ(m.metric_replay, "");
-}
-
 TEST(MeasurementJson, RejectsUnifiedMemoryEventsThatEndBeforeTheyStart) {
   auto j = to_json(sample());
   j["memory_events"][0]["end_ns"] = 1;
@@ -435,63 +293,4 @@ TEST(MeasurementJson, AKernelOnADefaultStreamSaysWhichOne) {
   EXPECT_EQ(measurement_from_json(to_json(sample()), "mem").kernels[0].default_stream, DefaultStream::None);
   j["kernels"][0]["default_stream"] = "mine";
   expect_rejected(j, "/kernels/0/default_stream: expected \"legacy\" or \"per_thread\", not \"mine\"");
-}
-
-TEST(MeasurementJson, Version4CarriesAKernelsSassInstructions) {
-  Measurement m = sample();
-  m.kernels[0].sass = {{"_Z11readSegmentPKfS0_Pfjj", 0x1a0, "/src/lab4.cu", 42,
-                        {{"smsp__sass_inst_executed", 1048576}, {"smsp__sass_sectors_mem_global", 5242880}}},
-                       {"_Z11readSegmentPKfS0_Pfjj", 0x1b0, "", 0, {{"smsp__sass_inst_executed", 1048576}}}};
-  const Measurement back = measurement_from_json(nlohmann::json::parse(measurement_text(m)), "v4.json");
-  ASSERT_EQ(back.kernels[0].sass.size(), 2u);
-  EXPECT_EQ(back.kernels[0].sass[0].pc_offset, 0x1a0u);
-  EXPECT_EQ(back.kernels[0].sass[0].file, "/src/lab4.cu");
-  EXPECT_EQ(back.kernels[0].sass[0].line, 42);
-  EXPECT_EQ(back.kernels[0].sass[0].metrics.at("smsp__sass_sectors_mem_global"), 5242880);
-  EXPECT_EQ(back.kernels[0].sass[1].line, 0) << "no line information";
-
-  EXPECT_EQ(back.kernels[0].sass_launches, 1u) << "a launch's own counts unless said otherwise";
-
-  auto j = to_json(m);
-  EXPECT_FALSE(j["kernels"][0].contains("sass_launches")) << "written only for sums over several launches";
-  m.kernels[0].sass_launches = 3;
-  EXPECT_EQ(measurement_from_json(to_json(m), "sums.json").kernels[0].sass_launches, 3u);
-  j["kernels"][0]["sass_launches"] = 0;
-  expect_rejected(j, "/kernels/0/sass_launches: expected 1 or more launches");
-  j["kernels"][0].erase("sass_launches");
-  EXPECT_FALSE(to_json(sample())["kernels"][0].contains("sass")) << "written only for kernels the source pass saw";
-  j["kernels"][0]["sass"][0]["line"] = -1;
-  expect_rejected(j, "/kernels/0/sass/0/line: expected 0 (unknown) or a line number");
-  // A version 3 file has no sass: its kernels read with none, whatever the file holds.
-  j["schema_version"] = 3;
-  EXPECT_TRUE(measurement_from_json(j, "v3.json").kernels[0].sass.empty());
-}
-
-// A metrics run after a trace run carries its profiled kernels alone, each with its ordinal,
-// and the tally of every launch: both readers give them back, and a run that carries every
-// launch writes neither (no column of nulls in 10^5 rows).
-TEST(MeasurementJson, Version6CarriesATallyAndTheProfiledKernelsOrdinals) {
-  Measurement m = sample();
-  m.kernels.at(0).ordinal = 41;
-  m.launch_tally = std::vector<LaunchTally>{{"outer/inner", "_Z1kv", 100000}, {"", "_Z1jv", 3}};
-  const auto path = (std::filesystem::temp_directory_path() / "labbook-tally.json").string();
-  write_measurement(m, path);
-  std::size_t fast = 0;
-  const Measurement back = read_measurement(path, &fast);
-  EXPECT_GT(fast, 0u) << "the tables' reader took it";
-  EXPECT_EQ(back.kernels.at(0).ordinal, std::optional<std::uint64_t>(41));
-  ASSERT_TRUE(back.launch_tally.has_value());
-  ASSERT_EQ(back.launch_tally->size(), 2u);
-  EXPECT_EQ(back.launch_tally->at(0).range, "outer/inner");
-  EXPECT_EQ(back.launch_tally->at(0).mangled, "_Z1kv");
-  EXPECT_EQ(back.launch_tally->at(0).launches, 100000u);
-  EXPECT_EQ(to_json(back), to_json(m));
-  EXPECT_EQ(to_json(measurement_from_json(to_json(m), "mem")), to_json(m)) << "records as lists of objects";
-
-  const auto every_launch = nlohmann::json::parse(measurement_text(sample()));
-  const auto& columns = every_launch["kernels"]["columns"];
-  EXPECT_EQ(std::find(columns.begin(), columns.end(), "ordinal"), columns.end());
-  EXPECT_FALSE(every_launch.contains("launch_tally"));
-  EXPECT_FALSE(measurement_from_json(every_launch, "mem").launch_tally.has_value());
-  std::remove(path.c_str());
 }
