@@ -6,6 +6,7 @@
 
 #include "labbook/model/metric_catalog.h"
 #include "labbook/model/numbers.h"
+#include "combined_counters.h"
 #include "stream_overlap.h"
 
 namespace labbook::grading {
@@ -29,69 +30,6 @@ constexpr double kExtraWorkShare = 1.5, kExtraWorkNs = 1e5;
 // bytes more, copied what the task does not need: copies beside the kernels that would pass
 // for copies hidden behind them.
 constexpr double kExtraCopyShare = 1.25, kExtraCopyBytes = 1e6;
-
-/// Per-kernel averages that combine over kernels weighted by their own denominator: the
-/// global load and store efficiencies, weighted by the sectors moved.
-const std::map<std::string, std::string>& weighted_averages() {
-  static const std::map<std::string, std::string> weights = {
-      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
-      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}};
-  return weights;
-}
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-/// The counters of several kernels as if of one: sums add up, efficiencies average weighted
-/// by sectors; anything else (rates, peaks) only for a single kernel. A counter some kernel
-/// lacks is left out rather than summed in part.
-std::map<std::string, double> combine(const std::vector<const Kernel*>& kernels) {
-  std::map<std::string, double> out;
-  if (kernels.empty()) return out;
-  for (const auto& [name, first_value] : kernels.front()->metrics) {
-    const auto weight = weighted_averages().find(name);
-    double sum = 0, weights = 0;
-    bool everywhere = true;
-    for (const Kernel* k : kernels) {
-      const auto v = k->metrics.find(name);
-      if (v == k->metrics.end()) {
-        everywhere = false;
-        break;
-      }
-      if (weight != weighted_averages().end()) {
-        const auto w = k->metrics.find(weight->second);
-        if (w == k->metrics.end()) {
-          everywhere = false;
-          break;
-        }
-        sum += v->second * w->second;
-        weights += w->second;
-      } else {
-        sum += v->second;
-      }
-    }
-    if (!everywhere) continue;
-    if (weight != weighted_averages().end()) {
-      if (weights > 0) out[name] = sum / weights;
-    } else if (ends_with(name, ".sum") || kernels.size() == 1) {
-      out[name] = kernels.size() == 1 ? first_value : sum;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-std::vector<std::string> with_combining_weights(std::vector<std::string> cupti_metrics) {
-  for (const auto& [average, weight] : weighted_averages())
-    if (std::find(cupti_metrics.begin(), cupti_metrics.end(), average) != cupti_metrics.end() &&
-        std::find(cupti_metrics.begin(), cupti_metrics.end(), weight) == cupti_metrics.end())
-      cupti_metrics.push_back(weight);
-  return cupti_metrics;
-}
-
-namespace {
 
 /// The share of the sectors a call's kernels moved that the problem needed: compulsory bytes
 /// over sectors x 32. Extra loads that hit whole sectors (reading the input twice, or a
@@ -159,7 +97,7 @@ CallMeasure measure_call(const Measurement& m, const HarnessCall& call, const st
       c.kernel_names.insert(kernel_short_name(k.name));
     }
   c.kernels = static_cast<int>(kernels.size());
-  c.counters = combine(kernels);
+  c.counters = combined_counters(kernels);
   for (const auto& copy : m.copies)
     if (within(copy.range, call.range) && !copy.is_memset &&
         (copy.kind == CopyKind::HostToDevice || copy.kind == CopyKind::DeviceToHost)) {

@@ -77,10 +77,6 @@ CallAudit audit_calls(const Measurement& measurement, const HarnessResult& harne
                       const std::string& reference_range, const std::vector<Quantity>& quantities,
                       const HostCodeRules& host_code = {});
 
-/// `cupti_metrics` plus the counters audit_calls() needs to combine them over a call's
-/// kernels (the sectors that weight an efficiency): without them an efficiency is not measured.
-std::vector<std::string> with_combining_weights(std::vector<std::string> cupti_metrics);
-
 /// True when `range` is `call_range` or an NVTX path below it.
 bool within(const std::string& range, const std::string& call_range);
 

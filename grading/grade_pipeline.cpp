@@ -13,6 +13,7 @@
 
 #include "call_audit.h"
 #include "class_build.h"
+#include "combined_counters.h"
 #include "collector_environment.h"
 #include "grade_writers.h"
 #include "grading_secret.h"

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "call_audit.h"
+#include "combined_counters.h"
 #include "named_quantity.h"
 
 using namespace labbook;
