@@ -59,8 +59,8 @@ struct CollectorRun {
   /// ... and whether they follow one another without a stop (profiles_without_stops), so
   /// that all metrics may be one group carried from run to run.
   bool without_stops = false;
-  /// ... and that their measurements carry only the kernels they profile, with a tally of
-  /// every launch (Measurement::launch_tally): the trace run's kernels take their metrics.
+  /// Metrics runs that join a measurement of every launch: carry only the kernels they
+  /// profile, with a tally of every launch (Measurement::launch_tally).
   bool profiled_only = false;
 
   /// The variables for this run (those of the launch filter empty when unset).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "labbook/model/text.h"
@@ -73,8 +74,8 @@ std::vector<Kernel> kernels_from_launches(const std::vector<Launch>& launches, c
   return kernels;
 }
 
-ProfiledKernels profiled_kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,
-                                               const RangePaths& path_of) {
+std::optional<ProfiledKernels> profiled_kernels_from_launches(const std::vector<Launch>& launches,
+                                                              const LaunchMetrics& metrics, const RangePaths& path_of) {
   // Launches are counted by (path, kernel): ranges of one path (a loop's) count together.
   std::vector<std::string> paths;
   std::unordered_map<std::string, std::size_t> path_index;
@@ -96,7 +97,12 @@ ProfiledKernels profiled_kernels_from_launches(const std::vector<Launch>& launch
     }
     ++before;
   }
+  // A range per iteration, or every launch profiled, would make as many records as launches.
+  if (2 * (out.kernels.size() + launches_of.size()) > launches.size()) return std::nullopt;
   for (const auto& [key, count] : launches_of) out.tally.push_back({paths[key.first], *key.second, count});
+  std::sort(out.tally.begin(), out.tally.end(), [](const LaunchTally& a, const LaunchTally& b) {
+    return std::tie(a.range, a.mangled) < std::tie(b.range, b.mangled);   // the same file from the same run
+  });
   return out;
 }
 

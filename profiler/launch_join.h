@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -52,14 +53,17 @@ JoinedKernels kernels_from_records(std::vector<KernelRecord> records, const std:
 std::vector<Kernel> kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,
                                           const RangePaths& path_of);
 
-/// What a metrics run after a trace run carries: the kernels of the launches the filter chose,
-/// each with its ordinal among its range's launches of it, and the tally of every launch.
+/// What a metrics run that joins a measurement of every launch carries: the kernels of the
+/// launches the filter chose, each with its ordinal among its NVTX path's launches of it, and
+/// the tally of every launch by path and kernel.
 struct ProfiledKernels {
   std::vector<Kernel> kernels;       ///< in launch order
-  std::vector<LaunchTally> tally;
+  std::vector<LaunchTally> tally;    ///< by path, then kernel
 };
-ProfiledKernels profiled_kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,
-                                               const RangePaths& path_of);
+/// std::nullopt where the kernels and the tally would be more than half as many records as the
+/// launches (every launch chosen, or a path per launch): then every launch is written.
+std::optional<ProfiledKernels> profiled_kernels_from_launches(const std::vector<Launch>& launches,
+                                                              const LaunchMetrics& metrics, const RangePaths& path_of);
 
 /// Each copy made by a runtime call of `range_by_correlation` takes that call's NVTX range.
 void name_copy_ranges(std::vector<Copy>& copies, const std::unordered_map<std::uint32_t, std::size_t>& range_by_correlation,

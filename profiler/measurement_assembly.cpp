@@ -63,6 +63,8 @@ Measurement assemble_measurement(MeasurementParts parts) {
   if (parts.source) m.program.source_kernels = parts.source->functions_chosen();
   const NvtxTracker& nvtx = parts.nvtx;
   const RangePaths path_of = [&nvtx](std::size_t range) { return nvtx.path_of(range); };
+  std::optional<ProfiledKernels> profiled;
+  if (!parts.tracer && config.profiled_only) profiled = profiled_kernels_from_launches(launches, metrics, path_of);
   if (parts.tracer) {
     ActivityBatch batch = parts.tracer->take();
     JoinedKernels joined = kernels_from_records(std::move(batch.kernels), launches, metrics, path_of);
@@ -72,10 +74,9 @@ Measurement assemble_measurement(MeasurementParts parts) {
     m.copies = std::move(batch.copies);
     m.api_calls = to_api_calls(std::move(batch.api_calls));
     m.memory_events = std::move(batch.memory_events);
-  } else if (config.profiled_only) {
-    ProfiledKernels profiled = profiled_kernels_from_launches(launches, metrics, path_of);
-    m.kernels = std::move(profiled.kernels);
-    m.launch_tally = std::move(profiled.tally);
+  } else if (profiled) {
+    m.kernels = std::move(profiled->kernels);
+    m.launch_tally = std::move(profiled->tally);
   } else {
     m.kernels = kernels_from_launches(launches, metrics, path_of);
     for (Kernel& k : m.kernels)

@@ -30,7 +30,7 @@ struct RunSpec {
   std::string source_kernel = "";   ///< a source run: the kernel to count ("" for the first run's choice)
   std::optional<std::uint64_t> expected_launches = std::nullopt;   ///< a metrics run after the trace run: CollectorRun's
   bool without_stops = false;                                      ///< the same: CollectorRun's
-  bool profiled_only = false;                                      ///< the same: CollectorRun's
+  bool profiled_only = false;                                      ///< a metrics run that joins another: CollectorRun's
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
@@ -82,15 +82,18 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
 /// A run's measurement, read; with `request.verbose`, how long that took said on stderr.
 Measurement read_run(const ProfileRequest& request, const std::string& path) {
   const auto started = std::chrono::steady_clock::now();
-  // How long the program took to end after its measurement was written (CUDA's teardown):
-  // time labbook could read in while it waits.
+  if (!request.verbose) return read_measurement(path);
+  // Since the collector wrote it: the program's teardown after its last record (CUDA's and
+  // CUPTI's), during which labbook, waiting for the exit, reads nothing yet.
   std::error_code unknown;
   const auto written = std::filesystem::last_write_time(path, unknown);
-  const double ending = std::chrono::duration<double>(std::filesystem::file_time_type::clock::now() - written).count();
+  const auto reading = std::filesystem::file_time_type::clock::now();
   Measurement m = read_measurement(path);
-  if (request.verbose)
-    std::fprintf(stderr, "labbook: %s read in %.3f s (%zu kernels), %.3f s after the collector wrote it\n",
-                 std::filesystem::path(path).filename().c_str(), seconds_since(started), m.kernels.size(), ending);
+  std::fprintf(stderr, "labbook: %s read in %.3f s (%zu kernels)", std::filesystem::path(path).filename().c_str(),
+               seconds_since(started), m.kernels.size());
+  if (!unknown)
+    std::fprintf(stderr, ", %.3f s after the collector wrote it", std::chrono::duration<double>(reading - written).count());
+  std::fprintf(stderr, "\n");
   return m;
 }
 

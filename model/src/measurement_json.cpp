@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -35,6 +36,21 @@ json to_json(const Range& r) {
   put_optional(j, "end_ns", r.end_ns);
   put_optional(j, "payload", r.payload);
   return j;
+}
+
+/// A run that carries only its profiled kernels numbers each within its tally: a kernel
+/// without its number would be merged as another launch of its kernel.
+void check_ordinals(const Measurement& m, const std::string& origin) {
+  std::map<std::pair<std::string, std::string>, std::uint64_t> tallied;
+  for (const auto& t : *m.launch_tally) tallied[{t.range, t.mangled}] += t.launches;
+  for (std::size_t i = 0; i < m.kernels.size(); ++i) {
+    const Kernel& k = m.kernels[i];
+    const auto t = tallied.find({k.range, k.mangled});
+    if (!k.ordinal || t == tallied.end() || *k.ordinal >= t->second)
+      throw Error(origin + ": /kernels/" + std::to_string(i) + "/ordinal: " +
+                  (k.ordinal ? "beyond the launch_tally's launches of its kernel in its range"
+                             : "missing, where the file has a launch_tally"));
+  }
 }
 
 }  // namespace
@@ -264,6 +280,7 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
     root.each("launch_tally", [&](const JsonReader& t) {
       m.launch_tally->push_back({t.string("range"), t.string("mangled"), t.integer<std::uint64_t>("launches")});
     });
+    check_ordinals(m, origin);
   }
   m.metrics_requested = root.strings("metrics_requested");
   root.each("issues", [&](const JsonReader& i) {

@@ -86,9 +86,9 @@ Measurement merge_runs(Measurement m, const Measurement& metrics) {
     if (const auto it = measured.find(traced.keys[i]); it != measured.end())
       for (const auto& [name, value] : it->second->metrics) m.kernels[i].metrics[name] = value;
   // Counted, not matched: a metrics run may carry only the kernels it profiled.
-  const auto metrics_launches = launches_of(metrics, metric);
-  const std::uint64_t unmatched = launches_beyond(traced.counted, metrics_launches);
-  const std::uint64_t unpartnered = launches_beyond(metrics_launches, traced.counted);
+  const auto trace_launches = launches_of(m, traced), metrics_launches = launches_of(metrics, metric);
+  const std::uint64_t unmatched = launches_beyond(trace_launches, metrics_launches);
+  const std::uint64_t unpartnered = launches_beyond(metrics_launches, trace_launches);
   if (unmatched || unpartnered)
     m.issues.push_back({"launch_mismatch", std::to_string(unmatched) + " kernels of the trace run and " +
                                                std::to_string(unpartnered) +

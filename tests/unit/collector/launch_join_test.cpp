@@ -3,7 +3,8 @@
 // graph's nodes one by one, and only selected launches keep their metrics.
 #include <gtest/gtest.h>
 
-#include <map>
+#include <optional>
+#include <tuple>
 
 #include "launch_join.h"
 
@@ -79,19 +80,25 @@ TEST(LaunchJoin, AfterATraceRunOnlyTheChosenLaunchesAreKernelsAndEveryLaunchIsTa
                                         launch(2, kA, 12, 102, false, 2), launch(3, kA, 13, 103, true, 3),
                                         launch(4, kA, 14, 104, true, 0)};
   const auto same_path = [](std::size_t range) { return range == 0 ? std::string() : range == 2 ? "r2" : "loop"; };
-  const ProfiledKernels profiled = profiled_kernels_from_launches(launches, {{3, {{"m", 3}}}, {4, {{"m", 4}}}}, same_path);
+  std::vector<Launch> many = launches;   // ten launches more of kernel b in range 1, none chosen
+  for (std::uint32_t i = 5; i < 15; ++i) many.push_back(launch(i, kB, 20 + i, 200 + i, false, 1));
+  const std::optional<ProfiledKernels> chosen =
+      profiled_kernels_from_launches(many, {{3, {{"m", 3}}}, {4, {{"m", 4}}}}, same_path);
+  ASSERT_TRUE(chosen.has_value());
+  const ProfiledKernels& profiled = *chosen;
   ASSERT_EQ(profiled.kernels.size(), 2u);
   EXPECT_EQ(profiled.kernels[0].launch, 3u);
   EXPECT_EQ(profiled.kernels[0].range, "loop");
   EXPECT_EQ(profiled.kernels[0].ordinal, std::optional<std::uint64_t>(1)) << "range 1's launch of a came first";
   EXPECT_EQ(profiled.kernels[0].metrics.at("m"), 3);
   EXPECT_EQ(profiled.kernels[1].ordinal, std::optional<std::uint64_t>(0));
-  std::map<std::pair<std::string, std::string>, std::uint64_t> tally;
-  for (const auto& t : profiled.tally) tally[{t.range, t.mangled}] += t.launches;
-  const std::map<std::pair<std::string, std::string>, std::uint64_t> expected = {
-      {{"loop", kA}, 2}, {{"loop", kB}, 1}, {{"r2", kA}, 1}, {{"", kA}, 1}};
-  EXPECT_EQ(tally, expected);
-  EXPECT_EQ(profiled.tally.size(), expected.size()) << "one entry each";
+  std::vector<std::tuple<std::string, std::string, std::uint64_t>> tally;
+  for (const auto& t : profiled.tally) tally.emplace_back(t.range, t.mangled, t.launches);
+  const decltype(tally) expected = {{"", kA, 1}, {"loop", kA, 2}, {"loop", kB, 11}, {"r2", kA, 1}};
+  EXPECT_EQ(tally, expected) << "one entry each, by path and kernel: the same file from the same run";
+
+  // Without the ten, the two kernels and four entries are as many records as the five launches.
+  EXPECT_FALSE(profiled_kernels_from_launches(launches, {}, same_path).has_value());
 }
 
 TEST(LaunchJoin, CopiesTakeTheRangeOfTheCallThatMadeThem) {

@@ -252,9 +252,9 @@ TEST(ProfileSession, DiscardingTheRunsRemovesTheirFilesAndAnEmptyFolderOnly) {
   std::filesystem::remove_all(dir);
 }
 
-// A metrics run after the trace run carries only the kernels it profiles (the trace's take
-// their metrics); the program's own run, where no trace run came first, carries every launch.
-TEST(ProfileSession, MetricsRunsAfterTheTraceCarryOnlyTheirProfiledKernels) {
+// A metrics run that joins a measurement of every launch carries only the kernels it
+// profiles: every one after the trace run; without one, each after the program's own run.
+TEST(ProfileSession, MetricsRunsThatJoinAnotherCarryOnlyTheirProfiledKernels) {
   for (const bool trace : {true, false}) {
     ProfileRequest r;
     r.command = {"./prog"};
@@ -262,14 +262,19 @@ TEST(ProfileSession, MetricsRunsAfterTheTraceCarryOnlyTheirProfiledKernels) {
     r.work_dir = testing::TempDir() + "/profiled-only-" + std::to_string(trace);
     r.trace = trace;
     r.cupti_metrics = {"dram__bytes_read.sum"};
-    r.replay = "kernel";
+    r.replay = "application";
     std::vector<std::string> told;
     r.runner = [&told](const auto&, const auto& env, const auto&) {
-      if (env.at(env::kMode) == "metrics") told.push_back(env.at(env::kProfiledOnly));
-      write_measurement(one_kernel(false), env.at(env::kOutput));
+      Measurement m = one_kernel(false);
+      if (env.at(env::kMode) == "metrics") {
+        told.push_back(env.at(env::kProfiledOnly));
+        m.metric_passes = 2;   // the plan: two runs
+      }
+      write_measurement(m, env.at(env::kOutput));
       return 0;
     };
     EXPECT_TRUE(profile_program(r).collected);
-    EXPECT_EQ(told, std::vector<std::string>{trace ? "1" : ""}) << (trace ? "after a trace run" : "no trace run");
+    const std::vector<std::string> expected = trace ? std::vector<std::string>{"1", "1"} : std::vector<std::string>{"", "1"};
+    EXPECT_EQ(told, expected) << (trace ? "after a trace run" : "no trace run");
   }
 }

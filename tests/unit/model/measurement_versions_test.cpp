@@ -82,7 +82,8 @@ TEST(MeasurementJson, Version4CarriesAKernelsSassInstructions) {
 TEST(MeasurementJson, Version6CarriesATallyAndTheProfiledKernelsOrdinals) {
   Measurement m = sample();
   m.kernels.at(0).ordinal = 41;
-  m.launch_tally = std::vector<LaunchTally>{{"outer/inner", "_Z1kv", 100000}, {"", "_Z1jv", 3}};
+  m.launch_tally = std::vector<LaunchTally>{{"outer/inner", "_Z1kv", 100000}, {"", "_Z1jv", 3},
+                                            {m.kernels.at(0).range, m.kernels.at(0).mangled, 50}};
   const auto path = (std::filesystem::temp_directory_path() / "labbook-tally.json").string();
   write_measurement(m, path);
   std::size_t fast = 0;
@@ -90,12 +91,20 @@ TEST(MeasurementJson, Version6CarriesATallyAndTheProfiledKernelsOrdinals) {
   EXPECT_GT(fast, 0u) << "the tables' reader took it";
   EXPECT_EQ(back.kernels.at(0).ordinal, std::optional<std::uint64_t>(41));
   ASSERT_TRUE(back.launch_tally.has_value());
-  ASSERT_EQ(back.launch_tally->size(), 2u);
+  ASSERT_EQ(back.launch_tally->size(), 3u);
   EXPECT_EQ(back.launch_tally->at(0).range, "outer/inner");
   EXPECT_EQ(back.launch_tally->at(0).mangled, "_Z1kv");
   EXPECT_EQ(back.launch_tally->at(0).launches, 100000u);
   EXPECT_EQ(to_json(back), to_json(m));
   EXPECT_EQ(to_json(measurement_from_json(to_json(m), "mem")), to_json(m)) << "records as lists of objects";
+
+  // A kernel not numbered within the tally would be merged as another launch: refused.
+  auto unnumbered = to_json(m);
+  unnumbered["kernels"][0].erase("ordinal");
+  expect_rejected(unnumbered, "/kernels/0/ordinal: missing, where the file has a launch_tally");
+  auto beyond = to_json(m);
+  beyond["launch_tally"][2]["launches"] = 41;   // launches 0 to 40: none is the 42nd
+  expect_rejected(beyond, "/kernels/0/ordinal: beyond the launch_tally's launches of its kernel in its range");
 
   const auto every_launch = nlohmann::json::parse(measurement_text(sample()));
   const auto& columns = every_launch["kernels"]["columns"];

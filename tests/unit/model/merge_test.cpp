@@ -43,7 +43,9 @@ TEST(MergeRuns, DifferentLaunchSequencesBecomeAnIssueNotAWrongAttribution) {
   metrics.kernels[1].metrics["m"] = 7;
   const Measurement out = merge_runs(trace, metrics);
   EXPECT_TRUE(out.kernels[1].metrics.empty());
-  EXPECT_TRUE(out.has_issue("launch_mismatch"));
+  ASSERT_TRUE(out.has_issue("launch_mismatch"));
+  EXPECT_NE(out.issues.back().message.find("1 kernels of the trace run and 2 of the metrics run"), std::string::npos)
+      << out.issues.back().message;
 }
 
 TEST(MergeRuns, AMetricsRunThatCrashedSaysSo) {
@@ -116,6 +118,10 @@ TEST(MergeRuns, ATallyThatDiffersFromTheTraceIsAnIssueEvenWhereEveryProfiledKern
   ASSERT_TRUE(out.has_issue("launch_mismatch"));
   EXPECT_NE(out.issues.back().message.find("0 kernels of the trace run and 1 of the metrics run"), std::string::npos)
       << out.issues.back().message;
+  const Measurement fewer = merge_runs(trace, profiled_only({kernel(0, "a"), kernel(1, "b")}, {0}));
+  ASSERT_TRUE(fewer.has_issue("launch_mismatch"));
+  EXPECT_NE(fewer.issues.back().message.find("1 kernels of the trace run and 0 of the metrics run"), std::string::npos)
+      << fewer.issues.back().message;
 }
 
 TEST(MergeRuns, KeepsIssuesOfTheMetricsRun) {

@@ -199,9 +199,10 @@ struct Measurement {
   /// --cache-control all` (before every pass); "none": kernels
   /// start with what earlier work left in L2; "" before version 3 (none).
   std::string cache_control;
-  /// A metrics run after a trace run carries only the kernels it profiled (the trace run has
-  /// the rest) and counts every launch here, so that merging still checks that both runs
-  /// launched the same kernels. Absent: `kernels` lists every launch.
+  /// A metrics run that joins a measurement of every launch (the trace run's, or the first
+  /// metrics run's) carries only the kernels it profiled and counts every launch here, so that
+  /// merging still checks that both runs launched the same kernels. Absent: `kernels` lists
+  /// every launch.
   std::optional<std::vector<LaunchTally>> launch_tally;
   std::vector<Issue> issues;
 
