@@ -93,8 +93,14 @@ int profile(const ProfileOptions&);
 /// Writes summary.{md,html,json}, timeline.svg, trace.json.gz and measurements.json for `m`,
 /// each on its own: one that fails is said on stderr and as an issue in the measurement
 /// (written again when another failed). The four are written side by side. Returns how
-/// many of the four were written; `pictures` receives the summary's pictures.
-int write_profile_outputs(const Measurement& m, const std::string& out_dir, std::size_t* pictures = nullptr);
+/// many of the four were written; `pictures` receives the summary's pictures, `seconds` how
+/// long each output took (LABBOOK_VERBOSE).
+struct OutputSeconds {
+  const char* what;
+  double seconds;
+};
+int write_profile_outputs(const Measurement& m, const std::string& out_dir, std::size_t* pictures = nullptr,
+                          std::vector<OutputSeconds>* seconds = nullptr);
 /// What write_profile_outputs() writes when nothing fails: trace, timeline, summary, measurement.
 constexpr int kProfileOutputs = 4;
 /// Their files besides the summary's pictures: summary.{md,html,json}, labbook.css,

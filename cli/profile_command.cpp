@@ -107,7 +107,8 @@ ProfileRequest checked_request(const ProfileOptions& options) {
 
 }  // namespace
 
-int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures) {
+int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures,
+                          std::vector<OutputSeconds>* seconds) {
   // The writers only read the measurement, so they run side by side: after the program
   // ends, a user waits for the slowest of them (trace.json.gz), not for all four. What they
   // write is `measured`, or, once an output failed, a copy that says so (10^5 launches are
@@ -119,6 +120,7 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
     std::function<void()> write;
     bool shows_issues;   // the summary and the measurement list the measurement's issues
     std::string failure;
+    double seconds = 0;
   };
   std::vector<Output> outputs = {
       {"trace.json.gz", [&] { report::write_chrome_trace(*shown, out + "/trace.json.gz"); }, false, ""},
@@ -138,11 +140,13 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
        true, ""},
   };
   const auto attempt = [](Output& o) {
+    const auto started = std::chrono::steady_clock::now();
     try {
       o.write();
     } catch (const std::exception& e) {
       o.failure = e.what();
     }
+    o.seconds += profiler::seconds_since(started);
   };
   std::vector<std::future<void>> running;
   for (auto& o : outputs) running.push_back(std::async(std::launch::async, attempt, std::ref(o)));
@@ -168,6 +172,8 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
         record_failure(o);
       }
     }
+  if (seconds)
+    for (const Output& o : outputs) seconds->push_back({o.what, o.seconds});
   return written;
 }
 
@@ -191,9 +197,10 @@ int profile(const ProfileOptions& options) {
   const auto reporting = std::chrono::steady_clock::now();
   int written = 0;
   std::size_t pictures = 0;
+  std::vector<OutputSeconds> output_seconds;
   try {
     std::filesystem::create_directories(out);
-    written = write_profile_outputs(m, out, &pictures);
+    written = write_profile_outputs(m, out, &pictures, &output_seconds);
     // measurements.json holds every run's: their own files would be a second copy. Kept
     // when anything could not be written, the merged measurement perhaps among them.
     const char* keep = std::getenv("LABBOOK_KEEP_RUNS");
@@ -202,8 +209,11 @@ int profile(const ProfileOptions& options) {
     std::fprintf(stderr, "labbook: could not write to %s: %s\n", out.c_str(), e.what());
   }
   if (request.verbose) {
-    std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report\n", profiler::seconds_since(started),
+    std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report (", profiler::seconds_since(started),
                  profiler::seconds_since(reporting));
+    for (std::size_t i = 0; i < output_seconds.size(); ++i)
+      std::fprintf(stderr, "%s%s %.3f s", i ? ", " : "", output_seconds[i].what, output_seconds[i].seconds);
+    std::fprintf(stderr, ")\n");
   }
   print_gpu_activities(m);
   for (const auto& issue : m.issues) std::fprintf(stderr, "labbook: note: %s: %s\n", issue.code.c_str(), issue.message.c_str());

@@ -12,6 +12,7 @@
 #include "labbook/model/merge.h"
 #include "labbook/model/text.h"
 #include "collector_environment.h"
+#include "measurement_watch.h"
 #include "pass_plan.h"
 #include "program_runner.h"
 #include "replay_choice.h"
@@ -38,8 +39,14 @@ std::string plan_path(const ProfileRequest& request) {
   return (request.plan_dir.empty() ? request.work_dir : request.plan_dir) + "/pass-plan.txt";
 }
 
-/// One run of the program with the collector injected; returns its exit code.
-int run_collected(const ProfileRequest& request, const RunSpec& run) {
+/// A run's exit code, and its measurement where it was read while the program ended.
+struct RunResult {
+  int exit_code = 0;
+  std::optional<EarlyRead> read_early;
+};
+
+/// One run of the program with the collector injected.
+RunResult run_collected(const ProfileRequest& request, const RunSpec& run) {
   const bool metrics = run.mode == "metrics";
   CollectorRun collector;
   collector.mode = run.mode;
@@ -65,6 +72,7 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const char* old = std::getenv("LD_LIBRARY_PATH");
   env["LD_LIBRARY_PATH"] = std::string(LABBOOK_CUPTI_LIBRARY_DIR) + (old && *old ? ":" + std::string(old) : "");
   std::filesystem::remove(run.output);
+  MeasurementWatch watch(run.output, [](const std::string& path) { return read_measurement(path); });
   std::vector<std::string> command = request.command;
   if (run.mode == "source" && !run.first) command.insert(command.end(), request.source_args.begin(), request.source_args.end());
   const std::string what = metrics && request.replay == "application" ? "metrics run " + std::to_string(run.pass + 1) : run.mode;
@@ -76,11 +84,20 @@ int run_collected(const ProfileRequest& request, const RunSpec& run) {
   const int exit_code = request.runner ? request.runner(command, env, stdout_path) : run_program(command, env, stdout_path);
   std::fprintf(stderr, "labbook: %s run: %.3f s, exit code %d\n", what.c_str(),
                seconds_since(started), exit_code);
-  return exit_code;
+  return {exit_code, watch.take()};
 }
 
-/// A run's measurement, read; with `request.verbose`, how long that took said on stderr.
-Measurement read_run(const ProfileRequest& request, const std::string& path) {
+/// A run's measurement, read (or taken from what was read while the program ended); with
+/// `request.verbose`, how long that took said on stderr.
+Measurement read_run(const ProfileRequest& request, const std::string& path, std::optional<EarlyRead>& early) {
+  const std::string file = std::filesystem::path(path).filename().string();
+  if (early) {
+    if (request.verbose)
+      std::fprintf(stderr, "labbook: %s read in %.3f s while the program ended (%zu kernels); it exited %.3f s after "
+                   "the collector wrote it\n", file.c_str(), early->read_seconds, early->measurement.kernels.size(),
+                   early->written_to_exit_seconds);
+    return std::move(early->measurement);
+  }
   const auto started = std::chrono::steady_clock::now();
   if (!request.verbose) return read_measurement(path);
   // Since the collector wrote it: the program's teardown after its last record (CUDA's and
@@ -89,8 +106,7 @@ Measurement read_run(const ProfileRequest& request, const std::string& path) {
   const auto written = std::filesystem::last_write_time(path, unknown);
   const auto reading = std::filesystem::file_time_type::clock::now();
   Measurement m = read_measurement(path);
-  std::fprintf(stderr, "labbook: %s read in %.3f s (%zu kernels)", std::filesystem::path(path).filename().c_str(),
-               seconds_since(started), m.kernels.size());
+  std::fprintf(stderr, "labbook: %s read in %.3f s (%zu kernels)", file.c_str(), seconds_since(started), m.kernels.size());
   if (!unknown)
     std::fprintf(stderr, ", %.3f s after the collector wrote it", std::chrono::duration<double>(reading - written).count());
   std::fprintf(stderr, "\n");
@@ -125,14 +141,15 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     run.expected_launches = expected;
     run.without_stops = without_stops;
     run.profiled_only = have_base;   // the measurement it joins has every launch
-    int exit_code = 0;
+    RunResult ran;
     try {
-      exit_code = run_collected(request, run);
+      ran = run_collected(request, run);
     } catch (const Error& e) {   // could not start it: the program's first run decides
       if (!have_base) throw;
       into.issues.push_back({"metrics_lost", e.what()});
       return true;
     }
+    const int exit_code = ran.exit_code;
     if (pass == 0 && !have_base) first_exit = exit_code;
     if (!std::filesystem::exists(run.output)) {
       if (!have_base) return false;
@@ -141,7 +158,7 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
     }
     Measurement measured;
     try {
-      measured = read_run(request, run.output);
+      measured = read_run(request, run.output, ran.read_early);
     } catch (const Error& e) {   // labbook's problem, not the program's: said, never fatal
       if (!have_base) return false;
       into.issues.push_back({"metrics_lost", e.what()});
@@ -213,12 +230,13 @@ void collect_source(const ProfileRequest& request, Measurement& into, int first_
     int exit_code = 0;
     Measurement measured;
     try {
-      exit_code = run_collected(request, run);
+      RunResult ran = run_collected(request, run);
+      exit_code = ran.exit_code;
       if (!std::filesystem::exists(run.output)) {
         into.issues.push_back({"source_lost", nothing_written("source", run.output, exit_code)});
         return;
       }
-      measured = read_run(request, run.output);
+      measured = read_run(request, run.output, ran.read_early);
     } catch (const Error& e) {
       into.issues.push_back({"source_lost", e.what()});
       return;
@@ -251,13 +269,14 @@ ProfileOutcome profile_program(const ProfileRequest& asked) {
   // The program's own run, traced or counting instructions: its exit code is the one passed
   // on, and its measurement the one the others join. False (and `outcome.problem`) without one.
   const auto own_run = [&](const RunSpec& run) {
-    outcome.exit_code = run_collected(request, run);
+    RunResult ran = run_collected(request, run);
+    outcome.exit_code = ran.exit_code;
     if (!std::filesystem::exists(run.output)) {
       outcome.problem = nothing_written(run.mode, run.output, outcome.exit_code);
       return false;
     }
     try {
-      outcome.measurement = read_run(request, run.output);
+      outcome.measurement = read_run(request, run.output, ran.read_early);
     } catch (const Error& e) {
       outcome.problem = e.what();
       return false;

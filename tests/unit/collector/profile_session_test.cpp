@@ -5,9 +5,11 @@
 // that leaves nothing is an issue, never a lost profile.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <thread>
 
 #include "collector_environment.h"
 #include "labbook/model/measurement_json.h"
@@ -277,4 +279,27 @@ TEST(ProfileSession, MetricsRunsThatJoinAnotherCarryOnlyTheirProfiledKernels) {
     const std::vector<std::string> expected = trace ? std::vector<std::string>{"1", "1"} : std::vector<std::string>{"", "1"};
     EXPECT_EQ(told, expected) << (trace ? "after a trace run" : "no trace run");
   }
+}
+
+TEST(ProfileSession, TheMeasurementIsReadWhileTheProgramEnds) {
+  // The fake program goes on for a second after its collector wrote (CUDA's teardown).
+  ProfileRequest r;
+  r.command = {"./prog"};
+  r.collector = "libcupti-collector.so";
+  r.work_dir = testing::TempDir() + "/session-early";
+  r.verbose = true;
+  r.runner = [](const auto&, const auto& env, const auto&) {
+    write_measurement(one_kernel(false), env.at(env::kOutput));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    return 3;
+  };
+  testing::internal::CaptureStderr();
+  const ProfileOutcome o = profile_program(r);
+  const std::string said = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(o.collected);
+  EXPECT_EQ(o.exit_code, 3);
+  EXPECT_EQ(o.measurement.program.exit_code, 3);
+  ASSERT_EQ(o.measurement.kernels.size(), 1u);
+  EXPECT_NE(said.find("trace-run.json read in "), std::string::npos) << said;
+  EXPECT_NE(said.find(" while the program ended (1 kernels); it exited "), std::string::npos) << said;
 }
