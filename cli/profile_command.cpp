@@ -209,11 +209,11 @@ int profile(const ProfileOptions& options) {
     std::fprintf(stderr, "labbook: could not write to %s: %s\n", out.c_str(), e.what());
   }
   if (request.verbose) {
-    std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report (", profiler::seconds_since(started),
+    std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report", profiler::seconds_since(started),
                  profiler::seconds_since(reporting));
     for (std::size_t i = 0; i < output_seconds.size(); ++i)
-      std::fprintf(stderr, "%s%s %.3f s", i ? ", " : "", output_seconds[i].what, output_seconds[i].seconds);
-    std::fprintf(stderr, ")\n");
+      std::fprintf(stderr, "%s%s %.3f s", i ? ", " : " (", output_seconds[i].what, output_seconds[i].seconds);
+    std::fprintf(stderr, "%s\n", output_seconds.empty() ? "" : ")");
   }
   print_gpu_activities(m);
   for (const auto& issue : m.issues) std::fprintf(stderr, "labbook: note: %s: %s\n", issue.code.c_str(), issue.message.c_str());

@@ -1,5 +1,6 @@
 #include "measurement_watch.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "stopwatch.h"
@@ -16,13 +18,8 @@ namespace labbook::profiler {
 
 namespace {
 
-std::optional<struct stat> identity_of(const std::string& path) {
-  struct stat s {};
-  if (::stat(path.c_str(), &s) != 0) return std::nullopt;
-  return s;
-}
-
-/// The same file: a rename into place makes a new inode, a rewrite a new size or time.
+/// The same file: its inode, which no later file can take while the watch holds it open, and
+/// its size and time, which a rewrite in place would most likely change.
 bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size &&
          a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
@@ -35,19 +32,24 @@ std::chrono::system_clock::time_point modified(const struct stat& s) {
 
 }  // namespace
 
-MeasurementWatch::MeasurementWatch(std::string path, Reader read) : path_(std::move(path)), read_(std::move(read)) {
+MeasurementWatch::MeasurementWatch(std::string path, Reader read)
+    : path_(std::move(path)), name_(std::filesystem::path(path_).filename().string()), read_(std::move(read)) {
   inotify_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   stop_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   std::string folder = std::filesystem::path(path_).parent_path().string();
   if (folder.empty()) folder = ".";
-  if (inotify_ < 0 || stop_ < 0 || inotify_add_watch(inotify_, folder.c_str(), IN_MOVED_TO | IN_CLOSE_WRITE) < 0) return;
-  thread_ = std::thread([this] { watch(); });
+  if (inotify_ < 0 || stop_ < 0 || inotify_add_watch(inotify_, folder.c_str(), IN_MOVED_TO) < 0) return;
+  try {
+    thread_ = std::thread([this] { watch(); });
+  } catch (const std::system_error&) {
+    // No thread to spare: the measurement is read after the exit.
+  }
 }
 
 MeasurementWatch::~MeasurementWatch() {
   stop();
-  if (inotify_ >= 0) ::close(inotify_);
-  if (stop_ >= 0) ::close(stop_);
+  for (int fd : {inotify_, stop_, held_})
+    if (fd >= 0) ::close(fd);
 }
 
 void MeasurementWatch::stop() {
@@ -58,7 +60,6 @@ void MeasurementWatch::stop() {
 }
 
 void MeasurementWatch::watch() {
-  const std::string name = std::filesystem::path(path_).filename().string();
   alignas(inotify_event) char events[4096];
   while (true) {
     pollfd ready[2] = {{inotify_, POLLIN, 0}, {stop_, POLLIN, 0}};
@@ -71,23 +72,23 @@ void MeasurementWatch::watch() {
     if (size <= 0) continue;
     for (ssize_t at = 0; at < size;) {
       const auto* event = reinterpret_cast<const inotify_event*>(events + at);
-      if (event->len > 0 && name == event->name) return read_now();
+      if (event->len > 0 && name_ == event->name) return read_now();
       at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
     }
   }
 }
 
 void MeasurementWatch::read_now() {
-  const std::optional<struct stat> before = identity_of(path_);
-  if (!before) return;
+  // Held open until take(), so that no later file can be given its inode.
+  held_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (held_ < 0 || ::fstat(held_, &identity_) != 0) return;
   const auto started = std::chrono::steady_clock::now();
   try {
     Measurement m = read_(path_);
-    const std::optional<struct stat> after = identity_of(path_);
-    if (!after || !same_file(*before, *after)) return;   // replaced while read: read again after the exit
+    struct stat now {};
+    if (::stat(path_.c_str(), &now) != 0 || !same_file(now, identity_)) return;   // replaced while read
     read_early_ = EarlyRead{std::move(m), seconds_since(started), 0};
-    identity_ = *before;
-  } catch (const std::exception&) {
+  } catch (...) {
     // Whatever went wrong is said by the reading after the exit, which reads it again.
   }
 }
@@ -95,9 +96,8 @@ void MeasurementWatch::read_now() {
 std::optional<EarlyRead> MeasurementWatch::take() {
   const auto exited = std::chrono::system_clock::now();
   stop();
-  if (!read_early_) return std::nullopt;
-  const std::optional<struct stat> now = identity_of(path_);
-  if (!now || !same_file(*now, identity_)) return std::nullopt;
+  struct stat now {};
+  if (!read_early_ || ::stat(path_.c_str(), &now) != 0 || !same_file(now, identity_)) return std::nullopt;
   read_early_->written_to_exit_seconds =
       std::chrono::duration<double>(exited - modified(identity_)).count();
   return std::exchange(read_early_, std::nullopt);

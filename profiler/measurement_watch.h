@@ -23,8 +23,9 @@ struct EarlyRead {
 };
 
 /// Watches one file from before the program starts (its folder must exist) until it has
-/// exited, and reads the file, once, when it is renamed into place or closed after writing.
-/// Where the folder cannot be watched (inotify's limits), nothing is read early.
+/// exited, and reads the file, once, when it is renamed into place (the collector and the
+/// grading sandbox's runner both write it so). Where the folder cannot be watched (inotify's
+/// limits), nothing is read early.
 class MeasurementWatch {
  public:
   using Reader = std::function<Measurement(const std::string&)>;
@@ -43,12 +44,12 @@ class MeasurementWatch {
   void read_now();
   void stop();
 
-  std::string path_;
+  std::string path_, name_;
   Reader read_;
-  int inotify_ = -1, stop_ = -1;
+  int inotify_ = -1, stop_ = -1, held_ = -1;
   std::thread thread_;
   std::optional<EarlyRead> read_early_;
-  struct stat identity_ {};    // of the file read
+  struct stat identity_ {};    // of the file read, held open
 };
 
 }  // namespace labbook::profiler

@@ -5,11 +5,13 @@
 // that leaves nothing is an issue, never a lost profile.
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <thread>
 
 #include "collector_environment.h"
 #include "labbook/model/measurement_json.h"
@@ -281,16 +283,40 @@ TEST(ProfileSession, MetricsRunsThatJoinAnotherCarryOnlyTheirProfiledKernels) {
   }
 }
 
+namespace {
+
+/// Waits up to 10 s for `path` to be opened (labbook's watch reading it), through `inotify`,
+/// which watches its folder for IN_OPEN.
+void wait_for_a_reader(int inotify, const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  alignas(inotify_event) char events[4096];
+  for (int waited = 0; waited < 100; ++waited) {
+    pollfd ready{inotify, POLLIN, 0};
+    if (::poll(&ready, 1, 100) <= 0) continue;
+    const ssize_t size = ::read(inotify, events, sizeof events);
+    for (ssize_t at = 0; at < size;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(events + at);
+      if (event->len > 0 && name == event->name) return;
+      at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+    }
+  }
+}
+
+}  // namespace
+
 TEST(ProfileSession, TheMeasurementIsReadWhileTheProgramEnds) {
-  // The fake program goes on for a second after its collector wrote (CUDA's teardown).
+  // The fake program goes on after its collector wrote (CUDA's teardown) until labbook reads.
   ProfileRequest r;
   r.command = {"./prog"};
   r.collector = "libcupti-collector.so";
   r.work_dir = testing::TempDir() + "/session-early";
   r.verbose = true;
-  r.runner = [](const auto&, const auto& env, const auto&) {
+  r.runner = [&r](const auto&, const auto& env, const auto&) {
+    const int inotify = inotify_init1(IN_CLOEXEC);
+    inotify_add_watch(inotify, r.work_dir.c_str(), IN_OPEN);
     write_measurement(one_kernel(false), env.at(env::kOutput));
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    wait_for_a_reader(inotify, env.at(env::kOutput));
+    ::close(inotify);
     return 3;
   };
   testing::internal::CaptureStderr();
