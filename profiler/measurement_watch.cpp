@@ -79,7 +79,7 @@ void MeasurementWatch::watch() {
 }
 
 void MeasurementWatch::read_now() {
-  // Held open until take(), so that no later file can be given its inode.
+  // Held open while the watch lives, so that no later file can be given its inode.
   held_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (held_ < 0 || ::fstat(held_, &identity_) != 0) return;
   const auto started = std::chrono::steady_clock::now();
