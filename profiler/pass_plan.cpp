@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -72,6 +73,30 @@ bool plan_covers(const PassPlan& plan, const std::vector<std::string>& metrics) 
   std::sort(planned.begin(), planned.end());
   std::sort(wanted.begin(), wanted.end());
   return planned == wanted;
+}
+
+Carrying carrying_for(bool without_stops, std::optional<std::uint64_t> launches,
+                      std::optional<std::uint64_t> ranges_per_image) {
+  const bool one_batch = without_stops && launches && *launches <= kOneGroupLaunches &&
+                         *launches <= ranges_per_image.value_or(*launches);
+  return one_batch ? Carrying::AllInOneBatch : Carrying::MultiPassMetricsOnly;
+}
+
+std::string plan_cache_folder() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  if ((!xdg || !*xdg) && (!home || !*home)) return "";
+  return (xdg && *xdg ? std::string(xdg) : std::string(home) + "/.cache") + "/labbook/pass-plans";
+}
+
+std::string plan_cache_file(const std::string& folder, const std::string& chip, int cupti_version,
+                            const std::vector<std::string>& metrics, Carrying carrying) {
+  std::uint64_t hash = 1469598103934665603ull;   // FNV-1a over the metric list and the carrying
+  const std::string key = join(metrics, ",") + (carrying == Carrying::AllInOneBatch ? "|all-in-one-batch" : "");
+  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char name[64];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash));
+  return folder + "/" + chip + "-cupti" + std::to_string(cupti_version) + "-" + name + ".txt";
 }
 
 }  // namespace labbook::profiler

@@ -3,6 +3,7 @@
 /// A pass plan for application replay: the metric groups and the program runs each needs,
 /// and the file that carries the plan from the first run to the later ones and to the CLI.
 /// No CUPTI here: the CLI and the unit tests use it too.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,33 @@ std::string carried_counters_prefix(const std::string& plan_path);
 /// Removes them all: before a profile's first run, so that nothing of an earlier profile is
 /// read, and after its last.
 void remove_carried_counters(const std::string& plan_path);
+
+/// How the runs of a plan may carry counters from run to run.
+enum class Carrying {
+  /// Only a multi-pass metric's own group: CUPTI carries counters only for a context's first
+  /// batch of launches, so the single-pass groups take any number of launches.
+  MultiPassMetricsOnly,
+  /// Every launch to profile fits a context's first batch: all metrics may be one group
+  /// carried from run to run, where that takes fewer runs (lab 4's set: 3 runs, not 4).
+  AllInOneBatch,
+};
+
+/// The most launches a plan of all metrics in one carried group takes: the first batch then
+/// holds them all whatever its bytes (lab 4's set, 3 passes: about 0.2 MB a range).
+inline constexpr std::uint64_t kOneGroupLaunches = 128;
+
+/// How a metrics run plans: all in one batch where the trace run saw nothing that ends a
+/// batch (`without_stops`, replay_choice.h) and counted `launches` to profile, at most
+/// kOneGroupLaunches and at most the ranges an image was asked to hold.
+Carrying carrying_for(bool without_stops, std::optional<std::uint64_t> launches,
+                      std::optional<std::uint64_t> ranges_per_image);
+
+/// The folder plans are kept in between invocations of labbook ($XDG_CACHE_HOME or ~/.cache,
+/// then labbook/pass-plans), not made here; "" when there is no home to cache in.
+std::string plan_cache_folder();
+/// The file in `folder` of the plan for `metrics` on `chip` with CUPTI `cupti_version`.
+std::string plan_cache_file(const std::string& folder, const std::string& chip, int cupti_version,
+                            const std::vector<std::string>& metrics, Carrying carrying);
 
 /// True when `plan` collects exactly `metrics`, each once (a plan file of another metric set,
 /// or a damaged one, does not).

@@ -96,21 +96,12 @@ PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_
 }
 
 std::string cached_plan_path(const std::string& chip, const std::vector<std::string>& metrics, Carrying carrying) {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  if ((!xdg || !*xdg) && (!home || !*home)) return "";
-  const std::string dir = (xdg && *xdg ? std::string(xdg) : std::string(home) + "/.cache") + "/labbook/pass-plans";
+  const std::string folder = plan_cache_folder();
   std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) return "";
+  if (folder.empty() || (std::filesystem::create_directories(folder, error), error)) return "";
   std::uint32_t version = 0;
   cuptiGetVersion(&version);
-  std::uint64_t hash = 1469598103934665603ull;   // FNV-1a over the metric list and the carrying
-  const std::string key = join(metrics, ",") + (carrying == Carrying::AllInOneBatch ? "|all-in-one-batch" : "");
-  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  char name[64];
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash));
-  return dir + "/" + chip + "-cupti" + std::to_string(version) + "-" + name + ".txt";
+  return plan_cache_file(folder, chip, static_cast<int>(version), metrics, carrying);
 }
 
 }  // namespace labbook::profiler

@@ -11,16 +11,6 @@
 
 namespace labbook::profiler {
 
-/// How the runs of a plan may carry counters from run to run.
-enum class Carrying {
-  /// Only a multi-pass metric's own group: CUPTI carries counters only for a context's first
-  /// batch of launches, so the single-pass groups take any number of launches.
-  MultiPassMetricsOnly,
-  /// Every launch to profile fits a context's first batch: all metrics may be one group
-  /// carried from run to run, where that takes fewer runs (lab 4's set: 3 runs, not 4).
-  AllInOneBatch,
-};
-
 /// Groups `metrics` first-fit into sets whose config needs one pass on `chip` (with the
 /// counter availability image of the device). A metric that needs several passes alone
 /// gets a group of its own, with as many runs as it needs passes. With

@@ -196,6 +196,21 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
   return true;
 }
 
+/// The runs application replay takes for the request's metrics after `trace`, where an earlier
+/// profile on this chip left its plan in labbook's cache; none otherwise. The collector plans
+/// alike (range_profiler_host.cpp), LABBOOK_RANGES_PER_IMAGE (for tests) aside.
+std::optional<int> cached_plan_runs(const ProfileRequest& request, const Measurement& trace) {
+  const std::string folder = plan_cache_folder();
+  if (folder.empty() || trace.devices.empty()) return std::nullopt;
+  const bool without_stops = request.program_writes_plan_dir &&
+                             profiles_without_stops(trace, !request.kernels.empty() || !request.nvtx.empty());
+  const Carrying carrying =
+      carrying_for(without_stops, launches_to_profile(trace, request.launch_skip, request.launch_count), std::nullopt);
+  const PassPlan plan = read_plan(plan_cache_file(folder, trace.devices.front().chip, trace.program.cupti_version,
+                                                  request.cupti_metrics, carrying));
+  return plan_covers(plan, request.cupti_metrics) ? std::optional<int>(plan.runs()) : std::nullopt;
+}
+
 /// The most source runs, one per kernel: a program of many kernels should choose some with
 /// --kernel rather than run that many more times.
 constexpr std::size_t kMaxSourceRuns = 32;
@@ -288,7 +303,7 @@ ProfileOutcome profile_program(const ProfileRequest& asked) {
     if (!own_run({"trace", request.work_dir + "/trace-run.json", 0, true})) return outcome;
     if (request.replay == "auto" && !request.cupti_metrics.empty()) {
       const ReplayChoice choice = choose_replay(outcome.measurement, seconds_since(trace_started), request.launch_skip,
-                                                request.launch_count);
+                                                request.launch_count, cached_plan_runs(request, outcome.measurement));
       std::fprintf(stderr, "labbook: %s replay: %s\n", choice.replay.c_str(), choice.why.c_str());
       request.replay = choice.replay;
     }

@@ -24,10 +24,6 @@ constexpr std::size_t kKernelReplayRanges = 1;
 // Without replay an image costs nothing per pass: one per many kernels saves the stop,
 // decode and restart after each.
 constexpr std::size_t kSinglePassRanges = kApplicationReplayImageLaunches;
-// All metrics may be one group carried from run to run (Carrying::AllInOneBatch) where every
-// launch to profile fits the first batch, which then holds them all whatever its bytes: up to
-// this many (lab 4's set, 3 passes: about 0.2 MB a range).
-constexpr std::uint64_t kOneGroupLaunches = 128;
 }  // namespace
 
 bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
@@ -167,10 +163,7 @@ bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {
   if (!plan_covers(plan, metrics_)) {
     // One batch holds every launch: the trace run counted them, nothing stops the run between
     // them, and no smaller image was asked for.
-    const auto& launches = replay_.expected_launches;
-    const bool one_batch = replay_.without_stops && launches && *launches <= kOneGroupLaunches &&
-                           *launches <= ranges_per_image_asked().value_or(*launches);
-    const Carrying carrying = one_batch ? Carrying::AllInOneBatch : Carrying::MultiPassMetricsOnly;
+    const Carrying carrying = carrying_for(replay_.without_stops, replay_.expected_launches, ranges_per_image_asked());
     const std::string cached = cached_plan_path(host_->chip, metrics_, carrying);
     if (!cached.empty()) plan = read_plan(cached);
     if (!plan_covers(plan, metrics_)) {

@@ -12,13 +12,14 @@ namespace {
 // (H200, quiet, 2026-11-28: lab 4's 88 launches 0.14 s each, 0.065 s of it the memory, three
 // 64 MiB arrays and a pinned 64 MiB buffer; 0.07 s where the memory is small; 0.27-0.33 s each
 // on a host loaded with other GPU tests). Application replay costs a run of the program and
-// 0.7-0.9 s of CUPTI's set-up per pass beyond the first, and sets of several metrics take at
-// least two (lab 4's: three, its metrics one carried group). Rough on purpose, and on the side
+// 0.7-0.9 s of CUPTI's set-up per pass beyond the first; a set of several metrics is taken to
+// need three runs where no plan is known (lab 4's: three as one carried group, four in groups).
+// Rough on purpose, and on the side
 // of application replay, which copies no memory and prints a kernel's printf once: the choice
 // only has to be right by a margin.
 constexpr double kKernelReplaySecondsPerLaunch = 0.25;
 constexpr double kRunSetupSeconds = 1.0;
-constexpr double kExtraRuns = 2;
+constexpr double kExtraRuns = 2;   // beyond kernel replay's one run
 }  // namespace
 
 std::uint64_t launches_to_profile(const Measurement& trace, std::optional<std::uint64_t> launch_skip,
@@ -44,7 +45,7 @@ bool profiles_without_stops(const Measurement& trace, bool filtered_by_name) {
 }
 
 ReplayChoice choose_replay(const Measurement& trace, double trace_seconds, std::optional<std::uint64_t> launch_skip,
-                           std::optional<std::uint64_t> launch_count) {
+                           std::optional<std::uint64_t> launch_count, std::optional<int> planned_runs) {
   if (!trace.memory_events.empty())
     return {"application", "the program uses managed memory, which kernel replay would not put back as it was"};
   std::set<std::uint32_t> threads;
@@ -61,12 +62,18 @@ ReplayChoice choose_replay(const Measurement& trace, double trace_seconds, std::
   if (graphs) return {"application", "the program launches CUDA graphs, whose kernels are replayed node by node"};
   const std::uint64_t launches = launches_to_profile(trace, launch_skip, launch_count);
   const double kernel_seconds = static_cast<double>(launches) * kKernelReplaySecondsPerLaunch;
-  const double run_seconds = kExtraRuns * (trace_seconds + kRunSetupSeconds);
+  // Kernel replay is one run of the program; application replay one a pass of the plan.
+  const double extra_runs = planned_runs ? *planned_runs - 1 : kExtraRuns;
+  const double run_seconds = extra_runs * (trace_seconds + kRunSetupSeconds);
   const std::string count = std::to_string(launches) + (launches == 1 ? " launch" : " launches");
+  const std::string plan =
+      planned_runs ? " (" + std::to_string(*planned_runs) + (*planned_runs == 1 ? " run" : " runs") +
+                         " by this metric set's plan, kept from an earlier profile on this GPU)"
+                   : "";
   if (kernel_seconds < run_seconds)
     return {"kernel", count + " to profile: replaying each in one run costs less than running the program again for "
-                              "each pass"};
-  std::string why = count + " to profile: running the program once for each pass costs less than replaying each";
+                              "each pass" + plan};
+  std::string why = count + " to profile: running the program once for each pass costs less than replaying each" + plan;
   if (launches > kApplicationReplayImageLaunches)
     why += "; a metric whose passes are runs of the program (the L2 hit rate) gets values for the first " +
            std::to_string(kApplicationReplayImageLaunches) + " only (--replay kernel for all)";

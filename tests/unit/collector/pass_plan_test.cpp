@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -77,4 +78,43 @@ TEST(PassPlan, RemovesTheCountersCarriedBetweenRunsAndNothingElse) {
   EXPECT_TRUE(std::filesystem::exists(plan)) << "the plan is the CLI's to remove";
   EXPECT_TRUE(std::filesystem::exists(folder / "metrics-run-1.json"));
   std::filesystem::remove_all(folder);
+}
+
+TEST(PassPlan, AllMetricsInOneBatchOnlyWhereEveryLaunchFitsTheFirst) {
+  EXPECT_EQ(carrying_for(true, 88, std::nullopt), Carrying::AllInOneBatch);
+  EXPECT_EQ(carrying_for(true, kOneGroupLaunches, std::nullopt), Carrying::AllInOneBatch);
+  EXPECT_EQ(carrying_for(true, kOneGroupLaunches + 1, std::nullopt), Carrying::MultiPassMetricsOnly);
+  EXPECT_EQ(carrying_for(false, 88, std::nullopt), Carrying::MultiPassMetricsOnly) << "something may stop the batch";
+  EXPECT_EQ(carrying_for(true, std::nullopt, std::nullopt), Carrying::MultiPassMetricsOnly) << "launches not counted";
+  EXPECT_EQ(carrying_for(true, 88, 16), Carrying::MultiPassMetricsOnly) << "an image of 16 ranges holds fewer";
+  EXPECT_EQ(carrying_for(true, 16, 16), Carrying::AllInOneBatch);
+}
+
+TEST(PassPlan, KeptPlansAreFoundByChipCuptiMetricsAndCarrying) {
+  const char* old_xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string saved_xdg = old_xdg ? old_xdg : "";
+  setenv("XDG_CACHE_HOME", "/cache", 1);
+  EXPECT_EQ(plan_cache_folder(), "/cache/labbook/pass-plans");
+  unsetenv("XDG_CACHE_HOME");
+  const char* old_home = std::getenv("HOME");
+  const std::string saved_home = old_home ? old_home : "";
+  setenv("HOME", "/home/student", 1);
+  EXPECT_EQ(plan_cache_folder(), "/home/student/.cache/labbook/pass-plans");
+  unsetenv("HOME");
+  EXPECT_EQ(plan_cache_folder(), "") << "no home to cache in";
+  if (old_home) setenv("HOME", saved_home.c_str(), 1);
+  if (old_xdg) setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+
+  const std::vector<std::string> metrics = {"dram__bytes_read.sum", "lts__t_sector_hit_rate.pct"};
+  const auto file = [&](const std::string& chip, int cupti, const std::vector<std::string>& m, Carrying c) {
+    return plan_cache_file("/plans", chip, cupti, m, c);
+  };
+  const std::string one = file("GH100", 130001, metrics, Carrying::MultiPassMetricsOnly);
+  EXPECT_EQ(one, file("GH100", 130001, metrics, Carrying::MultiPassMetricsOnly)) << "the same each time";
+  EXPECT_EQ(one.rfind("/plans/GH100-cupti130001-", 0), 0u) << one;
+  for (const std::string& other :
+       {file("GB100", 130001, metrics, Carrying::MultiPassMetricsOnly), file("GH100", 130002, metrics, Carrying::MultiPassMetricsOnly),
+        file("GH100", 130001, {"dram__bytes_read.sum"}, Carrying::MultiPassMetricsOnly),
+        file("GH100", 130001, metrics, Carrying::AllInOneBatch)})
+    EXPECT_NE(one, other);
 }

@@ -4,8 +4,12 @@
 // the metrics run.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "collector_environment.h"
 #include "labbook/model/measurement_json.h"
+#include "pass_plan.h"
 #include "profile_session.h"
 #include "replay_choice.h"
 
@@ -134,4 +138,60 @@ TEST(ReplayChoice, ProfileProgramPassesTheChoiceToTheMetricsRun) {
   profile_program(r);
   ASSERT_FALSE(replays.empty());
   EXPECT_EQ(replays.front(), "application");
+}
+
+TEST(ReplayChoice, APlanKeptFromAnEarlierProfileCountsItsRuns) {
+  // 20 launches of a 1.35 s program: three runs of application replay are taken to cost less
+  // than replaying each; four (lab 4's set in groups) cost more.
+  EXPECT_EQ(choose_replay(traced(20), 1.35, std::nullopt, std::nullopt).replay, "application");
+  const ReplayChoice four = choose_replay(traced(20), 1.35, std::nullopt, std::nullopt, 4);
+  EXPECT_EQ(four.replay, "kernel");
+  EXPECT_NE(four.why.find("(4 runs by this metric set's plan, kept from an earlier profile on this GPU)"),
+            std::string::npos)
+      << four.why;
+  // A metric set of one pass needs no replay: one run collects it all.
+  EXPECT_EQ(choose_replay(traced(2), 0.3, std::nullopt, std::nullopt, 1).replay, "application");
+}
+
+TEST(ReplayChoice, ProfileProgramReadsThePlanAnEarlierProfileKept) {
+  const std::string cache = testing::TempDir() + "/replay-cache";
+  std::filesystem::remove_all(cache);
+  const char* old_xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string saved_xdg = old_xdg ? old_xdg : "";
+  setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  Measurement trace = traced(9);   // 9 launches at a quarter of a second against runs of a moment
+  trace.devices.push_back({});
+  trace.devices[0].chip = "GH100";
+  trace.program.cupti_version = 130001;
+  std::vector<std::string> replays;
+  ProfileRequest r;
+  r.command = {"./prog"};
+  r.collector = "libcupti-collector.so";
+  r.work_dir = testing::TempDir() + "/replay-cached-plan";
+  r.cupti_metrics = {"dram__bytes_read.sum", "lts__t_sector_hit_rate.pct"};
+  r.replay = "auto";
+  r.kernels = {"k*"};   // a filter by name: the metrics are planned in groups
+  r.runner = [&](const auto&, const auto& env, const std::string&) {
+    if (env.at(env::kMode) == "metrics") replays.push_back(env.at(env::kReplay));
+    write_measurement(trace, env.at(env::kOutput));
+    return 0;
+  };
+  ASSERT_TRUE(profile_program(r).collected);
+  ASSERT_FALSE(replays.empty());
+  EXPECT_EQ(replays.front(), "application") << "no plan kept: three runs taken";
+
+  const std::string folder = plan_cache_folder();
+  std::filesystem::create_directories(folder);
+  PassPlan plan;
+  plan.groups = {{{"dram__bytes_read.sum"}, 1}, {{"lts__t_sector_hit_rate.pct"}, 3}};
+  write_plan(plan_cache_file(folder, "GH100", 130001, r.cupti_metrics, Carrying::AllInOneBatch), plan);
+  replays.clear();
+  ASSERT_TRUE(profile_program(r).collected);
+  EXPECT_EQ(replays.front(), "application") << "a plan of the other carrying is not this run's";
+  write_plan(plan_cache_file(folder, "GH100", 130001, r.cupti_metrics, Carrying::MultiPassMetricsOnly), plan);
+  replays.clear();
+  ASSERT_TRUE(profile_program(r).collected);
+  EXPECT_EQ(replays, (std::vector<std::string>{"kernel"})) << "four runs kept: replaying 9 launches costs less";
+  if (old_xdg) setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+  else unsetenv("XDG_CACHE_HOME");
 }
