@@ -3,7 +3,8 @@
 # injection libraries that do a growing prefix of the collector's start-up
 # (bench/probes/startup_stages.cpp), then the collector itself, then `labbook profile`, in
 # interleaved rounds (LABBOOK_BENCH_ROUNDS, default 9), and prints each one's median as a
-# ratio to the program alone's.
+# ratio to the program alone's; then, for each probe stage, how long the program took to end
+# after the probe's last exit handler (CUDA's and CUPTI's teardown).
 #   bench/trace_startup.sh BUILD [PROGRAM ARGS...]   (default: tests/programs/many_launches)
 # Needs a GPU, and a C++ compiler to build the probes.
 set -euo pipefail
@@ -61,6 +62,15 @@ for v in 0 1 2 3 4 5 6; do
   t=$(median "${times[$v]}")
   printf '| %s | %.3f | %.3f |\n' "${names[$v]}" "$t" "$(awk "BEGIN { print $t / $alone }")"
 done
+teardown() {   # teardown STAGE PROGRAM ARGS...: seconds from the probe's exit handler to the end
+  local stage=$1 end; shift
+  env LABBOOK_PROBE_STAGE="$stage" LABBOOK_PROBE_EXIT_STAMP="$work/stamp" CUDA_INJECTION64_PATH="$work/stages.so" "$@" \
+    >/dev/null 2>&1
+  end=$(date +%s%N)
+  awk "BEGIN { printf \"%.3f\", ($end - $(cat "$work/stamp")) / 1e9 }"
+}
+echo "teardown after the probe's exit handler: libcupti loaded $(teardown 0 "$@") s, subscribed $(teardown 1 "$@") s," \
+     "with activity records $(teardown 2 "$@") s"
 env "${collector_env[@]}" LABBOOK_VERBOSE=1 "$@" 2>&1 >/dev/null | grep "labbook collector" || true
 echo "measurement: $(wc -c <"$work/m.json") bytes"
 LABBOOK_VERBOSE=1 "$build/labbook" profile --out "$work/out" -- "$@" 2>&1 >/dev/null | grep "run:.*exit code\|in all" || true

@@ -3,9 +3,13 @@
 //   LABBOOK_PROBE_STAGE=0  libcupti loaded, nothing called
 //                      1  + cuptiSubscribe, the runtime API domain and the driver's launch calls
 //                      2  + activity records (kernels, copies, memsets, runtime calls), flushed at exit
+// LABBOOK_PROBE_EXIT_STAMP=FILE: the wall clock (ns) written there by the probe's last exit
+// handler, where the collector writes its measurement: what comes after is the teardown.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <initializer_list>
 
 #include <cupti.h>
@@ -25,6 +29,15 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   const char* stage_text = std::getenv("LABBOOK_PROBE_STAGE");
   const int stage = stage_text ? std::atoi(stage_text) : 0;
+  std::atexit([] {   // registered first, so it runs after the flush below
+    const char* stamp = std::getenv("LABBOOK_PROBE_EXIT_STAMP");
+    timespec now{};
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (std::FILE* out = stamp ? std::fopen(stamp, "w") : nullptr) {
+      std::fprintf(out, "%lld%09ld\n", static_cast<long long>(now.tv_sec), now.tv_nsec);
+      std::fclose(out);
+    }
+  });
   std::uint32_t version = 0;
   cuptiGetVersion(&version);   // keeps libcupti a real dependency at stage 0
   if (stage < 1) return 1;
