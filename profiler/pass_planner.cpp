@@ -1,7 +1,5 @@
 #include "pass_planner.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -97,8 +95,10 @@ PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_
 
 std::string cached_plan_path(const std::string& chip, const std::vector<std::string>& metrics, Carrying carrying) {
   const std::string folder = plan_cache_folder();
+  if (folder.empty()) return "";
   std::error_code error;
-  if (folder.empty() || (std::filesystem::create_directories(folder, error), error)) return "";
+  std::filesystem::create_directories(folder, error);
+  if (error) return "";
   std::uint32_t version = 0;
   cuptiGetVersion(&version);
   return plan_cache_file(folder, chip, static_cast<int>(version), metrics, carrying);
