@@ -39,6 +39,7 @@ bool Collector::start() {
     profiler_ = std::make_unique<RangeProfiler>(
         config_.metrics, ReplayOptions{config_.application_replay, config_.pass, config_.pass_plan, config_.expected_launches,
                                      config_.without_stops, config_.ranges_per_image}, issues_);
+    profiler_->initialize_soon();
     if (config_.flush_l2) flusher_ = std::make_unique<L2Flusher>(config_.flush_passes);
   }
   CallbackSwitches on(subscriber_, issues_);   // after the parts its callbacks reach

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -80,13 +79,6 @@ Carrying carrying_for(bool without_stops, std::optional<std::uint64_t> launches,
   const bool one_batch = without_stops && launches && *launches <= kOneGroupLaunches &&
                          *launches <= ranges_per_image.value_or(*launches);
   return one_batch ? Carrying::AllInOneBatch : Carrying::MultiPassMetricsOnly;
-}
-
-std::string plan_cache_folder() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  if ((!xdg || !*xdg) && (!home || !*home)) return "";
-  return (xdg && *xdg ? std::string(xdg) : std::string(home) + "/.cache") + "/labbook/pass-plans";
 }
 
 std::string plan_cache_file(const std::string& folder, const std::string& chip, int cupti_version,

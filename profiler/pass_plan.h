@@ -70,9 +70,8 @@ inline constexpr std::uint64_t kOneGroupLaunches = 128;
 Carrying carrying_for(bool without_stops, std::optional<std::uint64_t> launches,
                       std::optional<std::uint64_t> ranges_per_image);
 
-/// The folder plans are kept in between invocations of labbook ($XDG_CACHE_HOME or ~/.cache,
-/// then labbook/pass-plans), not made here; "" when there is no home to cache in.
-std::string plan_cache_folder();
+/// The folder plans are kept in between invocations of labbook (cache_folder.h).
+inline constexpr const char* kPlanCacheKind = "pass-plans";
 /// The file in `folder` of the plan for `metrics` on `chip` with CUPTI `cupti_version`.
 std::string plan_cache_file(const std::string& folder, const std::string& chip, int cupti_version,
                             const std::vector<std::string>& metrics, Carrying carrying);

@@ -6,6 +6,7 @@
 #include <cupti.h>
 #include <cupti_profiler_host.h>
 
+#include "cache_folder.h"
 #include "cupti_status.h"
 #include "labbook/model/text.h"
 
@@ -94,7 +95,7 @@ PassPlan plan_pass_groups(const std::string& chip, const std::vector<std::uint8_
 }
 
 std::string cached_plan_path(const std::string& chip, const std::vector<std::string>& metrics, Carrying carrying) {
-  const std::string folder = plan_cache_folder();
+  const std::string folder = cache_folder(kPlanCacheKind);
   if (folder.empty()) return "";
   std::error_code error;
   std::filesystem::create_directories(folder, error);

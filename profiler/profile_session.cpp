@@ -13,6 +13,7 @@
 #include "labbook/model/text.h"
 #include "collector_environment.h"
 #include "measurement_watch.h"
+#include "cache_folder.h"
 #include "pass_plan.h"
 #include "program_runner.h"
 #include "replay_choice.h"
@@ -200,7 +201,7 @@ bool collect_metrics(const ProfileRequest& request, Measurement& into, bool have
 /// profile on this chip left its plan in labbook's cache; none otherwise. The collector plans
 /// alike (range_profiler_host.cpp), LABBOOK_RANGES_PER_IMAGE (for tests) aside.
 std::optional<int> cached_plan_runs(const ProfileRequest& request, const Measurement& trace) {
-  const std::string folder = plan_cache_folder();
+  const std::string folder = cache_folder(kPlanCacheKind);
   if (folder.empty() || trace.devices.empty()) return std::nullopt;
   const bool without_stops = request.program_writes_plan_dir &&
                              profiles_without_stops(trace, !request.kernels.empty() || !request.nvtx.empty());

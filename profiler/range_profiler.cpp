@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <system_error>
 
 #include <cupti_profiler_target.h>
 
@@ -28,7 +29,20 @@ RangeProfiler::RangeProfiler(std::vector<std::string> metrics, ReplayOptions rep
   if (metrics_.empty()) disabled_ = true;
 }
 
-RangeProfiler::~RangeProfiler() = default;
+RangeProfiler::~RangeProfiler() {
+  if (initializing_.joinable()) initializing_.join();
+}
+
+void RangeProfiler::initialize_soon() {
+  if (disabled_ || profiler_initialized_ || initializing_.joinable()) return;
+  try {
+    initializing_ = std::thread([this] {
+      auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
+      initialized_early_ = cuptiProfilerInitialize(&init);
+    });
+  } catch (const std::system_error&) {   // no thread to be had: the first launch initializes
+  }
+}
 
 void RangeProfiler::use_metrics(std::vector<std::string> metrics) {
   metrics_ = std::move(metrics);
@@ -42,9 +56,12 @@ void RangeProfiler::disable(const std::string& code, const std::string& message)
 }
 
 bool RangeProfiler::start(CUcontext ctx) {
+  if (initializing_.joinable()) initializing_.join();
   if (!profiler_initialized_) {
     auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
-    if (CUptiResult s = cuptiProfilerInitialize(&init); s != CUPTI_SUCCESS) {
+    CUptiResult s = initialized_early_;
+    if (s != CUPTI_SUCCESS) s = cuptiProfilerInitialize(&init);   // not tried, or refused during cuInit: again here
+    if (s != CUPTI_SUCCESS) {
       disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
               is_permission_error(s) ? kDeniedHow : describe_call("cuptiProfilerInitialize", s));
       return false;
@@ -70,6 +87,7 @@ bool RangeProfiler::start(CUcontext ctx) {
   auto enable = LABBOOK_PARAMS(CUpti_RangeProfiler_Enable_Params);
   enable.ctx = ctx;
   if (CUptiResult s = cuptiRangeProfilerEnable(&enable); s != CUPTI_SUCCESS) {
+    forget_kept_availability();
     disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
             is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerEnable", s));
     return false;
@@ -142,6 +160,7 @@ bool RangeProfiler::set_config(Context& c) {
   config.passIndex = carried_ ? static_cast<std::size_t>(run_.pass) : 0;
   config.targetNestingLevel = 1;
   if (CUptiResult s = cuptiRangeProfilerSetConfig(&config); s != CUPTI_SUCCESS) {
+    forget_kept_availability();
     disable("metrics_unsupported", describe_call("cuptiRangeProfilerSetConfig", s));
     return false;
   }
@@ -157,6 +176,7 @@ bool RangeProfiler::start_pass(Context& c) {
     s = cuptiRangeProfilerStart(&start);
   }
   if (s != CUPTI_SUCCESS) {
+    forget_kept_availability();
     disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
             is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerStart", s));
     return false;
@@ -223,6 +243,8 @@ void RangeProfiler::finish(CUcontext ctx) {
 }
 
 void RangeProfiler::finish_all() {
+  if (initializing_.joinable()) initializing_.join();
+  if (initialized_early_ == CUPTI_SUCCESS) profiler_initialized_ = true;   // a program that profiled nothing
   std::vector<CUcontext> open;
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -21,9 +21,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cuda.h>
+#include <cupti_result.h>
 
 #include "issue_log.h"
 #include "pass_plan.h"
@@ -58,6 +60,10 @@ class RangeProfiler {
   ~RangeProfiler();
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
+
+  /// Starts CUPTI's profiler (about 0.1 s) on a thread of its own, so that it overlaps the
+  /// program's own start (its context, its memory); the first profiled launch waits for it.
+  void initialize_soon();
 
   /// Call on the launching thread just before kernel `launch` starts on `ctx`, for a launch
   /// that gets metrics. Starts profiling `ctx` on its first such launch and evaluates a full
@@ -111,6 +117,8 @@ class RangeProfiler {
   bool load_carried_data(Context& c);       // the previous run's counter data for this batch
   void save_carried_data(const Context& c); // for the next run
   bool prepare_host(CUcontext ctx, std::uint32_t device);  // chip, availability, config image
+  bool read_availability(CUcontext ctx, CUdevice dev, std::vector<std::uint8_t>& image);   // kept, or CUPTI's
+  void forget_kept_availability();          // after a refusal, where the image was a kept one
   void disable(const std::string& code, const std::string& message);
 
   bool plan_passes(const std::vector<std::uint8_t>& availability);   // application replay
@@ -128,6 +136,9 @@ class RangeProfiler {
   int planned_runs_ = 0;
   mutable std::mutex mutex_;
   bool profiler_initialized_ = false;
+  std::thread initializing_;            // initialize_soon()'s, joined before any other profiler call
+  CUptiResult initialized_early_ = CUPTI_ERROR_NOT_INITIALIZED;   // what its cuptiProfilerInitialize said
+  std::string availability_kept_at_;   // the kept image's file, where this run took one
   bool disabled_ = false;
   HostStages host_stages_;
   std::unique_ptr<HostConfig> host_;

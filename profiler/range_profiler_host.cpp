@@ -2,10 +2,14 @@
 // and, with application replay, the plan of which run collects which pass.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
+#include <cupti.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include "availability_cache.h"
+#include "cache_folder.h"
 #include "cupti_status.h"
 #include "pass_planner.h"
 #include "range_profiler_state.h"
@@ -24,6 +28,21 @@ constexpr std::size_t kKernelReplayRanges = 1;
 // Without replay an image costs nothing per pass: one per many kernels saves the stop,
 // decode and restart after each.
 constexpr std::size_t kSinglePassRanges = kApplicationReplayImageLaunches;
+
+/// Where this device's counter availability is kept between runs; "" where it is not.
+std::string kept_availability_path(CUdevice dev) {
+  AvailabilityKey key = host_availability_key();
+  CUuuid uuid{};
+  if (cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS) {
+    char hex[2 * sizeof uuid.bytes + 1];
+    for (std::size_t i = 0; i < sizeof uuid.bytes; ++i)
+      std::snprintf(hex + 2 * i, 3, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+    key.device_uuid = hex;
+  }
+  std::uint32_t version = 0;
+  if (cuptiGetVersion(&version) == CUPTI_SUCCESS) key.cupti_version = static_cast<int>(version);
+  return availability_cache_file(cache_folder(kAvailabilityCacheKind), key);
+}
 }  // namespace
 
 bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
@@ -51,30 +70,14 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     return false;
   }
 
-  // Counter availability must be read before a profiler is enabled on the context; it is
-  // also where denied counters show up first.
-  auto avail = LABBOOK_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
-  avail.ctx = ctx;
-  CUptiResult s = cuptiProfilerGetCounterAvailability(&avail);
-  std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
-  if (s == CUPTI_SUCCESS) {
-    avail.pCounterAvailabilityImage = availability.data();
-    s = cuptiProfilerGetCounterAvailability(&avail);
-  }
-  if (is_permission_error(s)) {
-    disable("counters_denied", kDeniedHow);
-    return false;
-  }
-  if (s != CUPTI_SUCCESS) {
-    disable("metrics_unsupported", describe_call("cuptiProfilerGetCounterAvailability", s));
-    return false;
-  }
-
+  std::vector<std::uint8_t> availability;
+  if (!read_availability(ctx, dev, availability)) return false;
   stage_done(host_stages_.availability);
   auto host = std::make_unique<HostConfig>();
   host->chip = chip.pChipName;
   host->availability = std::move(availability);
   auto init = LABBOOK_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+  CUptiResult s = CUPTI_SUCCESS;
   init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   init.pChipName = chip.pChipName;
   init.pCounterAvailabilityImage = host->availability.data();
@@ -155,6 +158,43 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
     return false;
   }
   return true;
+}
+
+// Counter availability must be read before a profiler is enabled on the context; it is also
+// where denied counters show up first. An image an earlier run kept for this device, driver,
+// CUPTI and boot is taken instead where it has the size CUPTI asks for now.
+bool RangeProfiler::read_availability(CUcontext ctx, CUdevice dev, std::vector<std::uint8_t>& image) {
+  auto avail = LABBOOK_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+  avail.ctx = ctx;
+  CUptiResult s = cuptiProfilerGetCounterAvailability(&avail);   // the size alone
+  const std::string kept = kept_availability_path(dev);
+  if (s == CUPTI_SUCCESS) {
+    image = read_kept_availability(kept, avail.counterAvailabilityImageSize);
+    if (!image.empty()) {
+      availability_kept_at_ = kept;
+      return true;
+    }
+    image.resize(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = image.data();
+    s = cuptiProfilerGetCounterAvailability(&avail);
+  }
+  if (is_permission_error(s)) {
+    disable("counters_denied", kDeniedHow);
+    return false;
+  }
+  if (s != CUPTI_SUCCESS) {
+    disable("metrics_unsupported", describe_call("cuptiProfilerGetCounterAvailability", s));
+    return false;
+  }
+  keep_availability(kept, image);
+  return true;
+}
+
+// A profiler refused with a kept image: the next run asks CUPTI again.
+void RangeProfiler::forget_kept_availability() {
+  if (availability_kept_at_.empty()) return;
+  std::remove(availability_kept_at_.c_str());
+  availability_kept_at_.clear();
 }
 
 bool RangeProfiler::plan_passes(const std::vector<std::uint8_t>& availability) {

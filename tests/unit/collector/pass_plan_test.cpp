@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cache_folder.h"
 #include "pass_plan.h"
 
 using namespace labbook::profiler;
@@ -94,14 +95,14 @@ TEST(PassPlan, KeptPlansAreFoundByChipCuptiMetricsAndCarrying) {
   const char* old_xdg = std::getenv("XDG_CACHE_HOME");
   const std::string saved_xdg = old_xdg ? old_xdg : "";
   setenv("XDG_CACHE_HOME", "/cache", 1);
-  EXPECT_EQ(plan_cache_folder(), "/cache/labbook/pass-plans");
+  EXPECT_EQ(cache_folder(kPlanCacheKind), "/cache/labbook/pass-plans");
   unsetenv("XDG_CACHE_HOME");
   const char* old_home = std::getenv("HOME");
   const std::string saved_home = old_home ? old_home : "";
   setenv("HOME", "/home/student", 1);
-  EXPECT_EQ(plan_cache_folder(), "/home/student/.cache/labbook/pass-plans");
+  EXPECT_EQ(cache_folder(kPlanCacheKind), "/home/student/.cache/labbook/pass-plans");
   unsetenv("HOME");
-  EXPECT_EQ(plan_cache_folder(), "") << "no home to cache in";
+  EXPECT_EQ(cache_folder(kPlanCacheKind), "") << "no home to cache in";
   if (old_home) setenv("HOME", saved_home.c_str(), 1);
   if (old_xdg) setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
 

@@ -9,6 +9,7 @@
 
 #include "collector_environment.h"
 #include "labbook/model/measurement_json.h"
+#include "cache_folder.h"
 #include "pass_plan.h"
 #include "profile_session.h"
 #include "replay_choice.h"
@@ -180,7 +181,7 @@ TEST(ReplayChoice, ProfileProgramReadsThePlanAnEarlierProfileKept) {
   ASSERT_FALSE(replays.empty());
   EXPECT_EQ(replays.front(), "application") << "no plan kept: three runs taken";
 
-  const std::string folder = plan_cache_folder();
+  const std::string folder = cache_folder(kPlanCacheKind);
   std::filesystem::create_directories(folder);
   PassPlan plan;
   plan.groups = {{{"dram__bytes_read.sum"}, 1}, {{"lts__t_sector_hit_rate.pct"}, 3}};

@@ -1,0 +1,61 @@
+#include "availability_cache.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string_view>
+
+#include "labbook/model/atomic_file.h"
+#include "labbook/model/error.h"
+
+namespace labbook::profiler {
+
+namespace {
+std::string first_line(const char* path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return hash;
+}
+}  // namespace
+
+AvailabilityKey host_availability_key() {
+  AvailabilityKey key;
+  key.driver = first_line("/proc/driver/nvidia/version");
+  key.boot_id = first_line("/proc/sys/kernel/random/boot_id");
+  return key;
+}
+
+std::string availability_cache_file(const std::string& folder, const AvailabilityKey& key) {
+  if (folder.empty() || key.device_uuid.empty() || key.driver.empty() || key.cupti_version == 0 || key.boot_id.empty())
+    return "";
+  // The driver's line and the boot id are long: hashed into the name with the rest.
+  const std::string rest = key.driver + "|" + key.boot_id;
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(rest)));
+  return folder + "/" + key.device_uuid + "-cupti" + std::to_string(key.cupti_version) + "-" + hash + ".bin";
+}
+
+std::vector<std::uint8_t> read_kept_availability(const std::string& path, std::size_t size) {
+  if (path.empty() || size == 0) return {};
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint8_t> image{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (image.size() != size) return {};
+  return image;
+}
+
+void keep_availability(const std::string& path, const std::vector<std::uint8_t>& image) {
+  if (path.empty() || image.empty()) return;
+  try {
+    write_file_atomically(path, std::string(image.begin(), image.end()));
+  } catch (const Error&) {
+  }
+}
+
+}  // namespace labbook::profiler
