@@ -32,16 +32,17 @@ seconds() {   # seconds COMMAND...: wall time of one run, output discarded
 collector_env=(LD_LIBRARY_PATH="$(dirname "$cupti_library")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDA_INJECTION64_PATH="$build/lib/libcupti-collector.so"
                NVTX_INJECTION64_PATH="$cupti_library" LABBOOK_MODE=trace LABBOOK_OUTPUT="$work/m.json")
 names=("program alone" "injection that does nothing" "libcupti loaded"
-       "+ subscribed to runtime calls and launches" "+ activity records, flushed at exit"
+       "+ subscribed to runtime calls and launches" "+ kernel, copy and memset records, flushed at exit"
+       "+ the runtime calls' records"
        "labbook's collector, trace only, no report" "labbook profile (collector and report)")
 variant() {   # variant N PROGRAM ARGS...: wall time of one run of variant N
   local n=$1; shift
   case $n in
     0) seconds "$@" ;;
     1) seconds env CUDA_INJECTION64_PATH="$work/null.so" "$@" ;;
-    2|3|4) seconds env LABBOOK_PROBE_STAGE=$((n - 2)) CUDA_INJECTION64_PATH="$work/stages.so" "$@" ;;
-    5) seconds env "${collector_env[@]}" "$@" ;;
-    6) seconds "$build/labbook" profile --out "$work/out" -- "$@" ;;
+    2|3|4|5) seconds env LABBOOK_PROBE_STAGE=$((n - 2)) CUDA_INJECTION64_PATH="$work/stages.so" "$@" ;;
+    6) seconds env "${collector_env[@]}" "$@" ;;
+    7) seconds "$build/labbook" profile --out "$work/out" -- "$@" ;;
   esac
 }
 rounds=${LABBOOK_BENCH_ROUNDS:-9}
@@ -49,7 +50,7 @@ rounds=${LABBOOK_BENCH_ROUNDS:-9}
 declare -A times
 # Rounds run every variant once, so that drift in the machine's state falls on all alike.
 for ((round = 0; round < rounds; ++round)); do
-  for v in 0 1 2 3 4 5 6; do
+  for v in 0 1 2 3 4 5 6 7; do
     times[$v]+="$(variant "$v" "$@") "
   done
 done
@@ -58,7 +59,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 echo "program: $*"
 printf '| run (median of %d, interleaved) | wall time (s) | / program alone |\n|---|---|---|\n' "$rounds"
 alone=$(median "${times[0]}")
-for v in 0 1 2 3 4 5 6; do
+for v in 0 1 2 3 4 5 6 7; do
   t=$(median "${times[$v]}")
   printf '| %s | %.3f | %.3f |\n' "${names[$v]}" "$t" "$(awk "BEGIN { print $t / $alone }")"
 done
@@ -70,7 +71,7 @@ teardown() {   # teardown STAGE PROGRAM ARGS...: seconds from the probe's exit h
   awk "BEGIN { printf \"%.3f\", ($end - $(cat "$work/stamp")) / 1e9 }"
 }
 echo "teardown after the probe's exit handler: libcupti loaded $(teardown 0 "$@") s, subscribed $(teardown 1 "$@") s," \
-     "with activity records $(teardown 2 "$@") s"
+     "with activity records $(teardown 3 "$@") s"
 env "${collector_env[@]}" LABBOOK_VERBOSE=1 "$@" 2>&1 >/dev/null | grep "labbook collector" || true
 echo "measurement: $(wc -c <"$work/m.json") bytes"
 LABBOOK_VERBOSE=1 "$build/labbook" profile --out "$work/out" -- "$@" 2>&1 >/dev/null | grep "run:.*exit code\|in all" || true

@@ -2,7 +2,8 @@
 // does at start-up, to price each step: bench/trace_startup.sh loads it at each stage.
 //   LABBOOK_PROBE_STAGE=0  libcupti loaded, nothing called
 //                      1  + cuptiSubscribe, the runtime API domain and the driver's launch calls
-//                      2  + activity records (kernels, copies, memsets, runtime calls), flushed at exit
+//                      2  + activity records of kernels, copies and memsets, flushed at exit
+//                      3  + the runtime calls' activity records (what a trace run enables)
 // LABBOOK_PROBE_EXIT_STAMP=FILE: the wall clock (ns) written there by the probe's last exit
 // handler, where the collector writes its measurement: what comes after is the teardown.
 #include <cstddef>
@@ -49,8 +50,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (stage < 2) return 1;
   cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
   for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                  CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_RUNTIME})
+                                  CUPTI_ACTIVITY_KIND_MEMSET})
     cuptiActivityEnable(kind);
+  if (stage >= 3) cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
   std::atexit([] { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
   return 1;
 }
