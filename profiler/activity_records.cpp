@@ -1,5 +1,6 @@
 #include "activity_records.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <cupti_callbacks.h>
@@ -150,6 +151,11 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch, Interned
 }
 
 std::vector<ApiCall> to_api_calls(std::vector<ApiCallRecord> records) {
+  // In the order the calls began: the collector's own records of launch calls come apart from
+  // CUPTI's buffers.
+  const auto by_start = [](const ApiCallRecord& a, const ApiCallRecord& b) { return a.start_ns < b.start_ns; };
+  if (!std::is_sorted(records.begin(), records.end(), by_start))
+    std::stable_sort(records.begin(), records.end(), by_start);
   std::unordered_map<std::uint32_t, std::string> names;
   std::vector<ApiCall> calls;
   calls.reserve(records.size());

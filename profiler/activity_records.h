@@ -25,8 +25,8 @@ std::vector<CUpti_ActivityUnifiedMemoryCounterKind> unified_memory_counter_kinds
 /// Converts one record into `batch`, kernel names interned in `names`.
 void convert_record(const CUpti_Activity& record, ActivityBatch& batch, InternedNames& names);
 
-/// The data model's API calls for `records`, each named as the program called it
-/// ("cudaMemcpy"), a name looked up once per kind of call.
+/// The data model's API calls for `records`, in the order they began, each named as the
+/// program called it ("cudaMemcpy"), a name looked up once per kind of call.
 /// Taken by value: the records are gone once the calls are made.
 std::vector<ApiCall> to_api_calls(std::vector<ApiCallRecord> records);
 

@@ -2,12 +2,28 @@
 
 #include <cstdlib>
 
+#include <cupti_runtime_cbid.h>
+
 #include "cupti_status.h"
 
 namespace labbook::profiler {
 
 namespace {
 constexpr std::size_t kBufferBytes = 4u << 20;
+// The runtime calls that launch a kernel (cudaLaunchHostFunc runs host work: CUPTI records it).
+constexpr CUpti_CallbackId kRuntimeLaunchCalls[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+};
 ActivityTracer* g_tracer = nullptr;   // CUPTI's buffer callbacks carry no user data
 }  // namespace
 
@@ -29,6 +45,29 @@ ActivityTracer::ActivityTracer(IssueLog& issues, InternedNames& names) : issues_
       issues_.add("trace_unavailable", describe_call("cuptiActivityEnable", s) + " (kind " +
                                            std::to_string(static_cast<int>(kind)) + ")");
   }
+  // After the kind, which would otherwise turn them back on. Where CUPTI refuses one, its
+  // records stay on for all, so that no call is recorded twice.
+  launch_calls_here_ = true;
+  for (CUpti_CallbackId cbid : kRuntimeLaunchCalls)
+    launch_calls_here_ = launch_calls_here_ && cuptiActivityEnableRuntimeApi(cbid, 0) == CUPTI_SUCCESS;
+  if (!launch_calls_here_) leave_launch_calls_to_cupti();
+}
+
+void ActivityTracer::leave_launch_calls_to_cupti() {
+  launch_calls_here_ = false;
+  for (CUpti_CallbackId cbid : kRuntimeLaunchCalls) cuptiActivityEnableRuntimeApi(cbid, 1);
+}
+
+bool ActivityTracer::records_launch_call(CUpti_CallbackId runtime_cbid) const {
+  if (!launch_calls_here_) return false;
+  for (CUpti_CallbackId cbid : kRuntimeLaunchCalls)
+    if (cbid == runtime_cbid) return true;
+  return false;
+}
+
+void ActivityTracer::add_api_call(const ApiCallRecord& call) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  batch_.api_calls.push_back(call);
 }
 
 void CUPTIAPI ActivityTracer::buffer_requested(std::uint8_t** buffer, std::size_t* size,

@@ -44,6 +44,7 @@ bool Collector::start() {
   }
   CallbackSwitches on(subscriber_, issues_);   // after the parts its callbacks reach
   subscribe(on, {config_.trace, !config_.source_metrics.empty(), metrics && config_.flush_l2});
+  if (tracer_ && on.failures() > 0) tracer_->leave_launch_calls_to_cupti();   // (the runtime domain among them?)
   return true;
 }
 
@@ -94,7 +95,7 @@ void Collector::dispatch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, con
     case CUPTI_CB_DOMAIN_NVTX:
       record_nvtx_call(nvtx_, cbid, *static_cast<const CUpti_NvtxData*>(data), this_thread_id(), now_ns);
       break;
-    case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(static_cast<const CUpti_CallbackData*>(data)); break;
+    case CUPTI_CB_DOMAIN_RUNTIME_API: on_runtime(cbid, static_cast<const CUpti_CallbackData*>(data)); break;
     case CUPTI_CB_DOMAIN_DRIVER_API: on_driver_call(cbid, static_cast<const CUpti_CallbackData*>(data)); break;
     case CUPTI_CB_DOMAIN_RESOURCE:
       if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && profiler_)

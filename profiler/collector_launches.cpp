@@ -16,6 +16,7 @@ namespace labbook::profiler {
 namespace {
 
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
+thread_local std::uint64_t t_runtime_entered_ns = 0;     // ... when it began, where labbook records it
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
 
@@ -29,15 +30,19 @@ DefaultStream default_stream_of(CUstream stream) {
 }  // namespace
 
 // Remembers the runtime call in flight (its correlation id is what kernel and copy
-// records carry) and, for a call that may make copies, the NVTX range it was made in.
-void Collector::on_runtime(const CUpti_CallbackData* d) {
+// records carry) and, for a call that may make copies, the NVTX range it was made in. A
+// call that launches a kernel is recorded here, where CUPTI's record of it was turned off.
+void Collector::on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
   if (d->callbackSite == CUPTI_API_ENTER) {
     t_runtime_correlation = d->correlationId;
-    if (tracer_ && may_make_copies(d->functionName)) {
+    if (tracer_ && tracer_->records_launch_call(cbid)) t_runtime_entered_ns = now_ns();
+    else if (tracer_ && may_make_copies(d->functionName)) {
       if (const std::size_t range = nvtx_.current_range(this_thread_id()))
         book_.note_copy_range(d->correlationId, range);
     }
   } else {
+    if (tracer_ && tracer_->records_launch_call(cbid))
+      tracer_->add_api_call({cbid, this_thread_id(), d->correlationId, t_runtime_entered_ns, now_ns()});
     t_runtime_correlation = 0;
   }
 }
@@ -112,7 +117,7 @@ void Collector::on_launch(const DriverCallback& call, const CUpti_CallbackData* 
   launch.beside_capture = beside_capture;
   std::vector<const std::string*> kernels;   // the one copy of each name, which records point to
   if (!graph) {
-    kernels.push_back(names_.intern(d->symbolName ? d->symbolName : ""));
+    kernels.push_back(kernel_name(d->symbolName));
   } else {
     for (const std::string& k : graphs_.kernels(static_cast<const cuGraphLaunch_params*>(d->functionParams)->hGraph))
       kernels.push_back(names_.intern(k));
@@ -152,6 +157,15 @@ bool Collector::replay_graph_nodes(const CUpti_CallbackData* d, CUstream stream)
   begin_serialized_launch();   // ended at the graph launch's exit
   profiler_->skip_launch(d->context);
   return true;
+}
+
+// The interned name of `symbol`: a thread's launches mostly repeat its last kernel, which is
+// then found without building a string from it and looking that up.
+const std::string* Collector::kernel_name(const char* symbol) {
+  thread_local const std::string* last = nullptr;
+  if (!symbol) symbol = "";
+  if (last && *last == symbol) return last;
+  return last = names_.intern(symbol);
 }
 
 // From a launch's entry to its exit: one launch at a time, and timed.

@@ -50,7 +50,8 @@ class Collector {
   void prepare_flusher(CUcontext context);
   void report_overhead(std::uint64_t started, std::uint64_t profiler_finished) const;
   // collector_launches.cpp
-  void on_runtime(const CUpti_CallbackData* d);
+  void on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* d);
+  const std::string* kernel_name(const char* symbol);   // interned
   void stop_profiling_before(const CUpti_CallbackData* d);
   void on_capture(const DriverCallback& call, const CUpti_CallbackData* d);
   void on_launch(const DriverCallback& call, const CUpti_CallbackData* d);

@@ -55,6 +55,9 @@ JoinedKernels kernels_from_records(std::vector<KernelRecord> records, const std:
     }
     const Launch& launch = launches[*claimed];
     k.launch = launch.index;
+    // The runtime call's id, whichever of its two calls' the record held: the timeline links
+    // the kernel to the runtime call's record by it.
+    k.correlation = launch.runtime_correlation ? launch.runtime_correlation : launch.driver_correlation;
     k.range = path_of(launch.range);
     k.thread = launch.thread;
     k.default_stream = launch.default_stream;

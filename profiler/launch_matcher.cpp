@@ -8,8 +8,9 @@ namespace labbook::profiler {
 std::vector<std::size_t> start_order(const std::vector<KernelRecord>& kernels) {
   std::vector<std::size_t> order(kernels.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&kernels](std::size_t a, std::size_t b) { return kernels[a].start_ns < kernels[b].start_ns; });
+  const auto earlier = [&kernels](std::size_t a, std::size_t b) { return kernels[a].start_ns < kernels[b].start_ns; };
+  // One stream's records mostly come in the order they started: then there is nothing to sort.
+  if (!std::is_sorted(order.begin(), order.end(), earlier)) std::stable_sort(order.begin(), order.end(), earlier);
   return order;
 }
 
@@ -19,9 +20,11 @@ void LaunchMatcher::add(std::uint32_t correlation, std::uint64_t index, const st
 }
 
 void LaunchMatcher::seal() {
-  std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+  const auto before = [](const Entry& a, const Entry& b) {
     return a.correlation != b.correlation ? a.correlation < b.correlation : a.index < b.index;
-  });
+  };
+  // Launches are added in the order they were made, which correlation ids mostly follow.
+  if (!std::is_sorted(entries_.begin(), entries_.end(), before)) std::sort(entries_.begin(), entries_.end(), before);
 }
 
 std::optional<std::uint64_t> LaunchMatcher::claim(std::uint32_t correlation, const std::string& mangled) {

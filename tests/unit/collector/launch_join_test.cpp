@@ -57,6 +57,18 @@ TEST(LaunchJoin, RecordsTakeTheirLaunchesByCallAndNameInStartOrder) {
   EXPECT_EQ(joined.unmatched[0], "kernel a() has no launch record (correlation 99)");
 }
 
+TEST(LaunchJoin, AKernelCarriesItsRuntimeCallsIdWhicheverIdItsRecordHeld) {
+  const std::vector<Launch> launches = {launch(0, kA, 10, 100, false), launch(1, kA, 11, 101, false),
+                                        launch(2, kB, 0, 102, false)};
+  const std::vector<KernelRecord> records = {record(kA, 100, 1), record(kA, 11, 2), record(kB, 102, 3)};
+  const JoinedKernels joined = kernels_from_records(records, launches, {}, path_of);
+  ASSERT_EQ(joined.kernels.size(), 3u);
+  EXPECT_EQ(joined.kernels[0].correlation, 10u) << "the record held the driver call's id";
+  EXPECT_EQ(joined.kernels[1].correlation, 11u);
+  EXPECT_EQ(joined.kernels[2].correlation, 102u) << "launched through the driver alone";
+  EXPECT_TRUE(joined.unmatched.empty());
+}
+
 TEST(LaunchJoin, WithoutTheTraceEachLaunchIsAKernel) {
   const std::vector<Launch> launches = {launch(0, kA, 10, 100, true, 3), launch(1, kB, 0, 101, false)};
   const std::vector<Kernel> kernels = kernels_from_launches(launches, {{0, {{"m", 1}}}, {1, {{"m", 2}}}}, path_of);
