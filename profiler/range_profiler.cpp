@@ -1,5 +1,7 @@
 #include "range_profiler.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <system_error>
@@ -29,13 +31,19 @@ RangeProfiler::RangeProfiler(std::vector<std::string> metrics, ReplayOptions rep
   if (metrics_.empty()) disabled_ = true;
 }
 
-RangeProfiler::~RangeProfiler() {
-  if (initializing_.joinable()) initializing_.join();
+RangeProfiler::~RangeProfiler() { wait_for_initializing(); }
+
+// A forked child holds a copy of the thread's handle but not the thread: it lets it go.
+void RangeProfiler::wait_for_initializing() {
+  if (!initializing_.joinable()) return;
+  if (::getpid() == initializing_pid_) initializing_.join();
+  else initializing_.detach();
 }
 
 void RangeProfiler::initialize_soon() {
   if (disabled_ || profiler_initialized_ || initializing_.joinable()) return;
   try {
+    initializing_pid_ = ::getpid();
     initializing_ = std::thread([this] {
       auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
       initialized_early_ = cuptiProfilerInitialize(&init);
@@ -56,7 +64,7 @@ void RangeProfiler::disable(const std::string& code, const std::string& message)
 }
 
 bool RangeProfiler::start(CUcontext ctx) {
-  if (initializing_.joinable()) initializing_.join();
+  wait_for_initializing();
   if (!profiler_initialized_) {
     auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
     CUptiResult s = initialized_early_;
@@ -243,8 +251,9 @@ void RangeProfiler::finish(CUcontext ctx) {
 }
 
 void RangeProfiler::finish_all() {
-  if (initializing_.joinable()) initializing_.join();
-  if (initialized_early_ == CUPTI_SUCCESS) profiler_initialized_ = true;   // a program that profiled nothing
+  const bool forked = initializing_.joinable() && ::getpid() != initializing_pid_;
+  wait_for_initializing();
+  if (initialized_early_ == CUPTI_SUCCESS && !forked) profiler_initialized_ = true;   // a program that profiled nothing
   std::vector<CUcontext> open;
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -14,6 +14,8 @@
 ///   per pass: CUPTI's application replay, with the pass index and the counter data carried
 ///   from run to run in files next to the plan, so that every pass starts as a run does.
 /// Ranges come back in launch order and are matched to launch indices.
+#include <sys/types.h>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -119,6 +121,7 @@ class RangeProfiler {
   bool prepare_host(CUcontext ctx, std::uint32_t device);  // chip, availability, config image
   bool read_availability(CUcontext ctx, CUdevice dev, std::vector<std::uint8_t>& image);   // kept, or CUPTI's
   void forget_kept_availability();          // after a refusal, where the image was a kept one
+  void wait_for_initializing();             // initialize_soon()'s thread, in the process that started it
   void disable(const std::string& code, const std::string& message);
 
   bool plan_passes(const std::vector<std::uint8_t>& availability);   // application replay
@@ -137,6 +140,7 @@ class RangeProfiler {
   mutable std::mutex mutex_;
   bool profiler_initialized_ = false;
   std::thread initializing_;            // initialize_soon()'s, joined before any other profiler call
+  pid_t initializing_pid_ = 0;          // the process that started it
   CUptiResult initialized_early_ = CUPTI_ERROR_NOT_INITIALIZED;   // what its cuptiProfilerInitialize said
   std::string availability_kept_at_;   // the kept image's file, where this run took one
   bool disabled_ = false;
