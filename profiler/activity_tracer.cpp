@@ -47,10 +47,11 @@ ActivityTracer::ActivityTracer(IssueLog& issues, InternedNames& names) : issues_
   }
   // After the kind, which would otherwise turn them back on. Where CUPTI refuses one, its
   // records stay on for all, so that no call is recorded twice.
-  launch_calls_here_ = true;
+  bool all_off = true;
   for (CUpti_CallbackId cbid : kRuntimeLaunchCalls)
-    launch_calls_here_ = launch_calls_here_ && cuptiActivityEnableRuntimeApi(cbid, 0) == CUPTI_SUCCESS;
-  if (!launch_calls_here_) leave_launch_calls_to_cupti();
+    all_off = all_off && cuptiActivityEnableRuntimeApi(cbid, 0) == CUPTI_SUCCESS;
+  if (all_off) launch_calls_here_ = true;
+  else leave_launch_calls_to_cupti();
 }
 
 void ActivityTracer::leave_launch_calls_to_cupti() {
@@ -66,8 +67,8 @@ bool ActivityTracer::records_launch_call(CUpti_CallbackId runtime_cbid) const {
 }
 
 void ActivityTracer::add_api_call(const ApiCallRecord& call) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  batch_.api_calls.push_back(call);
+  std::lock_guard<std::mutex> lock(launch_calls_mutex_);
+  launch_calls_.push_back(call);
 }
 
 void CUPTIAPI ActivityTracer::buffer_requested(std::uint8_t** buffer, std::size_t* size,
@@ -121,6 +122,9 @@ ActivityBatch ActivityTracer::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   ActivityBatch out = std::move(batch_);
   batch_ = {};
+  std::lock_guard<std::mutex> launch_calls_lock(launch_calls_mutex_);
+  out.api_calls.insert(out.api_calls.end(), launch_calls_.begin(), launch_calls_.end());
+  launch_calls_.clear();
   return out;
 }
 

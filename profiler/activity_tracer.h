@@ -2,7 +2,9 @@
 /// @file
 /// ActivityTracer: CUPTI Activity API for the timeline (kernels, copies, memsets, runtime
 /// API calls). Owns the buffers; converted records accumulate until take().
+#include <atomic>
 #include <mutex>
+#include <vector>
 
 #include "activity_records.h"
 #include "issue_log.h"
@@ -42,10 +44,13 @@ class ActivityTracer {
   IssueLog& issues_;
   InternedNames& names_;
   bool registered_ = false;   // CUPTI took the buffer callbacks
-  bool launch_calls_here_ = false;   // CUPTI's records of kernel-launching runtime calls turned off
+  std::atomic<bool> launch_calls_here_{false};   // CUPTI's records of kernel-launching runtime calls turned off
   std::once_flag unified_memory_once_;
   std::mutex mutex_;
   ActivityBatch batch_;
+  // The collector's own records, apart: a launch must not wait while a buffer is appended.
+  std::mutex launch_calls_mutex_;
+  std::vector<ApiCallRecord> launch_calls_;
 };
 
 }  // namespace labbook::profiler

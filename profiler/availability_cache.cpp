@@ -1,33 +1,34 @@
 #include "availability_cache.h"
 
-#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string_view>
 
+#include "cache_folder.h"
 #include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 
 namespace labbook::profiler {
 
 namespace {
+std::string whole_file(const char* path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 std::string first_line(const char* path) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
   return line;
 }
-
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t hash = 1469598103934665603ull;
-  for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return hash;
-}
 }  // namespace
 
 AvailabilityKey host_availability_key() {
   AvailabilityKey key;
-  key.driver = first_line("/proc/driver/nvidia/version");
+  // The module's parameters too: a module reloaded with others keeps the boot id.
+  const std::string version = first_line("/proc/driver/nvidia/version");
+  if (!version.empty()) key.driver = version + "\n" + whole_file("/proc/driver/nvidia/params");
   key.boot_id = first_line("/proc/sys/kernel/random/boot_id");
   return key;
 }
@@ -35,11 +36,9 @@ AvailabilityKey host_availability_key() {
 std::string availability_cache_file(const std::string& folder, const AvailabilityKey& key) {
   if (folder.empty() || key.device_uuid.empty() || key.driver.empty() || key.cupti_version == 0 || key.boot_id.empty())
     return "";
-  // The driver's line and the boot id are long: hashed into the name with the rest.
-  const std::string rest = key.driver + "|" + key.boot_id;
-  char hash[17];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(rest)));
-  return folder + "/" + key.device_uuid + "-cupti" + std::to_string(key.cupti_version) + "-" + hash + ".bin";
+  // The driver's lines and the boot id are long: hashed into the name with the rest.
+  return folder + "/" + key.device_uuid + "-cupti" + std::to_string(key.cupti_version) + "-" +
+         name_hash(key.driver + "|" + key.boot_id) + ".bin";
 }
 
 std::vector<std::uint8_t> read_kept_availability(const std::string& path, std::size_t size) {

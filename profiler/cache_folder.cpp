@@ -1,5 +1,7 @@
 #include "cache_folder.h"
 
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 
 namespace labbook::profiler {
@@ -9,6 +11,14 @@ std::string cache_folder(const std::string& kind) {
   const char* home = std::getenv("HOME");
   if ((!xdg || !*xdg) && (!home || !*home)) return "";
   return (xdg && *xdg ? std::string(xdg) : std::string(home) + "/.cache") + "/labbook/" + kind;
+}
+
+std::string name_hash(std::string_view key) {
+  std::uint64_t hash = 14695981039346656037ull;   // FNV-1a's offset basis
+  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
 }
 
 }  // namespace labbook::profiler

@@ -44,7 +44,8 @@ bool Collector::start() {
   }
   CallbackSwitches on(subscriber_, issues_);   // after the parts its callbacks reach
   subscribe(on, {config_.trace, !config_.source_metrics.empty(), metrics && config_.flush_l2});
-  if (tracer_ && on.failures() > 0) tracer_->leave_launch_calls_to_cupti();   // (the runtime domain among them?)
+  // Any callback refused, the runtime domain perhaps: CUPTI records the launch calls then.
+  if (tracer_ && on.failures() > 0) tracer_->leave_launch_calls_to_cupti();
   return true;
 }
 

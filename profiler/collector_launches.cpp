@@ -16,7 +16,8 @@ namespace labbook::profiler {
 namespace {
 
 thread_local std::uint32_t t_runtime_correlation = 0;   // runtime API call in flight
-thread_local std::uint64_t t_runtime_entered_ns = 0;     // ... when it began, where labbook records it
+thread_local std::uint32_t t_recorded_call = 0;          // the launch call labbook records, in flight
+thread_local std::uint64_t t_recorded_call_began_ns = 0;  // ... when it began
 thread_local std::uint64_t t_launch_entered_ns = 0;       // driver launch call in flight
 thread_local bool t_launch_serialized = false;            // this thread holds the launch lock
 
@@ -35,14 +36,18 @@ DefaultStream default_stream_of(CUstream stream) {
 void Collector::on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData* d) {
   if (d->callbackSite == CUPTI_API_ENTER) {
     t_runtime_correlation = d->correlationId;
-    if (tracer_ && tracer_->records_launch_call(cbid)) t_runtime_entered_ns = now_ns();
-    else if (tracer_ && may_make_copies(d->functionName)) {
+    if (tracer_ && tracer_->records_launch_call(cbid)) {
+      t_recorded_call = d->correlationId;
+      t_recorded_call_began_ns = now_ns();
+    } else if (tracer_ && may_make_copies(d->functionName)) {
       if (const std::size_t range = nvtx_.current_range(this_thread_id()))
         book_.note_copy_range(d->correlationId, range);
     }
   } else {
-    if (tracer_ && tracer_->records_launch_call(cbid))
-      tracer_->add_api_call({cbid, this_thread_id(), d->correlationId, t_runtime_entered_ns, now_ns()});
+    // Only a call whose beginning was seen: the first may have begun before the collector did.
+    if (t_recorded_call != 0 && t_recorded_call == d->correlationId)
+      tracer_->add_api_call({cbid, this_thread_id(), d->correlationId, t_recorded_call_began_ns, now_ns()});
+    t_recorded_call = 0;
     t_runtime_correlation = 0;
   }
 }

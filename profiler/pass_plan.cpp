@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cache_folder.h"
 #include "labbook/model/text.h"
 
 namespace labbook::profiler {
@@ -83,12 +84,8 @@ Carrying carrying_for(bool without_stops, std::optional<std::uint64_t> launches,
 
 std::string plan_cache_file(const std::string& folder, const std::string& chip, int cupti_version,
                             const std::vector<std::string>& metrics, Carrying carrying) {
-  std::uint64_t hash = 1469598103934665603ull;   // FNV-1a over the metric list and the carrying
   const std::string key = join(metrics, ",") + (carrying == Carrying::AllInOneBatch ? "|all-in-one-batch" : "");
-  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  char name[64];
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash));
-  return folder + "/" + chip + "-cupti" + std::to_string(cupti_version) + "-" + name + ".txt";
+  return folder + "/" + chip + "-cupti" + std::to_string(cupti_version) + "-" + name_hash(key) + ".txt";
 }
 
 }  // namespace labbook::profiler

@@ -1,5 +1,7 @@
 #include "range_profiler.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,17 +33,14 @@ RangeProfiler::RangeProfiler(std::vector<std::string> metrics, ReplayOptions rep
   if (metrics_.empty()) disabled_ = true;
 }
 
-RangeProfiler::~RangeProfiler() { wait_for_initializing(); }
-
-// A forked child holds a copy of the thread's handle but not the thread: it lets it go.
-void RangeProfiler::wait_for_initializing() {
-  if (!initializing_.joinable()) return;
-  if (::getpid() == initializing_pid_) initializing_.join();
-  else initializing_.detach();
-}
+RangeProfiler::~RangeProfiler() { take_early_initialization(); }
 
 void RangeProfiler::initialize_soon() {
   if (disabled_ || profiler_initialized_ || initializing_.joinable()) return;
+  // No signal lands on the thread: a handler that ends the run there would wait for itself.
+  sigset_t all, before;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &before);
   try {
     initializing_pid_ = ::getpid();
     initializing_ = std::thread([this] {
@@ -50,6 +49,20 @@ void RangeProfiler::initialize_soon() {
     });
   } catch (const std::system_error&) {   // no thread to be had: the first launch initializes
   }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+}
+
+// What initialize_soon()'s thread got, once it is done. A forked child holds a copy of the
+// thread's handle but not the thread, nor CUPTI's state: it drops the handle untouched.
+CUptiResult RangeProfiler::take_early_initialization() {
+  std::lock_guard<std::mutex> lock(initializing_mutex_);
+  const bool forked = initializing_pid_ != 0 && ::getpid() != initializing_pid_;
+  if (initializing_.joinable()) {
+    if (forked) new std::thread(std::move(initializing_));   // never joined nor freed
+    else if (initializing_.get_id() != std::this_thread::get_id()) initializing_.join();
+    else return CUPTI_ERROR_NOT_INITIALIZED;
+  }
+  return forked ? CUPTI_ERROR_NOT_INITIALIZED : initialized_early_;
 }
 
 void RangeProfiler::use_metrics(std::vector<std::string> metrics) {
@@ -61,13 +74,14 @@ void RangeProfiler::use_metrics(std::vector<std::string> metrics) {
 void RangeProfiler::disable(const std::string& code, const std::string& message) {
   if (!disabled_) issues_.add(code, message);
   disabled_ = true;
+  forget_kept_availability();   // in case the kept image was why: the next run asks CUPTI
 }
 
 bool RangeProfiler::start(CUcontext ctx) {
-  wait_for_initializing();
+  const CUptiResult early = take_early_initialization();
   if (!profiler_initialized_) {
     auto init = LABBOOK_PARAMS(CUpti_Profiler_Initialize_Params);
-    CUptiResult s = initialized_early_;
+    CUptiResult s = early;
     if (s != CUPTI_SUCCESS) s = cuptiProfilerInitialize(&init);   // not tried, or refused during cuInit: again here
     if (s != CUPTI_SUCCESS) {
       disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
@@ -95,7 +109,6 @@ bool RangeProfiler::start(CUcontext ctx) {
   auto enable = LABBOOK_PARAMS(CUpti_RangeProfiler_Enable_Params);
   enable.ctx = ctx;
   if (CUptiResult s = cuptiRangeProfilerEnable(&enable); s != CUPTI_SUCCESS) {
-    forget_kept_availability();
     disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
             is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerEnable", s));
     return false;
@@ -168,7 +181,6 @@ bool RangeProfiler::set_config(Context& c) {
   config.passIndex = carried_ ? static_cast<std::size_t>(run_.pass) : 0;
   config.targetNestingLevel = 1;
   if (CUptiResult s = cuptiRangeProfilerSetConfig(&config); s != CUPTI_SUCCESS) {
-    forget_kept_availability();
     disable("metrics_unsupported", describe_call("cuptiRangeProfilerSetConfig", s));
     return false;
   }
@@ -184,7 +196,6 @@ bool RangeProfiler::start_pass(Context& c) {
     s = cuptiRangeProfilerStart(&start);
   }
   if (s != CUPTI_SUCCESS) {
-    forget_kept_availability();
     disable(is_permission_error(s) ? "counters_denied" : "metrics_unsupported",
             is_permission_error(s) ? kDeniedHow : describe_call("cuptiRangeProfilerStart", s));
     return false;
@@ -251,9 +262,7 @@ void RangeProfiler::finish(CUcontext ctx) {
 }
 
 void RangeProfiler::finish_all() {
-  const bool forked = initializing_.joinable() && ::getpid() != initializing_pid_;
-  wait_for_initializing();
-  if (initialized_early_ == CUPTI_SUCCESS && !forked) profiler_initialized_ = true;   // a program that profiled nothing
+  const CUptiResult early = take_early_initialization();
   std::vector<CUcontext> open;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -261,6 +270,7 @@ void RangeProfiler::finish_all() {
   }
   for (CUcontext ctx : open) finish(ctx);
   std::lock_guard<std::mutex> lock(mutex_);
+  if (early == CUPTI_SUCCESS) profiler_initialized_ = true;   // also where no launch was profiled
   if (host_) {
     auto deinit = LABBOOK_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
     deinit.pHostObject = host_->host;

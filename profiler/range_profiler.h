@@ -120,8 +120,8 @@ class RangeProfiler {
   void save_carried_data(const Context& c); // for the next run
   bool prepare_host(CUcontext ctx, std::uint32_t device);  // chip, availability, config image
   bool read_availability(CUcontext ctx, CUdevice dev, std::vector<std::uint8_t>& image);   // kept, or CUPTI's
-  void forget_kept_availability();          // after a refusal, where the image was a kept one
-  void wait_for_initializing();             // initialize_soon()'s thread, in the process that started it
+  void forget_kept_availability();          // where this run's image was a kept one
+  CUptiResult take_early_initialization();  // waits for initialize_soon()'s thread
   void disable(const std::string& code, const std::string& message);
 
   bool plan_passes(const std::vector<std::uint8_t>& availability);   // application replay
@@ -141,6 +141,7 @@ class RangeProfiler {
   bool profiler_initialized_ = false;
   std::thread initializing_;            // initialize_soon()'s, joined before any other profiler call
   pid_t initializing_pid_ = 0;          // the process that started it
+  std::mutex initializing_mutex_;       // one waits for it at a time
   CUptiResult initialized_early_ = CUPTI_ERROR_NOT_INITIALIZED;   // what its cuptiProfilerInitialize said
   std::string availability_kept_at_;   // the kept image's file, where this run took one
   bool disabled_ = false;

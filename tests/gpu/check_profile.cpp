@@ -74,12 +74,27 @@ void check_threads(const labbook::Measurement& m, std::size_t launches) {
     expect(devices0 == std::set<int>{0} && devices1 == std::set<int>{0}, "one GPU: every kernel on GPU 0");
   std::printf("(%zu GPU%s in the measurement)\n", m.devices.size(), m.devices.size() > 1 ? "s" : "");
   // Every kernel's thread launched it: an API call with its correlation id on that thread.
-  std::map<std::uint32_t, std::uint32_t> api_thread;
-  for (const auto& a : m.api_calls) api_thread[a.correlation] = a.thread;
-  std::size_t correlated = 0;
-  for (const auto& k : m.kernels) correlated += api_thread.count(k.correlation) && api_thread[k.correlation] == k.thread;
+  // Each call recorded once, with its own times (labbook records launch calls itself, CUPTI
+  // the rest), and each kernel begun after its call did.
+  std::map<std::uint32_t, const labbook::ApiCall*> call_of;
+  std::size_t twice = 0, untimed = 0;
+  for (const auto& a : m.api_calls) {
+    twice += !call_of.emplace(a.correlation, &a).second;
+    untimed += a.start_ns == 0 || a.start_ns > a.end_ns;
+  }
+  expect(twice == 0, std::to_string(twice) + " API calls recorded twice (by correlation id)");
+  expect(untimed == 0, std::to_string(untimed) + " API calls without a beginning before their end");
+  std::size_t correlated = 0, after_call = 0;
+  for (const auto& k : m.kernels) {
+    const auto call = call_of.find(k.correlation);
+    if (call == call_of.end() || call->second->thread != k.thread) continue;
+    ++correlated;
+    after_call += k.start_ns >= call->second->start_ns;
+  }
   expect(correlated == m.kernels.size(), std::to_string(correlated) + " of " + std::to_string(m.kernels.size()) +
                                              " kernels correlate with a launch call on their own thread");
+  expect(after_call == correlated, std::to_string(after_call) + " of " + std::to_string(correlated) +
+                                       " kernels start after their launch call began");
   // The filter: metrics for worker0's kernels only.
   std::size_t with_metrics = 0, right_range = 0;
   for (const auto& k : m.kernels) {

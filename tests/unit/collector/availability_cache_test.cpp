@@ -68,6 +68,12 @@ TEST(AvailabilityCache, AFailedKeepIsNotAnError) {
   std::filesystem::remove(blocked);
 }
 
+TEST(AvailabilityCache, NamesHashTheSameInEveryBuild) {
+  EXPECT_EQ(name_hash(""), "cbf29ce484222325") << "FNV-1a's offset basis";
+  EXPECT_EQ(name_hash("a"), "af63dc4c8601ec8c");
+  EXPECT_NE(name_hash("driver|boot"), name_hash("driver|boot2"));
+}
+
 TEST(AvailabilityCache, ImagesAreKeptBesideThePlans) {
   const char* old_xdg = std::getenv("XDG_CACHE_HOME");
   const std::string saved = old_xdg ? old_xdg : "";
