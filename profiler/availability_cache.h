@@ -2,7 +2,8 @@
 /// @file
 /// The counter availability image kept between metrics runs. CUPTI takes about 0.13 s to make
 /// it in every run (H200), and it stays the same while the device, its driver and its
-/// parameters, CUPTI and the boot do: the file's name holds them all. No CUPTI here: the unit tests use it too.
+/// parameters, CUPTI and the boot do: the file's name holds them all. No CUPTI here: the unit
+/// tests use it too.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,7 +19,7 @@ struct AvailabilityKey {
   std::string device_uuid;    ///< the device's (a MIG instance's own), in hex
   std::string driver;         ///< the kernel module's version line and parameters
   int cupti_version = 0;
-  std::string boot_id;        ///< counters a boot's settings deny show at the next boot
+  std::string boot_id;        ///< what the driver allows may change with a reboot
 };
 
 /// The key of this boot and driver, read from /proc; its device and CUPTI parts left to fill.

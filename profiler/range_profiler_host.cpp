@@ -161,8 +161,8 @@ bool RangeProfiler::prepare_host(CUcontext ctx, std::uint32_t device) {
 }
 
 // Counter availability must be read before a profiler is enabled on the context; it is also
-// where denied counters show up first. An image an earlier run kept for this device, driver,
-// CUPTI and boot is taken instead where it has the size CUPTI asks for now.
+// where denied counters show up first. An image an earlier run kept under the same key
+// (availability_cache.h) is taken instead where it has the size CUPTI asks for now.
 bool RangeProfiler::read_availability(CUcontext ctx, CUdevice dev, std::vector<std::uint8_t>& image) {
   auto avail = LABBOOK_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
   avail.ctx = ctx;
@@ -190,7 +190,8 @@ bool RangeProfiler::read_availability(CUcontext ctx, CUdevice dev, std::vector<s
   return true;
 }
 
-// A profiler refused with a kept image: the next run asks CUPTI again.
+// The profiler was refused, perhaps for a kept image that no longer holds: the next run asks
+// CUPTI again.
 void RangeProfiler::forget_kept_availability() {
   if (availability_kept_at_.empty()) return;
   std::remove(availability_kept_at_.c_str());

@@ -14,9 +14,8 @@ namespace {
 // on a host loaded with other GPU tests). Application replay costs a run of the program and
 // 0.7-0.9 s of CUPTI's set-up per pass beyond the first; a set of several metrics is taken to
 // need three runs where no plan is known (lab 4's: three as one carried group, four in groups).
-// Rough on purpose, and on the side
-// of application replay, which copies no memory and prints a kernel's printf once: the choice
-// only has to be right by a margin.
+// Rough on purpose, and on the side of application replay, which copies no memory and prints
+// a kernel's printf once: the choice only has to be right by a margin.
 constexpr double kKernelReplaySecondsPerLaunch = 0.25;
 constexpr double kRunSetupSeconds = 1.0;
 constexpr double kExtraRuns = 2;   // beyond kernel replay's one run

@@ -42,12 +42,12 @@ bool profiles_without_stops(const Measurement& trace, bool filtered_by_name);
 
 /// `trace`: the trace run's measurement, which took `trace_seconds`; `launch_skip` and
 /// `launch_count`: the request's window of launches; `planned_runs`: the runs application
-/// replay's plan takes, where labbook knows it (otherwise taken as three). Kernel replay is chosen only where it
-/// is safe (one host thread calls CUDA, no managed memory, no graph launches: the memory it
-/// puts back cannot be another thread's or the driver's work in flight) and cheaper. What
-/// it sees is what the trace run records: the threads of kernel launches and of runtime API
-/// calls, and managed memory's migrations; a second thread calling only the driver API, and
-/// graphs launched through the driver API, go unseen.
+/// replay's plan takes, where labbook knows it (otherwise taken as three). Kernel replay is
+/// chosen only where it is safe (one host thread calls CUDA, no managed memory, no graph
+/// launches: the memory it puts back cannot be another thread's or the driver's work in
+/// flight) and cheaper. What it sees is what the trace run records: the threads of kernel
+/// launches and of runtime API calls, and managed memory's migrations; a second thread calling
+/// only the driver API, and graphs launched through the driver API, go unseen.
 ReplayChoice choose_replay(const Measurement& trace, double trace_seconds, std::optional<std::uint64_t> launch_skip,
                            std::optional<std::uint64_t> launch_count, std::optional<int> planned_runs = std::nullopt);
 
