@@ -1,10 +1,11 @@
 #!/bin/bash
 # Benchmark: where the trace-only run's fixed cost goes. Times the program alone, then with
-# injection libraries that do a growing prefix of the collector's start-up
-# (bench/probes/startup_stages.cpp), then the collector itself, then `labbook profile`, in
-# interleaved rounds (LABBOOK_BENCH_ROUNDS, default 9), and prints each one's median as a
-# ratio to the program alone's; then, for each probe stage, how long the program took to end
-# after the probe's last exit handler (CUDA's and CUPTI's teardown).
+# injection libraries that do a growing prefix of the collector's start-up, or its records
+# with each callback domain alone (bench/probes/startup_stages.cpp), then the collector
+# itself, then `labbook profile`, in interleaved rounds (LABBOOK_BENCH_ROUNDS, default 9;
+# LABBOOK_BENCH_VARIANTS, default all: the table's rows by number, 0 the program alone, which
+# every selection needs), and prints each one's median as a ratio to the program alone's; then, for each probe stage, how
+# long the program took to end after the probe's last exit handler (CUDA's and CUPTI's teardown).
 #   bench/trace_startup.sh BUILD [PROGRAM ARGS...]   (default: tests/programs/many_launches)
 # Needs a GPU, and a C++ compiler to build the probes.
 set -euo pipefail
@@ -34,23 +35,27 @@ collector_env=(LD_LIBRARY_PATH="$(dirname "$cupti_library")${LD_LIBRARY_PATH:+:$
 names=("program alone" "injection that does nothing" "libcupti loaded"
        "+ subscribed to runtime calls and launches" "+ kernel, copy and memset records, flushed at exit"
        "+ the runtime calls' records"
+       "the same records, no callback" "the same records + the driver's launch calls alone"
+       "the same records + the runtime API domain alone"
        "labbook's collector, trace only, no report" "labbook profile (collector and report)")
 variant() {   # variant N PROGRAM ARGS...: wall time of one run of variant N
   local n=$1; shift
   case $n in
     0) seconds "$@" ;;
     1) seconds env CUDA_INJECTION64_PATH="$work/null.so" "$@" ;;
-    2|3|4|5) seconds env LABBOOK_PROBE_STAGE=$((n - 2)) CUDA_INJECTION64_PATH="$work/stages.so" "$@" ;;
-    6) seconds env "${collector_env[@]}" "$@" ;;
-    7) seconds "$build/labbook" profile --out "$work/out" -- "$@" ;;
+    2|3|4|5|6|7|8) seconds env LABBOOK_PROBE_STAGE=$((n - 2)) CUDA_INJECTION64_PATH="$work/stages.so" "$@" ;;
+    9) seconds env "${collector_env[@]}" "$@" ;;
+    10) seconds "$build/labbook" profile --out "$work/out" -- "$@" ;;
   esac
 }
 rounds=${LABBOOK_BENCH_ROUNDS:-9}
 [ "$rounds" -ge 1 ] || { echo "LABBOOK_BENCH_ROUNDS must be 1 or more" >&2; exit 2; }
+variants=${LABBOOK_BENCH_VARIANTS:-0 1 2 3 4 5 6 7 8 9 10}
+[[ " $variants " == *" 0 "* ]] || { echo "LABBOOK_BENCH_VARIANTS must hold 0, the program alone" >&2; exit 2; }
 declare -A times
 # Rounds run every variant once, so that drift in the machine's state falls on all alike.
 for ((round = 0; round < rounds; ++round)); do
-  for v in 0 1 2 3 4 5 6 7; do
+  for v in $variants; do
     times[$v]+="$(variant "$v" "$@") "
   done
 done
@@ -59,7 +64,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 echo "program: $*"
 printf '| run (median of %d, interleaved) | wall time (s) | / program alone |\n|---|---|---|\n' "$rounds"
 alone=$(median "${times[0]}")
-for v in 0 1 2 3 4 5 6 7; do
+for v in $variants; do
   t=$(median "${times[$v]}")
   printf '| %s | %.3f | %.3f |\n' "${names[$v]}" "$t" "$(awk "BEGIN { print $t / $alone }")"
 done
