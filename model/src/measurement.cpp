@@ -96,6 +96,13 @@ auto value_of(const Table& table, const std::string& name) {
 }
 }  // namespace
 
+std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> launches_by_range_and_kernel(
+    const std::vector<LaunchTally>& tally) {
+  std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> out;
+  for (const auto& t : tally) out[{t.range, t.mangled}] += t.launches;
+  return out;
+}
+
 const char* to_string(CopyKind k) { return name_of(kCopyKinds, k); }
 const char* to_string(HostMemoryKind k) { return name_of(kMemoryKinds, k); }
 CopyKind copy_kind_from_string(const std::string& s) { return value_of(kCopyKinds, s); }

@@ -41,8 +41,7 @@ json to_json(const Range& r) {
 /// A run that carries only its profiled kernels numbers each within its tally: a kernel
 /// without its number would be merged as another launch of its kernel.
 void check_ordinals(const Measurement& m, const std::string& origin) {
-  std::map<std::pair<std::string, std::string>, std::uint64_t> tallied;
-  for (const auto& t : *m.launch_tally) tallied[{t.range, t.mangled}] += t.launches;
+  const auto tallied = launches_by_range_and_kernel(*m.launch_tally);
   for (std::size_t i = 0; i < m.kernels.size(); ++i) {
     const Kernel& k = m.kernels[i];
     const auto t = tallied.find({k.range, k.mangled});

@@ -36,10 +36,7 @@ KeyedKernels keyed(const std::vector<Kernel>& kernels) {
 
 /// The run's launches by range and kernel: its tally where it carries only some kernels.
 std::map<RangeKernel, std::uint64_t> launches_of(const Measurement& m, const KeyedKernels& keyed) {
-  if (!m.launch_tally) return keyed.counted;
-  std::map<RangeKernel, std::uint64_t> out;
-  for (const auto& t : *m.launch_tally) out[{t.range, t.mangled}] += t.launches;
-  return out;
+  return m.launch_tally ? launches_by_range_and_kernel(*m.launch_tally) : keyed.counted;
 }
 
 /// The launches `ours` counts beyond `theirs`, range by range and kernel by kernel.

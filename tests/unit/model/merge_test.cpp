@@ -160,3 +160,12 @@ TEST(MergeSass, GivesEachKernelItsOwnInstructionsAndKeepsEverythingElse) {
   EXPECT_EQ(into.issues[0].code, "launch_mismatch") << "z has no partner";
   EXPECT_EQ(into.issues[1].code, "source_lost") << "the source run's own issues come along";
 }
+
+TEST(LaunchTally, SumsAPairListedTwiceAndKeepsPairsApart) {
+  const std::vector<LaunchTally> tally = {{"loop", "a", 3}, {"loop", "b", 1}, {"", "a", 2}, {"loop", "a", 4}};
+  const auto counted = launches_by_range_and_kernel(tally);
+  ASSERT_EQ(counted.size(), 3u);
+  EXPECT_EQ(counted.at({"loop", "a"}), 7u);
+  EXPECT_EQ(counted.at({"loop", "b"}), 1u);
+  EXPECT_EQ(counted.at({"", "a"}), 2u);
+}

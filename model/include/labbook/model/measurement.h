@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace labbook {
@@ -213,6 +215,11 @@ struct Measurement {
 /// The earliest time any record gives (a start or an end), or 0 without one: where the
 /// file's tables and the trace count their times from.
 std::uint64_t earliest_time_ns(const Measurement&);
+
+/// A launch tally's launches by (NVTX path, mangled name), a pair listed twice summed; the
+/// keys view `tally`'s strings.
+std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> launches_by_range_and_kernel(
+    const std::vector<LaunchTally>& tally);
 
 const char* to_string(CopyKind);
 const char* to_string(HostMemoryKind);
