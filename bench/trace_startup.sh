@@ -4,9 +4,11 @@
 # with each callback domain alone (bench/probes/startup_stages.cpp), then the collector
 # itself, then `labbook profile`, in interleaved rounds (LABBOOK_BENCH_ROUNDS, default 9;
 # LABBOOK_BENCH_VARIANTS, default all: the table's rows by number, 0 the program alone, which
-# every selection needs), and prints each one's median as a ratio to the program alone's; then, for each probe stage, how
-# long the program took to end after the probe's last exit handler (CUDA's and CUPTI's teardown).
-#   bench/trace_startup.sh BUILD [PROGRAM ARGS...]   (default: tests/programs/many_launches)
+# every selection needs), and prints each one's median as a ratio to the program alone's;
+# then, for each probe stage, how long the program took to end after the probe's last exit
+# handler (CUDA's and CUPTI's teardown).
+#   bench/trace_startup.sh BUILD [PROGRAM ARGS...]   (default: tests/programs/many_launches, whose
+#   own default is 520 launches: add 100000 for issue 59's figure)
 # Needs a GPU, and a C++ compiler to build the probes.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/trace_startup.sh BUILD [PROGRAM ARGS...]" >&2; exit 2; }
