@@ -2,28 +2,13 @@
 
 #include <cstdlib>
 
-#include <cupti_runtime_cbid.h>
-
 #include "cupti_status.h"
+#include "launch_call_records.h"
 
 namespace labbook::profiler {
 
 namespace {
 constexpr std::size_t kBufferBytes = 4u << 20;
-// The runtime calls that launch a kernel (cudaLaunchHostFunc runs host work: CUPTI records it).
-constexpr CUpti_CallbackId kRuntimeLaunchCalls[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
-};
 ActivityTracer* g_tracer = nullptr;   // CUPTI's buffer callbacks carry no user data
 }  // namespace
 
@@ -45,25 +30,16 @@ ActivityTracer::ActivityTracer(IssueLog& issues, InternedNames& names) : issues_
       issues_.add("trace_unavailable", describe_call("cuptiActivityEnable", s) + " (kind " +
                                            std::to_string(static_cast<int>(kind)) + ")");
   }
-  // After the kind, which would otherwise turn them back on. Where CUPTI refuses one, its
-  // records stay on for all, so that no call is recorded twice.
-  bool all_off = true;
-  for (CUpti_CallbackId cbid : kRuntimeLaunchCalls)
-    all_off = all_off && cuptiActivityEnableRuntimeApi(cbid, 0) == CUPTI_SUCCESS;
-  if (all_off) launch_calls_here_ = true;
-  else leave_launch_calls_to_cupti();
+  launch_calls_here_ = take_launch_call_records();   // after the kind, which turns them on
 }
 
 void ActivityTracer::leave_launch_calls_to_cupti() {
   launch_calls_here_ = false;
-  for (CUpti_CallbackId cbid : kRuntimeLaunchCalls) cuptiActivityEnableRuntimeApi(cbid, 1);
+  leave_launch_call_records();
 }
 
 bool ActivityTracer::records_launch_call(CUpti_CallbackId runtime_cbid) const {
-  if (!launch_calls_here_) return false;
-  for (CUpti_CallbackId cbid : kRuntimeLaunchCalls)
-    if (cbid == runtime_cbid) return true;
-  return false;
+  return launch_calls_here_ && launches_a_kernel(runtime_cbid);
 }
 
 void ActivityTracer::add_api_call(const ApiCallRecord& call) {

@@ -23,8 +23,7 @@ class ActivityTracer {
   /// H100), so the collector calls it when the program first asks for managed memory.
   void enable_unified_memory();
   /// True for a runtime call that launches a kernel, whose record the collector makes from its
-  /// own callbacks (add_api_call) where CUPTI's was turned off: at 10^5 launches CUPTI's
-  /// records of them cost about 0.07 s (H200), the callbacks that come anyway next to nothing.
+  /// own callbacks (add_api_call) while CUPTI's are off (launch_call_records.h).
   bool records_launch_call(CUpti_CallbackId runtime_cbid) const;
   /// A runtime call's record made by the collector, kept with CUPTI's.
   void add_api_call(const ApiCallRecord& call);

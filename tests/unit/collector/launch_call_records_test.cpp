@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include <cupti_runtime_cbid.h>
+
+#include "launch_call_records.h"
+
+namespace labbook::profiler {
+namespace {
+
+// A fake of cuptiActivityEnableRuntimeApi: each call's last setting, and one call it refuses.
+std::map<CUpti_CallbackId, int> g_records_on;
+CUpti_CallbackId g_refused = 0;
+
+CUptiResult fake_enable(CUpti_CallbackId cbid, std::uint8_t enable) {
+  if (cbid == g_refused) return CUPTI_ERROR_NOT_INITIALIZED;
+  g_records_on[cbid] = enable;
+  return CUPTI_SUCCESS;
+}
+
+TEST(LaunchCallRecords, KernelLaunchesAreTheCollectorsOthersCuptis) {
+  EXPECT_TRUE(launches_a_kernel(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000));
+  EXPECT_TRUE(launches_a_kernel(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060));
+  EXPECT_TRUE(launches_a_kernel(CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000));
+  EXPECT_FALSE(launches_a_kernel(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_v10000)) << "host work";
+  EXPECT_FALSE(launches_a_kernel(CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020));
+}
+
+TEST(LaunchCallRecords, CuptisAreTurnedOffForEveryLaunchCall) {
+  g_records_on.clear();
+  g_refused = 0;
+  EXPECT_TRUE(take_launch_call_records(fake_enable));
+  ASSERT_FALSE(g_records_on.empty());
+  for (const auto& [cbid, on] : g_records_on) {
+    EXPECT_TRUE(launches_a_kernel(cbid)) << cbid;
+    EXPECT_EQ(on, 0) << cbid;
+  }
+  EXPECT_EQ(g_records_on.count(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000), 1u);
+}
+
+TEST(LaunchCallRecords, OneRefusalLeavesEveryLaunchCallToCupti) {
+  g_records_on.clear();
+  g_refused = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000;
+  EXPECT_FALSE(take_launch_call_records(fake_enable));
+  for (const auto& [cbid, on] : g_records_on) EXPECT_EQ(on, 1) << cbid << " would be recorded by no one";
+  EXPECT_EQ(g_records_on.at(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000), 1)
+      << "turned off before the refusal, and on again after it";
+  g_refused = 0;
+}
+
+TEST(LaunchCallRecords, LeavingThemToCuptiTurnsEachBackOn) {
+  g_records_on.clear();
+  g_refused = 0;
+  ASSERT_TRUE(take_launch_call_records(fake_enable));
+  const std::size_t calls = g_records_on.size();
+  leave_launch_call_records(fake_enable);
+  EXPECT_EQ(g_records_on.size(), calls);
+  for (const auto& [cbid, on] : g_records_on) EXPECT_EQ(on, 1) << cbid;
+}
+
+}  // namespace
+}  // namespace labbook::profiler
