@@ -8,7 +8,7 @@
 # then, for each probe stage, how long the program took to end after the probe's last exit
 # handler (CUDA's and CUPTI's teardown).
 #   bench/trace_startup.sh BUILD [PROGRAM ARGS...]   (default: tests/programs/many_launches, whose
-#   own default is 520 launches: add 100000 for issue 59's figure)
+#   own default is 520 launches; issue 59's figure: BUILD BUILD/tests/programs/many_launches 100000)
 # Needs a GPU, and a C++ compiler to build the probes.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/trace_startup.sh BUILD [PROGRAM ARGS...]" >&2; exit 2; }
@@ -53,6 +53,9 @@ variant() {   # variant N PROGRAM ARGS...: wall time of one run of variant N
 rounds=${LABBOOK_BENCH_ROUNDS:-9}
 [ "$rounds" -ge 1 ] || { echo "LABBOOK_BENCH_ROUNDS must be 1 or more" >&2; exit 2; }
 variants=${LABBOOK_BENCH_VARIANTS:-0 1 2 3 4 5 6 7 8 9 10}
+for v in $variants; do
+  [[ $v =~ ^([0-9]|10)$ ]] || { echo "LABBOOK_BENCH_VARIANTS: '$v' is not a row number from 0 to 10" >&2; exit 2; }
+done
 [[ " $variants " == *" 0 "* ]] || { echo "LABBOOK_BENCH_VARIANTS must hold 0, the program alone" >&2; exit 2; }
 declare -A times
 # Rounds run every variant once, so that drift in the machine's state falls on all alike.

@@ -4,7 +4,8 @@
 //                      1  + cuptiSubscribe, the runtime API domain and the driver's launch calls
 //                      2  + activity records of kernels, copies and memsets, flushed at exit
 //                      3  + the runtime calls' activity records (what a trace run enables)
-//                      4  stage 3's records without any callback (a tracer that subscribes to nothing)
+//                      4  stage 3's records without any callback (a tracer that subscribes to nothing);
+//                         a trace run leaves the launch calls' records out of these (launch_call_records.h)
 //                      5  stage 4 + the driver's launch calls alone
 //                      6  stage 4 + the runtime API domain alone
 // LABBOOK_PROBE_EXIT_STAMP=FILE: the wall clock (ns) written there by the probe's last exit
@@ -48,7 +49,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   // Stages 4-6 take the callbacks apart: which domain's dispatch costs what under records.
   const bool runtime_domain = stage <= 3 || stage == 6, driver_launches = stage <= 3 || stage == 5;
   CUpti_SubscriberHandle subscriber = nullptr;
-  if ((runtime_domain || driver_launches) && cuptiSubscribe(&subscriber, on_callback, nullptr) != CUPTI_SUCCESS) return 0;
+  if ((runtime_domain || driver_launches) && cuptiSubscribe(&subscriber, on_callback, nullptr) != CUPTI_SUCCESS)
+    return 0;
   if (runtime_domain) cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
   if (driver_launches) {
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
