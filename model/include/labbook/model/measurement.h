@@ -220,6 +220,8 @@ std::uint64_t earliest_time_ns(const Measurement&);
 /// keys view `tally`'s strings.
 std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> launches_by_range_and_kernel(
     const std::vector<LaunchTally>& tally);
+std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> launches_by_range_and_kernel(
+    const std::vector<LaunchTally>&& tally) = delete;   // its keys would outlive the strings
 
 const char* to_string(CopyKind);
 const char* to_string(HostMemoryKind);
