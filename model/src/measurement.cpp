@@ -96,9 +96,8 @@ auto value_of(const Table& table, const std::string& name) {
 }
 }  // namespace
 
-std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> launches_by_range_and_kernel(
-    const std::vector<LaunchTally>& tally) {
-  std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> out;
+LaunchCounts launches_by_range_and_kernel(const std::vector<LaunchTally>& tally) {
+  LaunchCounts out;
   for (const auto& t : tally) out[{t.range, t.mangled}] += t.launches;
   return out;
 }

@@ -10,8 +10,6 @@ namespace labbook {
 
 namespace {
 
-/// A kernel in its NVTX range, by name; views into the measurements merged.
-using RangeKernel = std::pair<std::string_view, std::string_view>;
 /// (range, mangled name, n-th such launch): the same in both runs of a deterministic
 /// program, whatever order its threads launched in.
 using KernelKey = std::tuple<std::string_view, std::string_view, std::uint64_t>;
@@ -19,7 +17,7 @@ using KernelKey = std::tuple<std::string_view, std::string_view, std::uint64_t>;
 /// A run's kernels keyed, and how many of them each range launched of each kernel.
 struct KeyedKernels {
   std::vector<KernelKey> keys;
-  std::map<RangeKernel, std::uint64_t> counted;
+  LaunchCounts counted;   // views into the measurements merged
 };
 
 /// Each kernel's key: the ordinal its run gave it, or else its place among its kind in `kernels`.
@@ -35,13 +33,12 @@ KeyedKernels keyed(const std::vector<Kernel>& kernels) {
 }
 
 /// The run's launches by range and kernel: its tally where it carries only some kernels.
-std::map<RangeKernel, std::uint64_t> launches_of(const Measurement& m, const KeyedKernels& keyed) {
+LaunchCounts launches_of(const Measurement& m, const KeyedKernels& keyed) {
   return m.launch_tally ? launches_by_range_and_kernel(*m.launch_tally) : keyed.counted;
 }
 
 /// The launches `ours` counts beyond `theirs`, range by range and kernel by kernel.
-std::uint64_t launches_beyond(const std::map<RangeKernel, std::uint64_t>& ours,
-                              const std::map<RangeKernel, std::uint64_t>& theirs) {
+std::uint64_t launches_beyond(const LaunchCounts& ours, const LaunchCounts& theirs) {
   std::uint64_t beyond = 0;
   for (const auto& [key, n] : ours) {
     const auto it = theirs.find(key);

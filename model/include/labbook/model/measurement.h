@@ -216,12 +216,12 @@ struct Measurement {
 /// file's tables and the trace count their times from.
 std::uint64_t earliest_time_ns(const Measurement&);
 
-/// A launch tally's launches by (NVTX path, mangled name), a pair listed twice summed; the
-/// keys view `tally`'s strings.
-std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> launches_by_range_and_kernel(
-    const std::vector<LaunchTally>& tally);
-std::map<std::pair<std::string_view, std::string_view>, std::uint64_t> launches_by_range_and_kernel(
-    const std::vector<LaunchTally>&& tally) = delete;   // its keys would outlive the strings
+/// Launches by (NVTX path, mangled name); the keys view strings held elsewhere.
+using LaunchCounts = std::map<std::pair<std::string_view, std::string_view>, std::uint64_t>;
+
+/// A launch tally's launches, a pair listed twice summed; the keys view `tally`'s strings.
+LaunchCounts launches_by_range_and_kernel(const std::vector<LaunchTally>& tally);
+LaunchCounts launches_by_range_and_kernel(const std::vector<LaunchTally>&& tally) = delete;   // keys would dangle
 
 const char* to_string(CopyKind);
 const char* to_string(HostMemoryKind);
