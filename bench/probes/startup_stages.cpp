@@ -33,7 +33,12 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   const char* stage_text = std::getenv("LABBOOK_PROBE_STAGE");
-  const int stage = stage_text ? std::atoi(stage_text) : 0;
+  // A mistyped stage would otherwise be timed as another one.
+  if (stage_text && !(stage_text[0] >= '0' && stage_text[0] <= '6' && stage_text[1] == '\0')) {
+    std::fprintf(stderr, "startup_stages: LABBOOK_PROBE_STAGE must be 0 to 6, not '%s'\n", stage_text);
+    std::exit(2);
+  }
+  const int stage = stage_text ? stage_text[0] - '0' : 0;
   std::atexit([] {   // registered first, so it runs after the flush below
     const char* stamp = std::getenv("LABBOOK_PROBE_EXIT_STAMP");
     timespec now{};
