@@ -37,6 +37,7 @@
 #include "commands.h"
 #include "format.h"
 #include "help_formatter.h"
+#include "huge_pages.h"
 #include "install_layout.h"
 #include "labbook/model/error.h"
 #include "labbook/model/text.h"
@@ -89,6 +90,7 @@ CLI::Validator at_least(long long minimum) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  labbook::cli::run_with_huge_pages(argv);
   using labbook::cli::output_folder;
   CLI::App app{"labbook: the CUDA memory hierarchy as lab work, measured with CUPTI", "labbook"};
   app.formatter(std::make_shared<labbook::cli::HelpFormatter>());   // before the subcommands: they copy it

@@ -36,6 +36,17 @@ echo "== transpose, --kernel/--launch-skip/--launch-count filter and a metric no
 "$lb" profile --metrics dram_read_bytes,foo__bar.sum --kernel 'transpose*' --launch-skip 1 --launch-count 1 \
     --out "$out/filtered" -- "$programs/transpose" 256
 "$check" filtered "$out/filtered"
+echo "== the program gets the user's environment, not the one labbook runs itself in"
+user_env() {   # user_env NAME: the environment a program under labbook profile prints
+  "$lb" profile --out "$out/$1" -- env > "$out/$1.txt" 2>/dev/null || true
+  grep -q '^CUDA_INJECTION64_PATH=' "$out/$1.txt" || { echo "FAIL: $1: the program did not print its environment"; exit 1; }
+  if grep -q '^LABBOOK_USER_GLIBC_TUNABLES=' "$out/$1.txt"; then echo "FAIL: $1: labbook's own variable reached the program"; exit 1; fi
+}
+GLIBC_TUNABLES=glibc.malloc.arena_max=2 user_env tunables
+grep -qx 'GLIBC_TUNABLES=glibc.malloc.arena_max=2' "$out/tunables.txt" || { echo "FAIL: the user's GLIBC_TUNABLES changed"; exit 1; }
+(unset GLIBC_TUNABLES; user_env no_tunables)
+if grep -q '^GLIBC_TUNABLES=' "$out/no_tunables.txt"; then echo "FAIL: GLIBC_TUNABLES set for the program"; exit 1; fi
+
 if [ -n "${LABBOOK_KEEP_RESULTS:-}" ]; then
   for run in threads crash exit transpose; do
     mkdir -p "$LABBOOK_KEEP_RESULTS/$run"
