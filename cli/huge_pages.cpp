@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string_view>
 
@@ -58,8 +59,11 @@ void run_with_huge_pages(char** argv) {
   if (!tuned) return;
   ::setenv(kUserTunables, user ? (std::string("=") + user).c_str() : "unset", 1);
   ::setenv(kTunables, tuned->c_str(), 1);
-  ::execv("/proc/self/exe", argv);
-  restore_user_tunables();   // no /proc (a sandbox): labbook runs on, as it would have
+  // The link's target, not the link: under valgrind the link itself is valgrind's tool.
+  std::error_code unknown;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe", unknown).string();
+  if (!unknown) ::execv(self.c_str(), argv);
+  restore_user_tunables();   // no /proc (a sandbox), or the file gone: labbook runs on as it was
 }
 
 }  // namespace labbook::cli
