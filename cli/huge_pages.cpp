@@ -1,6 +1,7 @@
 #include "huge_pages.h"
 
 #include <gnu/libc-version.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -53,6 +54,9 @@ bool restore_user_tunables() {
 
 void run_with_huge_pages(char** argv) {
   if (restore_user_tunables()) return;
+  // No interpreter's base: the loader itself was run (`ld.so labbook`), and is what
+  // /proc/self/exe names.
+  if (::getauxval(AT_BASE) == 0) return;
   if (!glibc_has_huge_pages() || !kernel_gives_huge_pages()) return;
   const char* user = std::getenv(kTunables);
   const std::optional<std::string> tuned = tunables_with_huge_pages(user);

@@ -19,8 +19,9 @@ std::optional<std::string> tunables_with_huge_pages(const char* user_tunables);
 bool restore_user_tunables();
 
 /// First in main: starts labbook again with huge pages where that helps (glibc 2.35 or later,
-/// transparent huge pages not "never", the user's tunables silent on them) and can be done;
-/// otherwise, and in the process started again, returns.
+/// transparent huge pages not "never", the user's tunables silent on them) and can be done
+/// (labbook run as itself, not by the loader); otherwise, and in the process started again,
+/// returns.
 void run_with_huge_pages(char** argv);
 
 }  // namespace labbook::cli

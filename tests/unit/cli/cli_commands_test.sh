@@ -1,7 +1,8 @@
 #!/bin/bash
 # CPU test: labbook's top level. `labbook` alone and `labbook help` print the help (exit 0),
-# `--version` names the version and the CUDA it was built with, a word that is no command is
-# named with the closest command (exit 2), and no help text carries CLI11's "Excludes:" lists.
+# `--version` names the version and the CUDA it was built with (labbook run by its loader
+# too), a word that is no command is named with the closest command (exit 2), and no help
+# text carries CLI11's "Excludes:" lists.
 # Then the mistakes a student or an instructor makes with files: another lab's measurement,
 # a sheet's JSON for a measurement, a recording over a sheet measured here, a handout over
 # changed work, an empty class, a labbook without its labbook-grade; `labbook exercise --list`, and no exercise named; `compare`
@@ -27,6 +28,18 @@ expect() {
 expect "labbook alone prints the help" 0 "Usage: labbook [OPTIONS] SUBCOMMAND"
 expect "labbook help prints the help" 0 "Usage: labbook [OPTIONS] SUBCOMMAND" help
 expect "--version" 0 "built with CUDA 1" --version
+# labbook starts itself a second time (cli/huge_pages.h), but not where the loader ran it:
+# /proc/self/exe is then the loader, which would print its own version.
+loader=$(readelf -l "$lb" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+if [ -n "$loader" ]; then
+  out=$("$loader" "$lb" --version 2>&1)
+  if [[ $out != "labbook "*"built with CUDA 1"* ]]; then
+    echo "FAIL: labbook run by its loader: $(head -c 300 <<<"$out")"
+    failures=$((failures + 1))
+  else
+    echo "ok: labbook run by its loader"
+  fi
+fi
 expect "an unknown command, close to one" 2 "unknown command 'grde'; did you mean 'grade'?" grde
 expect "an unknown command, close to none" 2 "unknown command 'frobnicate' (labbook help" frobnicate
 for command in run render check compare workbook exercise grade profile summary metrics; do
