@@ -9,10 +9,13 @@
 # in NVTX ranges), lab 4 and the misaligned read with lab 4's metrics. LABBOOK_AB_RUNS overrides
 # them (one "trace|metrics PROGRAM ARGS" a line, PROGRAM relative to a build). An older commit's
 # build on the lent GPU machine: `git archive -o old.tar REV` here, carry old.tar, and there
-# `mkdir old && tar -xf old.tar -C old && (cd old && bash tools/device-build.sh)`.
+# `mkdir old && tar -xf old.tar -C old && (cd old && bash tools/device-build.sh)`. A change that
+# a variable turns off compares in one build: LABBOOK_AB_OLD_ENV holds NAME=VALUE words for the
+# old side's runs (GLIBC_TUNABLES=glibc.malloc.hugetlb=0: labbook's heap without huge pages).
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: bench/ab_builds.sh OLD_BUILD NEW_BUILD [ROUNDS]" >&2; exit 2; }
 old=$1 new=$2 rounds=${3:-3}
+read -r -a old_env <<<"${LABBOOK_AB_OLD_ENV:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/timing.sh"   # seconds, rss, median3, stages
@@ -25,17 +28,17 @@ metrics labs/lab4_global_memory --repeat 0
 metrics tests/programs/misaligned_read 11"}
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader | sed 's/^/GPU (name, driver, SM clock, max SM clock, memory clock): /'
-echo "old: $old; new: $new; $rounds rounds, alternating"
+echo "old: $old${old_env[*]:+ (with ${old_env[*]})}; new: $new; $rounds rounds, alternating"
 while read -r mode program args; do
   [ -n "$mode" ] || continue
   echo
   echo "## $mode: $program $args"
   for ((round = 1; round <= rounds; ++round)); do
     for side in old new; do
-      build=$old; [ $side = new ] && build=$new
+      build=$old side_env=("${old_env[@]}"); [ $side = new ] && build=$new side_env=()
       flags=(); [ "$mode" = metrics ] && flags=(--metrics "$metrics")
       # shellcheck disable=SC2086 # ARGS are words
-      if t=$(LABBOOK_VERBOSE=1 seconds "$build/labbook" profile "${flags[@]}" --out "$work/$side" -- "$build/$program" $args); then
+      if t=$(LABBOOK_VERBOSE=1 seconds env "${side_env[@]}" "$build/labbook" profile "${flags[@]}" --out "$work/$side" -- "$build/$program" $args); then
         echo "$side, round $round: $t s, peak $(rss)"
         stages "    "
       else
