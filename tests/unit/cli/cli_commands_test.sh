@@ -1,8 +1,8 @@
 #!/bin/bash
 # CPU test: labbook's top level. `labbook` alone and `labbook help` print the help (exit 0),
 # `--version` names the version and the CUDA it was built with (labbook run by its loader
-# too), a word that is no command is named with the closest command (exit 2), and no help
-# text carries CLI11's "Excludes:" lists.
+# too), the programs labbook runs get the user's GLIBC_TUNABLES, a word that is no command is
+# named with the closest command (exit 2), and no help text carries CLI11's "Excludes:" lists.
 # Then the mistakes a student or an instructor makes with files: another lab's measurement,
 # a sheet's JSON for a measurement, a recording over a sheet measured here, a handout over
 # changed work, an empty class, a labbook without its labbook-grade; `labbook exercise --list`, and no exercise named; `compare`
@@ -39,6 +39,31 @@ if [ -n "$loader" ]; then
   else
     echo "ok: labbook run by its loader"
   fi
+else
+  echo "skip: labbook run by its loader (readelf names no interpreter)"
+fi
+# The programs labbook runs get the user's GLIBC_TUNABLES, not the second start's: a copy of
+# labbook runs the labbook-grade beside it for `labbook grade`, here one that prints its
+# environment.
+mkdir -p "$work/bin"
+cp "$lb" "$work/bin/labbook"
+printf '#!/bin/sh\nexec env\n' >"$work/bin/labbook-grade"
+chmod +x "$work/bin/labbook-grade"
+child_env() {   # child_env NAME: the environment labbook-grade got, in $work/NAME.env
+  "$work/bin/labbook" grade >"$work/$1.env" 2>&1
+  if ! grep -q '^PATH=' "$work/$1.env" || grep -q '^LABBOOK_USER_GLIBC_TUNABLES=' "$work/$1.env"; then
+    echo "FAIL: $1: labbook-grade got: $(head -c 300 "$work/$1.env")"
+    failures=$((failures + 1))
+    return 1
+  fi
+}
+if GLIBC_TUNABLES=glibc.malloc.arena_max=2 child_env tunables; then
+  if grep -qx 'GLIBC_TUNABLES=glibc.malloc.arena_max=2' "$work/tunables.env"; then echo "ok: the user's GLIBC_TUNABLES"
+  else echo "FAIL: the user's GLIBC_TUNABLES changed: $(grep GLIBC_TUNABLES "$work/tunables.env")"; failures=$((failures + 1)); fi
+fi
+if (unset GLIBC_TUNABLES; child_env no_tunables); then
+  if ! grep -q '^GLIBC_TUNABLES=' "$work/no_tunables.env"; then echo "ok: no GLIBC_TUNABLES where the user had none"
+  else echo "FAIL: GLIBC_TUNABLES set: $(grep GLIBC_TUNABLES "$work/no_tunables.env")"; failures=$((failures + 1)); fi
 fi
 expect "an unknown command, close to one" 2 "unknown command 'grde'; did you mean 'grade'?" grde
 expect "an unknown command, close to none" 2 "unknown command 'frobnicate' (labbook help" frobnicate

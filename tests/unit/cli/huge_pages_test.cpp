@@ -1,5 +1,7 @@
 // labbook's second start with huge pages: the tunables it runs with, and the user's
 // environment put back for the programs it runs.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <string>
 
@@ -35,11 +37,13 @@ class CarriedTunables : public ::testing::Test {
   }
   static constexpr const char* kNames[2] = {"GLIBC_TUNABLES", "LABBOOK_USER_GLIBC_TUNABLES"};
   std::optional<std::string> saved_[2];
+  /// The carried value of this process, as the first start writes it.
+  static std::string carried(const std::string& after_pid) { return std::to_string(::getpid()) + after_pid; }
 };
 
 TEST_F(CarriedTunables, PutTheUsersValueBack) {
   ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=2", 1);
-  ::setenv("LABBOOK_USER_GLIBC_TUNABLES", "=glibc.malloc.arena_max=2", 1);
+  ::setenv("LABBOOK_USER_GLIBC_TUNABLES", carried("=glibc.malloc.arena_max=2").c_str(), 1);
   EXPECT_TRUE(restore_user_tunables());
   ASSERT_NE(std::getenv("GLIBC_TUNABLES"), nullptr);
   EXPECT_STREQ(std::getenv("GLIBC_TUNABLES"), "glibc.malloc.arena_max=2");
@@ -48,7 +52,7 @@ TEST_F(CarriedTunables, PutTheUsersValueBack) {
 
 TEST_F(CarriedTunables, UnsetWhereTheUserHadNone) {
   ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1);
-  ::setenv("LABBOOK_USER_GLIBC_TUNABLES", "unset", 1);
+  ::setenv("LABBOOK_USER_GLIBC_TUNABLES", carried("").c_str(), 1);
   EXPECT_TRUE(restore_user_tunables());
   EXPECT_EQ(std::getenv("GLIBC_TUNABLES"), nullptr);
   EXPECT_EQ(std::getenv("LABBOOK_USER_GLIBC_TUNABLES"), nullptr);
@@ -56,10 +60,21 @@ TEST_F(CarriedTunables, UnsetWhereTheUserHadNone) {
 
 TEST_F(CarriedTunables, EmptyStaysEmpty) {
   ::setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1);
-  ::setenv("LABBOOK_USER_GLIBC_TUNABLES", "=", 1);
+  ::setenv("LABBOOK_USER_GLIBC_TUNABLES", carried("=").c_str(), 1);
   EXPECT_TRUE(restore_user_tunables());
   ASSERT_NE(std::getenv("GLIBC_TUNABLES"), nullptr);
   EXPECT_STREQ(std::getenv("GLIBC_TUNABLES"), "");
+}
+
+TEST_F(CarriedTunables, AnotherProcesssValueIsLeftAlone) {
+  ::setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2", 1);
+  const std::string other = std::to_string(::getpid() + 1) + "=glibc.malloc.arena_max=4";
+  for (const std::string& stale : {other, std::to_string(::getpid()) + "7", std::string("unset")}) {
+    ::setenv("LABBOOK_USER_GLIBC_TUNABLES", stale.c_str(), 1);
+    EXPECT_FALSE(restore_user_tunables()) << stale;
+    EXPECT_STREQ(std::getenv("GLIBC_TUNABLES"), "glibc.malloc.arena_max=2") << stale;
+    EXPECT_STREQ(std::getenv("LABBOOK_USER_GLIBC_TUNABLES"), stale.c_str());
+  }
 }
 
 TEST_F(CarriedTunables, NothingToRestoreInAFirstStart) {
