@@ -4,7 +4,8 @@
 # filter; a crash and an exit() mid-run, whose exit codes must pass through and whose
 # measurements must stay valid; a program without NVTX, with every catalog metric, whose
 # summary must carry nvprof's GPU activities; kernel-name and launch-window filters with a
-# metric the GPU lacks. Skips (77) without a GPU.
+# metric the GPU lacks; a program's environment the user's, GLIBC_TUNABLES included (labbook
+# runs itself with its own). Skips (77) without a GPU.
 set -euo pipefail
 build=$1
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
