@@ -61,17 +61,19 @@ void Collector::finish(const std::string& stop_reason) {
   finish_stages_.flushed_ns = finish_stages_.built_ns = now_ns();   // built_ns again once built
   bool built = false;
   try {
-    Measurement m = assemble_measurement(
+    AssembledMeasurement m = assemble_measurement(
         {config_, started_at_, book_.take(), nvtx_, profiler_.get(), source_.get(), tracer_.get(), issues_});
-    m.program.stop_reason = stop_reason;
+    m.measurement.program.stop_reason = stop_reason;
     finish_stages_.built_ns = now_ns();
     built = true;
     // At exit the program's work is done, so the rows may be made on threads of their own;
     // not in a signal handler, where starting a thread is not safe.
     const MeasurementWriting writing = stop_reason == "exit" ? MeasurementWriting::SideBySide : MeasurementWriting::OneThread;
+    const KernelRows kernels = m.trace_kernels ? m.trace_kernels->rows() : KernelRows{};
     if (config_.output_fd >= 0)
-      write_measurement_text(m, [this](std::string_view piece) { write_all(config_.output_fd, piece); }, writing);
-    else write_measurement(m, config_.output, writing);
+      write_measurement_text(m.measurement, kernels,
+                             [this](std::string_view piece) { write_all(config_.output_fd, piece); }, writing);
+    else write_measurement(m.measurement, kernels, config_.output, writing);
   } catch (const Error& e) {
     if (!built) finish_stages_.built_ns = now_ns();   // the time went to building; nothing was written
     std::fprintf(stderr, "labbook collector: %s\n", e.what());

@@ -7,21 +7,26 @@ const std::string* InternedNames::intern(const std::string& name) {
   return &*names_.insert(name).first;
 }
 
-Kernel to_kernel(const KernelRecord& record, std::string demangled) {
-  Kernel k;
-  k.mangled = record.mangled ? *record.mangled : std::string();
-  k.name = std::move(demangled);
-  k.device = record.device;
-  k.stream = record.stream;
-  k.correlation = record.correlation;
-  for (int i = 0; i < 3; ++i) k.grid[i] = record.grid[i], k.block[i] = record.block[i];
-  k.registers_per_thread = record.registers_per_thread;
-  k.static_shared_bytes = record.static_shared_bytes;
-  k.dynamic_shared_bytes = record.dynamic_shared_bytes;
-  k.local_bytes_per_thread = record.local_bytes_per_thread;
-  k.start_ns = record.start_ns;
-  k.end_ns = record.end_ns;
-  return k;
+void make_kernel(const KernelRecord& record, const std::string& demangled, Kernel& into) {
+  std::string name = std::move(into.name), mangled = std::move(into.mangled), range = std::move(into.range);
+  name.assign(demangled);
+  if (record.mangled) mangled.assign(*record.mangled);
+  else mangled.clear();
+  range.clear();
+  into = Kernel{};
+  into.name = std::move(name);
+  into.mangled = std::move(mangled);
+  into.range = std::move(range);
+  into.device = record.device;
+  into.stream = record.stream;
+  into.correlation = record.correlation;
+  for (int i = 0; i < 3; ++i) into.grid[i] = record.grid[i], into.block[i] = record.block[i];
+  into.registers_per_thread = record.registers_per_thread;
+  into.static_shared_bytes = record.static_shared_bytes;
+  into.dynamic_shared_bytes = record.dynamic_shared_bytes;
+  into.local_bytes_per_thread = record.local_bytes_per_thread;
+  into.start_ns = record.start_ns;
+  into.end_ns = record.end_ns;
 }
 
 }  // namespace labbook::profiler

@@ -4,8 +4,8 @@
 /// the measurement is built at its end: a few dozen bytes each, names interned. At 10^5
 /// launches the data model's kernels (280 bytes and two names each) and API calls (a name
 /// each), held from CUPTI's record to the end, were most of the collector's 100 MB above the
-/// program; a kernel's demangled name is now copied from demangled()'s memo once a kernel at
-/// the end, not held from the start. No CUPTI.
+/// program; a kernel's names are now copied only as its row is written (JoinedKernels). No
+/// CUPTI.
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -41,7 +41,9 @@ class InternedNames {
 };
 
 /// The data model's kernel for `record`, `demangled` its name (launch, range and the rest of
-/// what the launch callbacks saw are the caller's to fill in).
-Kernel to_kernel(const KernelRecord& record, std::string demangled);
+/// what the launch callbacks saw are the caller's to fill in), made into `into`: a fresh
+/// kernel's fields, but its strings keep their room, so that kernels made in turn into one
+/// allocate nothing.
+void make_kernel(const KernelRecord& record, const std::string& demangled, Kernel& into);
 
 }  // namespace labbook::profiler

@@ -32,41 +32,62 @@ Kernel kernel_of(const Launch& l, std::string range, const LaunchMetrics& metric
 }
 }  // namespace
 
-JoinedKernels kernels_from_records(std::vector<KernelRecord> records, const std::vector<Launch>& launches,
-                                   const LaunchMetrics& metrics, const RangePaths& path_of) {
+JoinedKernels::JoinedKernels(std::vector<KernelRecord> records, std::vector<Launch> launches, LaunchMetrics metrics,
+                             const RangePaths& path_of)
+    : records_(std::move(records)), launches_(std::move(launches)), metrics_(std::move(metrics)) {
   LaunchMatcher matcher;
-  for (const auto& l : launches) {
+  for (const auto& l : launches_) {
     if (l.runtime_correlation) matcher.add(l.runtime_correlation, l.index, l.mangled);
     matcher.add(l.driver_correlation, l.index, l.mangled);
   }
   matcher.seal();
-  JoinedKernels joined;
-  const std::vector<std::size_t> started = start_order(records);
-  joined.kernels.reserve(started.size());
+  const std::vector<std::size_t> started = start_order(records_);
+  rows_.reserve(started.size());
   for (std::size_t i = 0; i < started.size(); ++i) {
-    const KernelRecord& record = records[started[i]];
-    Kernel& k = joined.kernels.emplace_back(to_kernel(record, demangled(*record.mangled)));
-    const std::optional<std::uint64_t> claimed = matcher.claim(k.correlation, k.mangled);
+    const KernelRecord& record = records_[started[i]];
+    static const std::string kNoName;
+    const std::string& mangled = record.mangled ? *record.mangled : kNoName;
+    auto name = names_.find(record.mangled);
+    if (name == names_.end()) name = names_.emplace(record.mangled, demangled(mangled)).first;
+    const std::optional<std::uint64_t> claimed = matcher.claim(record.correlation, mangled);
     if (!claimed) {
-      joined.unmatched.push_back("kernel " + k.name + " has no launch record (correlation " + std::to_string(k.correlation) +
-                                 ")");
-      k.launch = launches.size() + i;
+      unmatched_.push_back("kernel " + name->second + " has no launch record (correlation " +
+                           std::to_string(record.correlation) + ")");
+      rows_.push_back({launches_.size() + i, started[i], false});
       continue;
     }
-    const Launch& launch = launches[*claimed];
-    k.launch = launch.index;
-    // The runtime call's id, whichever of its two calls' the record held: the timeline links
-    // the kernel to the runtime call's record by it.
-    k.correlation = launch.runtime_correlation ? launch.runtime_correlation : launch.driver_correlation;
-    k.range = path_of(launch.range);
-    k.thread = launch.thread;
-    k.default_stream = launch.default_stream;
-    take_metrics(k, launch, metrics);
+    const std::size_t range = launches_[*claimed].range;
+    if (!paths_.count(range)) paths_.emplace(range, path_of(range));
+    rows_.push_back({*claimed, started[i], true});
   }
-  const auto by_launch = [](const Kernel& a, const Kernel& b) { return a.launch < b.launch; };
-  if (!std::is_sorted(joined.kernels.begin(), joined.kernels.end(), by_launch))   // one stream's usually are
-    std::sort(joined.kernels.begin(), joined.kernels.end(), by_launch);
-  return joined;
+  const auto by_launch = [](const Row& a, const Row& b) { return a.launch < b.launch; };
+  if (!std::is_sorted(rows_.begin(), rows_.end(), by_launch))   // one stream's usually are
+    std::sort(rows_.begin(), rows_.end(), by_launch);
+}
+
+void JoinedKernels::make(std::size_t i, Kernel& k) const {
+  const Row& row = rows_[i];
+  const KernelRecord& record = records_[row.record];
+  make_kernel(record, names_.at(record.mangled), k);
+  k.launch = row.launch;
+  if (!row.claimed) return;
+  const Launch& launch = launches_[row.launch];
+  // The runtime call's id, whichever of its two calls' the record held: the timeline links
+  // the kernel to the runtime call's record by it.
+  k.correlation = launch.runtime_correlation ? launch.runtime_correlation : launch.driver_correlation;
+  k.range.assign(paths_.at(launch.range));
+  k.thread = launch.thread;
+  k.default_stream = launch.default_stream;
+  take_metrics(k, launch, metrics_);
+}
+
+KernelRows JoinedKernels::rows() const {
+  KernelRows rows{rows_.size(), std::nullopt, [this](std::size_t i, Kernel& into) { make(i, into); }};
+  for (const KernelRecord& r : records_) {
+    const std::uint64_t earliest = std::min(r.start_ns, r.end_ns);
+    if (!rows.earliest_ns || earliest < *rows.earliest_ns) rows.earliest_ns = earliest;
+  }
+  return rows;
 }
 
 std::vector<Kernel> kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,

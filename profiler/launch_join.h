@@ -14,6 +14,7 @@
 
 #include "compact_records.h"
 #include "labbook/model/measurement.h"
+#include "labbook/model/measurement_json.h"
 
 namespace labbook::profiler {
 
@@ -38,16 +39,37 @@ using LaunchMetrics = std::map<std::uint64_t, std::map<std::string, double>>;
 /// An NVTX range id's path ("outer/inner"; "" for 0): NvtxTracker::path_of.
 using RangePaths = std::function<std::string(std::size_t)>;
 
-struct JoinedKernels {
-  std::vector<Kernel> kernels;          ///< in launch order
-  std::vector<std::string> unmatched;   ///< one message per kernel record no launch claimed
-};
-
 /// A trace run's kernels: each record takes the first launch of its call (correlation id) not
 /// yet taken with its name, in the order the GPU started them; selected launches get their
-/// metrics. A record no launch claims is numbered after every launch and said in `unmatched`.
-JoinedKernels kernels_from_records(std::vector<KernelRecord> records, const std::vector<Launch>& launches,
-                                   const LaunchMetrics& metrics, const RangePaths& path_of);
+/// metrics. A record no launch claims is numbered after every launch and said in unmatched().
+/// The join is kept small and each kernel made only as its row is written (KernelRows).
+class JoinedKernels {
+ public:
+  JoinedKernels(std::vector<KernelRecord> records, std::vector<Launch> launches, LaunchMetrics metrics,
+                const RangePaths& path_of);
+
+  std::size_t size() const { return rows_.size(); }
+  /// Kernel `i` in launch order, made into `into` (its strings' room kept). Safe from several threads.
+  void make(std::size_t i, Kernel& into) const;
+  /// One message per kernel record no launch claimed.
+  const std::vector<std::string>& unmatched() const { return unmatched_; }
+  /// The kernels for the measurement's writer; this object must outlive them.
+  KernelRows rows() const;
+
+ private:
+  struct Row {
+    std::uint64_t launch;   // a claimed launch's index in launches_, or the number after them all
+    std::size_t record;     // in records_
+    bool claimed;
+  };
+  std::vector<KernelRecord> records_;
+  std::vector<Launch> launches_;
+  LaunchMetrics metrics_;
+  std::vector<Row> rows_;   // in launch order
+  std::unordered_map<const std::string*, std::string> names_;   // demangled, by interned name
+  std::unordered_map<std::size_t, std::string> paths_;          // by NVTX range id
+  std::vector<std::string> unmatched_;
+};
 
 /// A run without the trace: one kernel per launch, with its metrics where it was selected.
 std::vector<Kernel> kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,

@@ -27,10 +27,11 @@ constexpr const char* kCollectorVersion = "0.1.0";
 
 }  // namespace
 
-Measurement assemble_measurement(MeasurementParts parts) {
+AssembledMeasurement assemble_measurement(MeasurementParts parts) {
   const CollectorConfig& config = parts.config;
   IssueLog& issues = parts.issues;
-  Measurement m;
+  AssembledMeasurement assembled;
+  Measurement& m = assembled.measurement;
   m.program.command = own_command_line();
   m.program.started_at = parts.started_at;
   m.program.mode = config.trace ? (config.metrics.empty() ? "trace" : "trace+metrics")
@@ -58,7 +59,7 @@ Measurement assemble_measurement(MeasurementParts parts) {
   if (devices.empty() && cuDeviceGetCount(&count) == CUDA_SUCCESS && count > 0) devices.insert(0);
   for (int d : devices) m.devices.push_back(read_device_facts(d, issues));
 
-  const LaunchMetrics metrics = parts.profiler ? parts.profiler->results() : LaunchMetrics{};
+  LaunchMetrics metrics = parts.profiler ? parts.profiler->results() : LaunchMetrics{};
   const auto sass = parts.source ? parts.source->results() : std::map<std::uint64_t, SassSource::Counted>{};
   if (parts.source) m.program.source_kernels = parts.source->functions_chosen();
   const NvtxTracker& nvtx = parts.nvtx;
@@ -67,13 +68,13 @@ Measurement assemble_measurement(MeasurementParts parts) {
   if (!parts.tracer && config.profiled_only) profiled = profiled_kernels_from_launches(launches, metrics, path_of);
   if (parts.tracer) {
     ActivityBatch batch = parts.tracer->take();
-    JoinedKernels joined = kernels_from_records(std::move(batch.kernels), launches, metrics, path_of);
-    m.kernels = std::move(joined.kernels);
-    for (const std::string& message : joined.unmatched) issues.add("unmatched_kernel", message);
     name_copy_ranges(batch.copies, parts.launches.range_by_correlation, path_of);
     m.copies = std::move(batch.copies);
     m.api_calls = to_api_calls(std::move(batch.api_calls));
     m.memory_events = std::move(batch.memory_events);
+    const JoinedKernels& joined = assembled.trace_kernels.emplace(
+        std::move(batch.kernels), std::move(parts.launches.launches), std::move(metrics), path_of);
+    for (const std::string& message : joined.unmatched()) issues.add("unmatched_kernel", message);
   } else if (profiled) {
     m.kernels = std::move(profiled->kernels);
     m.launch_tally = std::move(profiled->tally);
@@ -86,7 +87,7 @@ Measurement assemble_measurement(MeasurementParts parts) {
       }
   }
   m.issues = issues.snapshot();
-  return m;
+  return assembled;
 }
 
 }  // namespace labbook::profiler

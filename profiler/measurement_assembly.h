@@ -4,11 +4,13 @@
 /// facts, its NVTX ranges and devices, its kernels joined with the trace's records and the
 /// metrics or source counts, its copies, API calls and memory events, and the issues. Calls
 /// CUPTI and the driver (versions, device facts), so it lives in the collector library.
+#include <optional>
 #include <string>
 
 #include "collector.h"
 #include "labbook/model/measurement.h"
 #include "launch_book.h"
+#include "launch_join.h"
 
 namespace labbook::profiler {
 
@@ -30,7 +32,13 @@ struct MeasurementParts {
   IssueLog& issues;                     // the run's, added to here
 };
 
+/// A run's measurement, and in a trace run its kernels, made only as they are written.
+struct AssembledMeasurement {
+  Measurement measurement;                    ///< its kernels, without the trace
+  std::optional<JoinedKernels> trace_kernels;
+};
+
 /// The run's measurement, its stop reason left to the caller.
-Measurement assemble_measurement(MeasurementParts parts);
+AssembledMeasurement assemble_measurement(MeasurementParts parts);
 
 }  // namespace labbook::profiler

@@ -166,13 +166,18 @@ std::string text_of(const json& v, int indent) { return v.dump(indent, ' ', fals
 
 void write_measurement_text(const Measurement& m, const std::function<void(std::string_view)>& sink,
                             MeasurementWriting writing) {
+  write_measurement_text(m, KernelRows{}, sink, writing);
+}
+
+void write_measurement_text(const Measurement& m, const KernelRows& kernels,
+                            const std::function<void(std::string_view)>& sink, MeasurementWriting writing) {
   json head_fields = head_json(m);
   head_fields["schema_version"] = kMeasurementSchemaVersion;   // the tables are this version's
   std::string head = text_of(head_fields, 1);   // "{\n ... \n}": the tables go before its "}"
   head.erase(head.rfind('}'));
   while (!head.empty() && head.back() == '\n') head.pop_back();
   sink(head);
-  write_record_tables(m, sink, writing);
+  write_record_tables(m, kernels.make ? &kernels : nullptr, sink, writing);
   sink("\n}\n");
 }
 
@@ -289,8 +294,12 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
 }
 
 void write_measurement(const Measurement& m, const std::string& path, MeasurementWriting writing) {
+  write_measurement(m, KernelRows{}, path, writing);
+}
+
+void write_measurement(const Measurement& m, const KernelRows& kernels, const std::string& path, MeasurementWriting writing) {
   AtomicFileWriter file(path);
-  write_measurement_text(m, [&file](std::string_view piece) { file.write(piece); }, writing);
+  write_measurement_text(m, kernels, [&file](std::string_view piece) { file.write(piece); }, writing);
   file.commit();
 }
 

@@ -148,6 +148,8 @@ class Tables {
   void value_of(const Make& make) {
     if (!interning_) value(make());
   }
+  /// Where rows are made as they are written (KernelRows): the row's kernel, one per span.
+  Kernel made;
   /// Hands what is held to the sink.
   void flush() {
     sink_(out_);
@@ -197,8 +199,9 @@ class Tables {
   std::size_t next_recent_ = 0;
 };
 
-/// Goes through the measurement's tables, row by row, with `t`.
-void record_tables(const Measurement& m, Tables& t) {
+/// Goes through the measurement's tables, row by row, with `t`; the kernels are `made`'s
+/// where given.
+void record_tables(const Measurement& m, const KernelRows* made, Tables& t) {
   t.begin("ranges", {"id", "name", "path", "thread", "depth", "process_wide", "start_ns", "end_ns", "payload"}, {"name", "path"});
   for (const auto& r : m.ranges) {
     t.row();
@@ -216,8 +219,9 @@ void record_tables(const Measurement& m, Tables& t) {
   const bool ordinals = m.launch_tally.has_value();
   if (ordinals) kernel_columns.push_back("ordinal");
   t.begin("kernels", kernel_columns, {"name", "mangled", "range", "default_stream"});
-  t.rows(m.kernels.size(), [&m, ordinals](Tables& r, std::size_t i) {
-    const Kernel& k = m.kernels[i];
+  t.rows(made ? made->count : m.kernels.size(), [&m, made, ordinals](Tables& r, std::size_t i) {
+    if (made) made->make(i, r.made);
+    const Kernel& k = made ? r.made : m.kernels[i];
     r.row();
     r.integer(k.launch), r.text(k.name), r.text(k.mangled), r.text(k.range), r.integer(k.thread);
     r.integer(k.device), r.integer(k.stream), r.integer(k.correlation), r.dims(k.grid), r.dims(k.block);
@@ -263,12 +267,14 @@ void record_tables(const Measurement& m, Tables& t) {
 
 }  // namespace
 
-void write_record_tables(const Measurement& m, const std::function<void(std::string_view)>& sink,
-                         MeasurementWriting writing) {
-  Tables t(earliest_time_ns(m), sink, writing);
-  record_tables(m, t);   // numbers the strings
+void write_record_tables(const Measurement& m, const KernelRows* kernels,
+                         const std::function<void(std::string_view)>& sink, MeasurementWriting writing) {
+  std::uint64_t origin = earliest_time_ns(m);   // 0: no times
+  if (kernels && kernels->earliest_ns && (origin == 0 || *kernels->earliest_ns < origin)) origin = *kernels->earliest_ns;
+  Tables t(origin, sink, writing);
+  record_tables(m, kernels, t);   // numbers the strings
   t.write_strings();
-  record_tables(m, t);
+  record_tables(m, kernels, t);
   t.flush();
 }
 

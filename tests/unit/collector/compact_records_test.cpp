@@ -24,7 +24,8 @@ TEST(CompactRecords, ANameIsKeptOnceWhicheverThreadAsksForIt) {
   EXPECT_EQ(names.intern("_Z5scalePfi"), seen[0]) << "the same pointer for the same name";
 }
 
-TEST(CompactRecords, TheModelsKernelHoldsEveryFieldOfTheRecord) {
+// Made into a kernel that held another row, as the measurement's writer makes them in turn.
+TEST(CompactRecords, TheModelsKernelHoldsEveryFieldOfTheRecordAndNothingOfTheRowBefore) {
   InternedNames names;
   KernelRecord r;
   r.mangled = names.intern("_Z5scalePfi");
@@ -33,7 +34,10 @@ TEST(CompactRecords, TheModelsKernelHoldsEveryFieldOfTheRecord) {
   r.grid[0] = 4, r.grid[1] = 5, r.grid[2] = 6;
   r.block[0] = 256, r.block[1] = 2, r.block[2] = 1;
   r.registers_per_thread = 32, r.static_shared_bytes = 1024, r.dynamic_shared_bytes = 2048, r.local_bytes_per_thread = 8;
-  const labbook::Kernel k = to_kernel(r, "scale(float*, int)");
+  labbook::Kernel k;
+  k.launch = 5, k.thread = 9, k.range = "loop/iteration", k.metrics["m"] = 1, k.ordinal = 3;
+  k.default_stream = labbook::DefaultStream::Legacy;
+  make_kernel(r, "scale(float*, int)", k);
   EXPECT_EQ(k.mangled, "_Z5scalePfi");
   EXPECT_EQ(k.name, "scale(float*, int)");
   EXPECT_EQ(k.start_ns, 100u);
@@ -49,4 +53,8 @@ TEST(CompactRecords, TheModelsKernelHoldsEveryFieldOfTheRecord) {
   EXPECT_EQ(k.local_bytes_per_thread, 8);
   EXPECT_EQ(k.launch, 0u) << "the launch callbacks' to fill in";
   EXPECT_EQ(k.range, "");
+  EXPECT_EQ(k.thread, 0u);
+  EXPECT_EQ(k.default_stream, labbook::DefaultStream::None);
+  EXPECT_TRUE(k.metrics.empty());
+  EXPECT_FALSE(k.ordinal.has_value());
 }

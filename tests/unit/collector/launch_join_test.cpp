@@ -29,6 +29,17 @@ KernelRecord record(const std::string& name, std::uint32_t correlation, std::uin
 }
 
 std::string path_of(std::size_t range) { return range ? "r" + std::to_string(range) : ""; }
+
+/// Every kernel of `joined`, each made into the same kernel in turn, as the writer makes them.
+std::vector<Kernel> made(const JoinedKernels& joined) {
+  std::vector<Kernel> kernels;
+  Kernel into;
+  for (std::size_t i = 0; i < joined.size(); ++i) {
+    joined.make(i, into);
+    kernels.push_back(into);
+  }
+  return kernels;
+}
 }  // namespace
 
 TEST(LaunchJoin, RecordsTakeTheirLaunchesByCallAndNameInStartOrder) {
@@ -39,34 +50,41 @@ TEST(LaunchJoin, RecordsTakeTheirLaunchesByCallAndNameInStartOrder) {
   const LaunchMetrics metrics = {{0, {{"m", 1}}}, {1, {{"m", 2}}}, {2, {{"m", 3}}}, {4, {{"m", 5}}}};
   std::vector<KernelRecord> records = {record(kA, 13, 500), record(kA, 102, 300), record(kA, 10, 100),
                                        record(kB, 11, 200), record(kA, 99, 50),   record(kA, 13, 400)};
-  const JoinedKernels joined = kernels_from_records(records, launches, metrics, path_of);
-  ASSERT_EQ(joined.kernels.size(), 6u);
-  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(joined.kernels[i].launch, i) << "sorted by launch";
-  EXPECT_EQ(joined.kernels[0].start_ns, 100u);
-  EXPECT_EQ(joined.kernels[0].range, "r1");
-  EXPECT_EQ(joined.kernels[0].name, "a()");
-  EXPECT_EQ(joined.kernels[0].metrics.at("m"), 1);
-  EXPECT_TRUE(joined.kernels[1].metrics.empty()) << "a launch the filter left out has no metrics";
-  EXPECT_EQ(joined.kernels[2].start_ns, 300u) << "matched through the driver's correlation id";
-  EXPECT_EQ(joined.kernels[2].range, "r2");
-  EXPECT_EQ(joined.kernels[3].start_ns, 400u) << "a graph's nodes taken in the order they started";
-  EXPECT_EQ(joined.kernels[4].start_ns, 500u);
-  EXPECT_EQ(joined.kernels[4].metrics.at("m"), 5);
-  EXPECT_EQ(joined.kernels[5].launch, 5u) << "unclaimed: numbered after every launch";
-  ASSERT_EQ(joined.unmatched.size(), 1u);
-  EXPECT_EQ(joined.unmatched[0], "kernel a() has no launch record (correlation 99)");
+  const JoinedKernels joined(records, launches, metrics, path_of);
+  const std::vector<Kernel> kernels = made(joined);
+  ASSERT_EQ(kernels.size(), 6u);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(kernels[i].launch, i) << "sorted by launch";
+  EXPECT_EQ(kernels[0].start_ns, 100u);
+  EXPECT_EQ(kernels[0].range, "r1");
+  EXPECT_EQ(kernels[0].name, "a()");
+  EXPECT_EQ(kernels[0].metrics.at("m"), 1);
+  EXPECT_TRUE(kernels[1].metrics.empty()) << "a launch the filter left out has no metrics";
+  EXPECT_EQ(kernels[2].start_ns, 300u) << "matched through the driver's correlation id";
+  EXPECT_EQ(kernels[2].range, "r2");
+  EXPECT_EQ(kernels[3].start_ns, 400u) << "a graph's nodes taken in the order they started";
+  EXPECT_EQ(kernels[4].start_ns, 500u);
+  EXPECT_EQ(kernels[4].metrics.at("m"), 5);
+  EXPECT_EQ(kernels[5].launch, 5u) << "unclaimed: numbered after every launch";
+  EXPECT_EQ(kernels[5].range, "") << "nothing of the row made before it";
+  EXPECT_TRUE(kernels[5].metrics.empty());
+  ASSERT_EQ(joined.unmatched().size(), 1u);
+  EXPECT_EQ(joined.unmatched()[0], "kernel a() has no launch record (correlation 99)");
+  const KernelRows rows = joined.rows();
+  EXPECT_EQ(rows.count, 6u);
+  EXPECT_EQ(rows.earliest_ns, 50u) << "the unclaimed record started first";
 }
 
 TEST(LaunchJoin, AKernelCarriesItsRuntimeCallsIdWhicheverIdItsRecordHeld) {
   const std::vector<Launch> launches = {launch(0, kA, 10, 100, false), launch(1, kA, 11, 101, false),
                                         launch(2, kB, 0, 102, false)};
   const std::vector<KernelRecord> records = {record(kA, 100, 1), record(kA, 11, 2), record(kB, 102, 3)};
-  const JoinedKernels joined = kernels_from_records(records, launches, {}, path_of);
-  ASSERT_EQ(joined.kernels.size(), 3u);
-  EXPECT_EQ(joined.kernels[0].correlation, 10u) << "the record held the driver call's id";
-  EXPECT_EQ(joined.kernels[1].correlation, 11u);
-  EXPECT_EQ(joined.kernels[2].correlation, 102u) << "launched through the driver alone";
-  EXPECT_TRUE(joined.unmatched.empty());
+  const JoinedKernels joined(records, launches, {}, path_of);
+  const std::vector<Kernel> kernels = made(joined);
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].correlation, 10u) << "the record held the driver call's id";
+  EXPECT_EQ(kernels[1].correlation, 11u);
+  EXPECT_EQ(kernels[2].correlation, 102u) << "launched through the driver alone";
+  EXPECT_TRUE(joined.unmatched().empty());
 }
 
 TEST(LaunchJoin, WithoutTheTraceEachLaunchIsAKernel) {

@@ -265,6 +265,29 @@ TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
   std::remove(path.c_str());
 }
 
+// The collector's kernels are made as their rows are written (KernelRows), in spans side by
+// side: each span must make its own, and the kernels' earliest time must set the origin.
+TEST(MeasurementJson, KernelsMadeAsTheirRowsAreWrittenGiveTheSameText) {
+  Measurement m = sample();
+  const Kernel model = m.kernels.front();
+  for (std::uint64_t i = 0; i < 20000; ++i) {
+    Kernel k = model;
+    k.launch = 100 + i;
+    k.range = "round=" + std::to_string(i / 1000);
+    if (i % 7 == 0) k.metrics["dram__bytes_read.sum"] = static_cast<double>(i);
+    m.kernels.push_back(k);
+  }
+  m.kernels.front().start_ns = 1;   // before every other record
+  Measurement without_kernels = m;
+  without_kernels.kernels.clear();
+  const KernelRows rows{m.kernels.size(), 1, [&m](std::size_t i, Kernel& into) { into = m.kernels[i]; }};
+  for (MeasurementWriting writing : {MeasurementWriting::OneThread, MeasurementWriting::SideBySide}) {
+    std::string text;
+    write_measurement_text(without_kernels, rows, [&](std::string_view piece) { text += piece; }, writing);
+    EXPECT_TRUE(text == measurement_text(m)) << "writing " << static_cast<int>(writing);
+  }
+}
+
 TEST(MeasurementJson, RejectsUnifiedMemoryEventsThatEndBeforeTheyStart) {
   auto j = to_json(sample());
   j["memory_events"][0]["end_ns"] = 1;

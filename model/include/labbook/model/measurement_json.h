@@ -3,7 +3,9 @@
 /// Measurement <-> JSON. Reading validates every field and names the file and the JSON
 /// path of the first bad one ("m.json: /kernels/rows/3/8 (grid): expected an array of 3 integers").
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,5 +45,22 @@ void write_measurement_text(const Measurement&, const std::function<void(std::st
 
 /// Writes atomically (temporary file + rename). Throws labbook::Error.
 void write_measurement(const Measurement&, const std::string& path, MeasurementWriting = MeasurementWriting::OneThread);
+
+/// Kernels made one at a time as their rows are written, by a writer that holds its launches
+/// in a smaller form: the collector's 10^5 Kernel objects were 40 MB of fresh memory, paged in
+/// while the program waited for its exit.
+struct KernelRows {
+  std::size_t count = 0;
+  std::optional<std::uint64_t> earliest_ns;   ///< the earliest start or end among them
+  /// Row `i`'s kernel, made into `into`, which is reused from row to row; called from several
+  /// threads at once with MeasurementWriting::SideBySide.
+  std::function<void(std::size_t i, Kernel& into)> make;
+};
+
+/// The same text as for `m` holding `kernels`' kernels in order; `m.kernels` is not written.
+void write_measurement_text(const Measurement& m, const KernelRows& kernels,
+                            const std::function<void(std::string_view)>& sink, MeasurementWriting);
+/// Writes it atomically. Throws labbook::Error.
+void write_measurement(const Measurement& m, const KernelRows& kernels, const std::string& path, MeasurementWriting);
 
 }  // namespace labbook
