@@ -1,7 +1,7 @@
 #!/bin/bash
-# Benchmark: the collector's finishing at a trace run's exit, its kernels held as objects and
-# then written against made as their rows are written, side by side in one build, each run a
-# fresh process (at a program's exit the memory is fresh). No GPU needed.
+# Benchmark: the collector's finishing at a trace run's exit, its kernels and API calls held as
+# objects and then written against made as their rows are written, side by side in one build,
+# each run a fresh process (at a program's exit the memory is fresh). No GPU needed.
 #   bench/collector_finish.sh BUILD [LAUNCHES] [ROUNDS]     (defaults: 100000 launches, 7 rounds)
 set -euo pipefail
 build=$1 launches=${2:-100000} rounds=${3:-7}

@@ -150,25 +150,37 @@ void convert_record(const CUpti_Activity& record, ActivityBatch& batch, Interned
   }
 }
 
-std::vector<ApiCall> to_api_calls(std::vector<ApiCallRecord> records) {
+NamedApiCalls::NamedApiCalls(std::vector<ApiCallRecord> records) : records_(std::move(records)) {
   // In the order the calls began: the collector's own records of launch calls come apart from
   // CUPTI's buffers.
   const auto by_start = [](const ApiCallRecord& a, const ApiCallRecord& b) { return a.start_ns < b.start_ns; };
-  if (!std::is_sorted(records.begin(), records.end(), by_start))
-    std::stable_sort(records.begin(), records.end(), by_start);
-  std::unordered_map<std::uint32_t, std::string> names;
-  std::vector<ApiCall> calls;
-  calls.reserve(records.size());
-  for (const ApiCallRecord& r : records) {
-    auto [name, fresh] = names.try_emplace(r.cbid);
-    if (fresh) {
-      const char* cupti_name = nullptr;
-      cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, r.cbid, &cupti_name);
-      name->second = cupti_name ? api_name(cupti_name) : "cbid " + std::to_string(r.cbid);
-    }
-    calls.push_back({name->second, r.thread, r.correlation, r.start_ns, r.end_ns});
+  if (!std::is_sorted(records_.begin(), records_.end(), by_start))
+    std::stable_sort(records_.begin(), records_.end(), by_start);
+  for (const ApiCallRecord& r : records_) {
+    auto [name, fresh] = names_.try_emplace(r.cbid);
+    if (!fresh) continue;
+    const char* cupti_name = nullptr;
+    cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, r.cbid, &cupti_name);
+    name->second = cupti_name ? api_name(cupti_name) : "cbid " + std::to_string(r.cbid);
   }
-  return calls;
+}
+
+void NamedApiCalls::make(std::size_t i, ApiCall& into) const {
+  const ApiCallRecord& r = records_[i];
+  into.name.assign(names_.at(r.cbid));
+  into.thread = r.thread;
+  into.correlation = r.correlation;
+  into.start_ns = r.start_ns;
+  into.end_ns = r.end_ns;
+}
+
+MadeRows<ApiCall> NamedApiCalls::rows() const {
+  MadeRows<ApiCall> rows{records_.size(), [this](std::size_t i, ApiCall& into) { make(i, into); }, std::nullopt};
+  for (const ApiCallRecord& r : records_) {
+    const std::uint64_t earliest = std::min(r.start_ns, r.end_ns);
+    if (!rows.earliest_ns || earliest < *rows.earliest_ns) rows.earliest_ns = earliest;
+  }
+  return rows;
 }
 
 }  // namespace labbook::profiler

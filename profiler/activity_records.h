@@ -4,8 +4,11 @@
 /// reads CUPTI's record structs.
 #include <cupti_activity.h>
 
+#include <unordered_map>
+
 #include "compact_records.h"
 #include "labbook/model/measurement.h"
+#include "labbook/model/measurement_json.h"
 
 namespace labbook::profiler {
 
@@ -26,8 +29,21 @@ std::vector<CUpti_ActivityUnifiedMemoryCounterKind> unified_memory_counter_kinds
 void convert_record(const CUpti_Activity& record, ActivityBatch& batch, InternedNames& names);
 
 /// The data model's API calls for `records`, in the order they began, each named as the
-/// program called it ("cudaMemcpy"), a name looked up once per kind of call.
-/// Taken by value: the records are gone once the calls are made.
-std::vector<ApiCall> to_api_calls(std::vector<ApiCallRecord> records);
+/// program called it ("cudaMemcpy"), a name looked up once per kind of call; each call made
+/// only as its row is written (MadeRows).
+class NamedApiCalls {
+ public:
+  explicit NamedApiCalls(std::vector<ApiCallRecord> records);
+
+  std::size_t size() const { return records_.size(); }
+  /// Call `i` in the order they began, made into `into` (its name's room kept). Safe from several threads.
+  void make(std::size_t i, ApiCall& into) const;
+  /// The calls for the measurement's writer; this object must outlive them.
+  MadeRows<ApiCall> rows() const;
+
+ private:
+  std::vector<ApiCallRecord> records_;                      // by start
+  std::unordered_map<std::uint32_t, std::string> names_;   // by callback id
+};
 
 }  // namespace labbook::profiler

@@ -69,11 +69,11 @@ void Collector::finish(const std::string& stop_reason) {
     // At exit the program's work is done, so the rows may be made on threads of their own;
     // not in a signal handler, where starting a thread is not safe.
     const MeasurementWriting writing = stop_reason == "exit" ? MeasurementWriting::SideBySide : MeasurementWriting::OneThread;
-    const KernelRows kernels = m.trace_kernels ? m.trace_kernels->rows() : KernelRows{};
+    const MadeTables made = m.trace ? m.trace->tables() : MadeTables{};
     if (config_.output_fd >= 0)
-      write_measurement_text(m.measurement, kernels,
+      write_measurement_text(m.measurement, made,
                              [this](std::string_view piece) { write_all(config_.output_fd, piece); }, writing);
-    else write_measurement(m.measurement, kernels, config_.output, writing);
+    else write_measurement(m.measurement, made, config_.output, writing);
   } catch (const Error& e) {
     if (!built) finish_stages_.built_ns = now_ns();   // the time went to building; nothing was written
     std::fprintf(stderr, "labbook collector: %s\n", e.what());

@@ -81,8 +81,8 @@ void JoinedKernels::make(std::size_t i, Kernel& k) const {
   take_metrics(k, launch, metrics_);
 }
 
-KernelRows JoinedKernels::rows() const {
-  KernelRows rows{rows_.size(), std::nullopt, [this](std::size_t i, Kernel& into) { make(i, into); }};
+MadeRows<Kernel> JoinedKernels::rows() const {
+  MadeRows<Kernel> rows{rows_.size(), [this](std::size_t i, Kernel& into) { make(i, into); }, std::nullopt};
   for (const KernelRecord& r : records_) {
     const std::uint64_t earliest = std::min(r.start_ns, r.end_ns);
     if (!rows.earliest_ns || earliest < *rows.earliest_ns) rows.earliest_ns = earliest;

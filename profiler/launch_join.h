@@ -42,7 +42,7 @@ using RangePaths = std::function<std::string(std::size_t)>;
 /// A trace run's kernels: each record takes the first launch of its call (correlation id) not
 /// yet taken with its name, in the order the GPU started them; selected launches get their
 /// metrics. A record no launch claims is numbered after every launch and said in unmatched().
-/// The join is kept small and each kernel made only as its row is written (KernelRows).
+/// The join is kept small and each kernel made only as its row is written (MadeRows).
 class JoinedKernels {
  public:
   JoinedKernels(std::vector<KernelRecord> records, std::vector<Launch> launches, LaunchMetrics metrics,
@@ -54,7 +54,7 @@ class JoinedKernels {
   /// One message per kernel record no launch claimed.
   const std::vector<std::string>& unmatched() const { return unmatched_; }
   /// The kernels for the measurement's writer; this object must outlive them.
-  KernelRows rows() const;
+  MadeRows<Kernel> rows() const;
 
  private:
   struct Row {

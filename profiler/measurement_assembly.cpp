@@ -70,11 +70,11 @@ AssembledMeasurement assemble_measurement(MeasurementParts parts) {
     ActivityBatch batch = parts.tracer->take();
     name_copy_ranges(batch.copies, parts.launches.range_by_correlation, path_of);
     m.copies = std::move(batch.copies);
-    m.api_calls = to_api_calls(std::move(batch.api_calls));
     m.memory_events = std::move(batch.memory_events);
-    const JoinedKernels& joined = assembled.trace_kernels.emplace(
-        std::move(batch.kernels), std::move(parts.launches.launches), std::move(metrics), path_of);
-    for (const std::string& message : joined.unmatched()) issues.add("unmatched_kernel", message);
+    const TraceRows& trace = assembled.trace.emplace(TraceRows{
+        JoinedKernels(std::move(batch.kernels), std::move(parts.launches.launches), std::move(metrics), path_of),
+        NamedApiCalls(std::move(batch.api_calls))});
+    for (const std::string& message : trace.kernels.unmatched()) issues.add("unmatched_kernel", message);
   } else if (profiled) {
     m.kernels = std::move(profiled->kernels);
     m.launch_tally = std::move(profiled->tally);

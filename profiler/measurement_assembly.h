@@ -10,6 +10,7 @@
 #include "collector.h"
 #include "labbook/model/measurement.h"
 #include "launch_book.h"
+#include "activity_records.h"
 #include "launch_join.h"
 
 namespace labbook::profiler {
@@ -32,10 +33,17 @@ struct MeasurementParts {
   IssueLog& issues;                     // the run's, added to here
 };
 
-/// A run's measurement, and in a trace run its kernels, made only as they are written.
+/// A trace run's kernels and API calls, made only as the measurement's rows are written.
+struct TraceRows {
+  JoinedKernels kernels;
+  NamedApiCalls api_calls;
+  MadeTables tables() const { return {kernels.rows(), api_calls.rows()}; }
+};
+
+/// A run's measurement: in a trace run, its kernels and API calls in `trace` instead.
 struct AssembledMeasurement {
-  Measurement measurement;                    ///< its kernels, without the trace
-  std::optional<JoinedKernels> trace_kernels;
+  Measurement measurement;
+  std::optional<TraceRows> trace;
 };
 
 /// The run's measurement, its stop reason left to the caller.

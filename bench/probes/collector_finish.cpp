@@ -1,7 +1,8 @@
-// What the collector's finishing costs at a trace run's exit (its kernels joined, made and
-// written), with the kernels held as Kernel objects and then written, or made one at a time
-// as their rows are written (KernelRows), in a fresh process as at a program's exit. The
-// launches and kernel records are made up, 32 NVTX ranges, as many_launches holds them.
+// What the collector's finishing costs at a trace run's exit (its kernels joined, its kernels
+// and API calls made and written), with them held as the data model's objects and then
+// written, or made one at a time as their rows are written (MadeTables), in a fresh process
+// as at a program's exit. The launches, kernel records and launch calls are made up, 32 NVTX
+// ranges, as many_launches holds them.
 //   collector_finish_probe LAUNCHES held|rows OUTPUT
 #include <sys/resource.h>
 
@@ -11,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include <cupti_runtime_cbid.h>
+
+#include "activity_records.h"
 #include "labbook/model/measurement_json.h"
 #include "launch_join.h"
 
@@ -37,8 +41,10 @@ int main(int argc, char** argv) {
   static const std::string mangled = "_Z10readOffsetPKfS0_Pfii";
   std::vector<Launch> launches;
   std::vector<KernelRecord> records;
+  std::vector<ApiCallRecord> calls;
   launches.reserve(count);
   records.reserve(count);
+  calls.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     const auto correlation = static_cast<std::uint32_t>(2 * i + 10);
     launches.push_back({i, &mangled, 1 + i * 32 / count, 7, 0, correlation, correlation + 1, DefaultStream::None, false, false});
@@ -49,6 +55,7 @@ int main(int argc, char** argv) {
     r.grid[0] = 8192, r.grid[1] = r.grid[2] = 1, r.block[0] = 512, r.block[1] = r.block[2] = 1;
     r.registers_per_thread = 16;
     records.push_back(r);
+    calls.push_back({CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 7, correlation, r.start_ns - 2000, r.start_ns - 1500});
   }
   const long before = peak_kib();
   const auto started = std::chrono::steady_clock::now();
@@ -56,12 +63,15 @@ int main(int argc, char** argv) {
   m.program.mode = "trace";
   const JoinedKernels joined(std::move(records), std::move(launches), {},
                              [](std::size_t range) { return range ? "loop/offset " + std::to_string(range) : ""; });
+  const NamedApiCalls named(std::move(calls));
   if (held) {
     m.kernels.resize(joined.size());
     for (std::size_t i = 0; i < joined.size(); ++i) joined.make(i, m.kernels[i]);
+    m.api_calls.resize(named.size());
+    for (std::size_t i = 0; i < named.size(); ++i) named.make(i, m.api_calls[i]);
     write_measurement(m, argv[3], MeasurementWriting::SideBySide);
   } else {
-    write_measurement(m, joined.rows(), argv[3], MeasurementWriting::SideBySide);
+    write_measurement(m, MadeTables{joined.rows(), named.rows()}, argv[3], MeasurementWriting::SideBySide);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::printf("%.4f %ld\n", seconds, peak_kib() - before);

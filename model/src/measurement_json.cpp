@@ -166,10 +166,10 @@ std::string text_of(const json& v, int indent) { return v.dump(indent, ' ', fals
 
 void write_measurement_text(const Measurement& m, const std::function<void(std::string_view)>& sink,
                             MeasurementWriting writing) {
-  write_measurement_text(m, KernelRows{}, sink, writing);
+  write_measurement_text(m, MadeTables{}, sink, writing);
 }
 
-void write_measurement_text(const Measurement& m, const KernelRows& kernels,
+void write_measurement_text(const Measurement& m, const MadeTables& made,
                             const std::function<void(std::string_view)>& sink, MeasurementWriting writing) {
   json head_fields = head_json(m);
   head_fields["schema_version"] = kMeasurementSchemaVersion;   // the tables are this version's
@@ -177,7 +177,7 @@ void write_measurement_text(const Measurement& m, const KernelRows& kernels,
   head.erase(head.rfind('}'));
   while (!head.empty() && head.back() == '\n') head.pop_back();
   sink(head);
-  write_record_tables(m, kernels.make ? &kernels : nullptr, sink, writing);
+  write_record_tables(m, made, sink, writing);
   sink("\n}\n");
 }
 
@@ -294,12 +294,12 @@ Measurement measurement_from_json(const json& j, const std::string& origin) {
 }
 
 void write_measurement(const Measurement& m, const std::string& path, MeasurementWriting writing) {
-  write_measurement(m, KernelRows{}, path, writing);
+  write_measurement(m, MadeTables{}, path, writing);
 }
 
-void write_measurement(const Measurement& m, const KernelRows& kernels, const std::string& path, MeasurementWriting writing) {
+void write_measurement(const Measurement& m, const MadeTables& made, const std::string& path, MeasurementWriting writing) {
   AtomicFileWriter file(path);
-  write_measurement_text(m, kernels, [&file](std::string_view piece) { file.write(piece); }, writing);
+  write_measurement_text(m, made, [&file](std::string_view piece) { file.write(piece); }, writing);
   file.commit();
 }
 

@@ -148,8 +148,9 @@ class Tables {
   void value_of(const Make& make) {
     if (!interning_) value(make());
   }
-  /// Where rows are made as they are written (KernelRows): the row's kernel, one per span.
-  Kernel made;
+  /// Where rows are made as they are written (MadeTables): the row's record, one per span.
+  Kernel made_kernel;
+  ApiCall made_call;
   /// Hands what is held to the sink.
   void flush() {
     sink_(out_);
@@ -199,9 +200,8 @@ class Tables {
   std::size_t next_recent_ = 0;
 };
 
-/// Goes through the measurement's tables, row by row, with `t`; the kernels are `made`'s
-/// where given.
-void record_tables(const Measurement& m, const KernelRows* made, Tables& t) {
+/// Goes through the measurement's tables, row by row, with `t`; those `made` makes from it.
+void record_tables(const Measurement& m, const MadeTables& made, Tables& t) {
   t.begin("ranges", {"id", "name", "path", "thread", "depth", "process_wide", "start_ns", "end_ns", "payload"}, {"name", "path"});
   for (const auto& r : m.ranges) {
     t.row();
@@ -219,9 +219,10 @@ void record_tables(const Measurement& m, const KernelRows* made, Tables& t) {
   const bool ordinals = m.launch_tally.has_value();
   if (ordinals) kernel_columns.push_back("ordinal");
   t.begin("kernels", kernel_columns, {"name", "mangled", "range", "default_stream"});
-  t.rows(made ? made->count : m.kernels.size(), [&m, made, ordinals](Tables& r, std::size_t i) {
-    if (made) made->make(i, r.made);
-    const Kernel& k = made ? r.made : m.kernels[i];
+  const MadeRows<Kernel>& made_kernels = made.kernels;
+  t.rows(made_kernels.make ? made_kernels.count : m.kernels.size(), [&m, &made_kernels, ordinals](Tables& r, std::size_t i) {
+    if (made_kernels.make) made_kernels.make(i, r.made_kernel);
+    const Kernel& k = made_kernels.make ? r.made_kernel : m.kernels[i];
     r.row();
     r.integer(k.launch), r.text(k.name), r.text(k.mangled), r.text(k.range), r.integer(k.thread);
     r.integer(k.device), r.integer(k.stream), r.integer(k.correlation), r.dims(k.grid), r.dims(k.block);
@@ -248,8 +249,10 @@ void record_tables(const Measurement& m, const KernelRows* made, Tables& t) {
   }
   t.end();
   t.begin("api_calls", {"name", "thread", "correlation", "start_ns", "end_ns"}, {"name"});
-  t.rows(m.api_calls.size(), [&m](Tables& r, std::size_t i) {
-    const ApiCall& a = m.api_calls[i];
+  const MadeRows<ApiCall>& made_calls = made.api_calls;
+  t.rows(made_calls.make ? made_calls.count : m.api_calls.size(), [&m, &made_calls](Tables& r, std::size_t i) {
+    if (made_calls.make) made_calls.make(i, r.made_call);
+    const ApiCall& a = made_calls.make ? r.made_call : m.api_calls[i];
     r.row();
     r.text(a.name), r.integer(a.thread), r.integer(a.correlation), r.time(a.start_ns), r.time(a.end_ns);
     r.end_row();
@@ -267,14 +270,15 @@ void record_tables(const Measurement& m, const KernelRows* made, Tables& t) {
 
 }  // namespace
 
-void write_record_tables(const Measurement& m, const KernelRows* kernels,
+void write_record_tables(const Measurement& m, const MadeTables& made,
                          const std::function<void(std::string_view)>& sink, MeasurementWriting writing) {
   std::uint64_t origin = earliest_time_ns(m);   // 0: no times
-  if (kernels && kernels->earliest_ns && (origin == 0 || *kernels->earliest_ns < origin)) origin = *kernels->earliest_ns;
+  for (const std::optional<std::uint64_t>& t : {made.kernels.earliest_ns, made.api_calls.earliest_ns})
+    if (t && (origin == 0 || *t < origin)) origin = *t;
   Tables t(origin, sink, writing);
-  record_tables(m, kernels, t);   // numbers the strings
+  record_tables(m, made, t);   // numbers the strings
   t.write_strings();
-  record_tables(m, kernels, t);
+  record_tables(m, made, t);
   t.flush();
 }
 

@@ -20,8 +20,8 @@ std::string text_of(const nlohmann::json& v, int indent = -1);
 nlohmann::json sass_json(const Kernel& k);
 
 /// The strings and the record tables, each row on a line: the members between the file's
-/// head and its closing brace. The kernels are `kernels`' where given, else `m.kernels`.
-void write_record_tables(const Measurement& m, const KernelRows* kernels,
+/// head and its closing brace; a table `made` makes is written from it, not from `m`.
+void write_record_tables(const Measurement& m, const MadeTables& made,
                          const std::function<void(std::string_view)>& sink, MeasurementWriting writing);
 
 }  // namespace labbook

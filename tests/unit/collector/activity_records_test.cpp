@@ -17,7 +17,13 @@ TEST(ActivityRecords, ApiCallsComeInTheOrderTheyBeganWhateverOrderTheyWereRecord
       {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 8, 5, 200, 205},
       {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 7, 8, 500, 510},
   };
-  const std::vector<labbook::ApiCall> calls = to_api_calls(records);
+  const NamedApiCalls named(records);
+  std::vector<labbook::ApiCall> calls;
+  labbook::ApiCall into;   // one call made in turn, as the measurement's writer makes them
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    named.make(i, into);
+    calls.push_back(into);
+  }
   ASSERT_EQ(calls.size(), records.size());
   std::vector<std::uint32_t> order;
   for (const auto& c : calls) order.push_back(c.correlation);
@@ -27,4 +33,5 @@ TEST(ActivityRecords, ApiCallsComeInTheOrderTheyBeganWhateverOrderTheyWereRecord
   EXPECT_EQ(calls[2].thread, 8u);
   EXPECT_EQ(calls[4].start_ns, 500u);
   EXPECT_EQ(calls[4].end_ns, 510u);
+  EXPECT_EQ(named.rows().earliest_ns, 100u);
 }

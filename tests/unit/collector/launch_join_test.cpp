@@ -69,7 +69,7 @@ TEST(LaunchJoin, RecordsTakeTheirLaunchesByCallAndNameInStartOrder) {
   EXPECT_TRUE(kernels[5].metrics.empty());
   ASSERT_EQ(joined.unmatched().size(), 1u);
   EXPECT_EQ(joined.unmatched()[0], "kernel a() has no launch record (correlation 99)");
-  const KernelRows rows = joined.rows();
+  const MadeRows<Kernel> rows = joined.rows();
   EXPECT_EQ(rows.count, 6u);
   EXPECT_EQ(rows.earliest_ns, 50u) << "the unclaimed record started first";
 }

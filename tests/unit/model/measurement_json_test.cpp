@@ -265,9 +265,9 @@ TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
   std::remove(path.c_str());
 }
 
-// The collector's kernels are made as their rows are written (KernelRows), in spans side by
-// side: each span must make its own, and the kernels' earliest time must set the origin.
-TEST(MeasurementJson, KernelsMadeAsTheirRowsAreWrittenGiveTheSameText) {
+// The collector's kernels and API calls are made as their rows are written (MadeTables), in
+// spans side by side: each span must make its own, and their earliest time must set the origin.
+TEST(MeasurementJson, RecordsMadeAsTheirRowsAreWrittenGiveTheSameText) {
   Measurement m = sample();
   const Kernel model = m.kernels.front();
   for (std::uint64_t i = 0; i < 20000; ++i) {
@@ -276,15 +276,22 @@ TEST(MeasurementJson, KernelsMadeAsTheirRowsAreWrittenGiveTheSameText) {
     k.range = "round=" + std::to_string(i / 1000);
     if (i % 7 == 0) k.metrics["dram__bytes_read.sum"] = static_cast<double>(i);
     m.kernels.push_back(k);
+    m.api_calls.push_back({i % 3 ? "cudaLaunchKernel" : "call " + std::to_string(i / 500), 1, static_cast<std::uint32_t>(i),
+                           1000 + 10 * i, 1000 + 10 * i + 5});
   }
-  m.kernels.front().start_ns = 1;   // before every other record
-  Measurement without_kernels = m;
-  without_kernels.kernels.clear();
-  const KernelRows rows{m.kernels.size(), 1, [&m](std::size_t i, Kernel& into) { into = m.kernels[i]; }};
-  for (MeasurementWriting writing : {MeasurementWriting::OneThread, MeasurementWriting::SideBySide}) {
-    std::string text;
-    write_measurement_text(without_kernels, rows, [&](std::string_view piece) { text += piece; }, writing);
-    EXPECT_TRUE(text == measurement_text(m)) << "writing " << static_cast<int>(writing);
+  for (const bool calls_first : {false, true}) {   // each table's earliest time is the origin in turn
+    m.kernels.front().start_ns = calls_first ? 2 : 1;
+    m.api_calls.front().start_ns = calls_first ? 1 : 2;
+    Measurement held_elsewhere = m;
+    held_elsewhere.kernels.clear();
+    held_elsewhere.api_calls.clear();
+    const MadeTables made{{m.kernels.size(), [&m](std::size_t i, Kernel& into) { into = m.kernels[i]; }, calls_first ? 2 : 1},
+                          {m.api_calls.size(), [&m](std::size_t i, ApiCall& into) { into = m.api_calls[i]; }, calls_first ? 1 : 2}};
+    for (MeasurementWriting writing : {MeasurementWriting::OneThread, MeasurementWriting::SideBySide}) {
+      std::string text;
+      write_measurement_text(held_elsewhere, made, [&](std::string_view piece) { text += piece; }, writing);
+      EXPECT_TRUE(text == measurement_text(m)) << "writing " << static_cast<int>(writing) << ", calls first " << calls_first;
+    }
   }
 }
 

@@ -46,21 +46,28 @@ void write_measurement_text(const Measurement&, const std::function<void(std::st
 /// Writes atomically (temporary file + rename). Throws labbook::Error.
 void write_measurement(const Measurement&, const std::string& path, MeasurementWriting = MeasurementWriting::OneThread);
 
-/// Kernels made one at a time as their rows are written, by a writer that holds its launches
-/// in a smaller form: the collector's 10^5 Kernel objects were 40 MB of fresh memory, paged in
+/// Records made one at a time as their rows are written, by a writer that holds them in a
+/// smaller form: the collector's 10^5 Kernel objects were 40 MB of fresh memory, paged in
 /// while the program waited for its exit.
-struct KernelRows {
+template <typename Record>
+struct MadeRows {
   std::size_t count = 0;
+  /// Row `i`'s record, made into `into`, which is reused from row to row; called from several
+  /// threads at once with MeasurementWriting::SideBySide. Empty: the measurement's own are written.
+  std::function<void(std::size_t i, Record& into)> make;
   std::optional<std::uint64_t> earliest_ns;   ///< the earliest start or end among them
-  /// Row `i`'s kernel, made into `into`, which is reused from row to row; called from several
-  /// threads at once with MeasurementWriting::SideBySide.
-  std::function<void(std::size_t i, Kernel& into)> make;
 };
 
-/// The same text as for `m` holding `kernels`' kernels in order; `m.kernels` is not written.
-void write_measurement_text(const Measurement& m, const KernelRows& kernels,
+/// The tables whose rows are made as they are written, in place of the measurement's own.
+struct MadeTables {
+  MadeRows<Kernel> kernels;
+  MadeRows<ApiCall> api_calls;
+};
+
+/// The same text as for `m` holding `made`'s records in order.
+void write_measurement_text(const Measurement& m, const MadeTables& made,
                             const std::function<void(std::string_view)>& sink, MeasurementWriting);
 /// Writes it atomically. Throws labbook::Error.
-void write_measurement(const Measurement& m, const KernelRows& kernels, const std::string& path, MeasurementWriting);
+void write_measurement(const Measurement& m, const MadeTables& made, const std::string& path, MeasurementWriting);
 
 }  // namespace labbook
