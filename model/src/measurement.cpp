@@ -18,17 +18,17 @@ std::optional<double> Kernel::duration_ns() const {
 
 std::string Kernel::range_or_name() const { return range.empty() ? kernel_short_name(name) : range; }
 
-std::uint64_t earliest_time_ns(const Measurement& m) {
-  std::uint64_t earliest = std::numeric_limits<std::uint64_t>::max();
+std::optional<std::uint64_t> earliest_time_ns(const Measurement& m) {
+  std::optional<std::uint64_t> earliest;
   const auto see = [&](std::optional<std::uint64_t> t) {
-    if (t) earliest = std::min(earliest, *t);
+    if (t && (!earliest || *t < *earliest)) earliest = t;
   };
   for (const auto& r : m.ranges) see(r.start_ns), see(r.end_ns);
   for (const auto& k : m.kernels) see(k.start_ns), see(k.end_ns);
   for (const auto& c : m.copies) see(c.start_ns), see(c.end_ns);
   for (const auto& a : m.api_calls) see(a.start_ns), see(a.end_ns);
   for (const auto& e : m.memory_events) see(e.start_ns), see(e.end_ns);
-  return earliest == std::numeric_limits<std::uint64_t>::max() ? 0 : earliest;
+  return earliest;
 }
 
 std::vector<const Kernel*> sass_covered(const std::vector<Kernel>& kernels, const Kernel& with_sass) {

@@ -272,10 +272,10 @@ void record_tables(const Measurement& m, const MadeTables& made, Tables& t) {
 
 void write_record_tables(const Measurement& m, const MadeTables& made,
                          const std::function<void(std::string_view)>& sink, MeasurementWriting writing) {
-  std::uint64_t origin = earliest_time_ns(m);   // 0: no times
+  std::optional<std::uint64_t> origin = earliest_time_ns(m);
   for (const std::optional<std::uint64_t>& t : {made.kernels.earliest_ns, made.api_calls.earliest_ns})
-    if (t && (origin == 0 || *t < origin)) origin = *t;
-  Tables t(origin, sink, writing);
+    if (t && (!origin || *t < *origin)) origin = t;
+  Tables t(origin.value_or(0), sink, writing);
   record_tables(m, made, t);   // numbers the strings
   t.write_strings();
   record_tables(m, made, t);

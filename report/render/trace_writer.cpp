@@ -224,7 +224,7 @@ void write_in_spans(EventWriter& events, std::size_t count, Write write) {
 }
 
 void write_events(const Measurement& m, EventWriter& events) {
-  const std::uint64_t origin = earliest_time_ns(m);
+  const std::uint64_t origin = earliest_time_ns(m).value_or(0);
   name_event(events, "process_name", kHostPid, 0, "host");
   for (const auto& d : m.devices)
     name_event(events, "process_name", device_pid(d.ordinal), 0, "GPU " + std::to_string(d.ordinal) + ": " + d.name);
@@ -310,7 +310,7 @@ void write_events(const Measurement& m, EventWriter& events) {
 DeflatedPiece as_is(std::string_view text) { return {std::string(text), 0, text.size()}; }
 
 void write_trace_to(const Measurement& m, const TraceOutput& output) {
-  EventWriter events(earliest_time_ns(m), output);
+  EventWriter events(earliest_time_ns(m).value_or(0), output);
   write_events(m, events);
 }
 }  // namespace

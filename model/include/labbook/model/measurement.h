@@ -212,9 +212,10 @@ struct Measurement {
   bool has_issue(const std::string& code) const;
 };
 
-/// The earliest time any record gives (a start or an end), or 0 without one: where the
-/// file's tables and the trace count their times from.
-std::uint64_t earliest_time_ns(const Measurement&);
+/// The earliest time any record gives (a start or an end), none without one: where the
+/// file's tables and the trace count their times from (0 without one). A record may hold 0
+/// itself (CUPTI's copy whose times it could not collect).
+std::optional<std::uint64_t> earliest_time_ns(const Measurement&);
 
 /// Launches by (NVTX path, mangled name); the keys view strings held elsewhere.
 using LaunchCounts = std::map<std::pair<std::string_view, std::string_view>, std::uint64_t>;
