@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
+#include "activity_records.h"
 #include "collector.h"
 #include "labbook/model/measurement.h"
 #include "launch_book.h"
-#include "activity_records.h"
 #include "launch_join.h"
 
 namespace labbook::profiler {
