@@ -175,12 +175,8 @@ void NamedApiCalls::make(std::size_t i, ApiCall& into) const {
 }
 
 MadeRows<ApiCall> NamedApiCalls::rows() const {
-  MadeRows<ApiCall> rows{records_.size(), [this](std::size_t i, ApiCall& into) { make(i, into); }, std::nullopt};
-  for (const ApiCallRecord& r : records_) {
-    const std::uint64_t earliest = std::min(r.start_ns, r.end_ns);
-    if (!rows.earliest_ns || earliest < *rows.earliest_ns) rows.earliest_ns = earliest;
-  }
-  return rows;
+  return {records_.size(), [this](std::size_t i, ApiCall& into) { make(i, into); },
+          earliest_record_time_ns(records_)};
 }
 
 }  // namespace labbook::profiler

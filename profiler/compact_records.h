@@ -6,10 +6,13 @@
 /// each), held from CUPTI's record to the end, were most of the collector's 100 MB above the
 /// program; a kernel's names are now copied only as its row is written (JoinedKernels). No
 /// CUPTI.
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "labbook/model/measurement.h"
 
@@ -29,6 +32,18 @@ struct ApiCallRecord {
   std::uint32_t thread = 0, correlation = 0;
   std::uint64_t start_ns = 0, end_ns = 0;
 };
+
+/// The earliest start or end among `records` (kernels' or API calls'), none without one: where
+/// the measurement's times count from.
+template <typename Record>
+std::optional<std::uint64_t> earliest_record_time_ns(const std::vector<Record>& records) {
+  std::optional<std::uint64_t> earliest;
+  for (const Record& r : records) {
+    const std::uint64_t t = std::min(r.start_ns, r.end_ns);
+    if (!earliest || t < *earliest) earliest = t;
+  }
+  return earliest;
+}
 
 /// Each name kept once; a pointer stays valid while the table lives. Safe from any thread.
 class InternedNames {

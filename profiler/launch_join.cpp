@@ -82,12 +82,8 @@ void JoinedKernels::make(std::size_t i, Kernel& k) const {
 }
 
 MadeRows<Kernel> JoinedKernels::rows() const {
-  MadeRows<Kernel> rows{rows_.size(), [this](std::size_t i, Kernel& into) { make(i, into); }, std::nullopt};
-  for (const KernelRecord& r : records_) {
-    const std::uint64_t earliest = std::min(r.start_ns, r.end_ns);
-    if (!rows.earliest_ns || earliest < *rows.earliest_ns) rows.earliest_ns = earliest;
-  }
-  return rows;
+  return {rows_.size(), [this](std::size_t i, Kernel& into) { make(i, into); },
+          earliest_record_time_ns(records_)};
 }
 
 std::vector<Kernel> kernels_from_launches(const std::vector<Launch>& launches, const LaunchMetrics& metrics,
