@@ -90,22 +90,6 @@ struct ProfileOptions {
 /// it). Throws UsageError for a command-line mistake before running anything.
 int profile(const ProfileOptions&);
 
-/// Writes summary.{md,html,json}, timeline.svg, trace.json.gz and measurements.json for `m`,
-/// each on its own: one that fails is said on stderr and as an issue in the measurement
-/// (written again when another failed). The four are written side by side. Returns how
-/// many of the four were written; `pictures` receives the summary's pictures, `seconds` how
-/// long each output took (LABBOOK_VERBOSE).
-struct OutputSeconds {
-  const char* what;
-  double seconds;
-};
-int write_profile_outputs(const Measurement& m, const std::string& out_dir, std::size_t* pictures = nullptr,
-                          std::vector<OutputSeconds>* seconds = nullptr);
-/// What write_profile_outputs() writes when nothing fails: trace, timeline, summary, measurement.
-constexpr int kProfileOutputs = 4;
-/// Their files besides the summary's pictures: summary.{md,html,json}, labbook.css,
-/// timeline.svg, trace.json.gz, measurements.json.
-constexpr std::size_t kProfileFiles = 7;
 /// write_profile_outputs() for a measurement file.
 int summarize(const std::string& measurement, const std::string& out_dir);
 

@@ -5,9 +5,6 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
-#include <functional>
-#include <future>
-#include <optional>
 #include <vector>
 
 #include "activity_summary.h"
@@ -15,19 +12,15 @@
 #include "commands.h"
 #include "gpu_probe.h"
 #include "install_layout.h"
-#include "labbook/model/atomic_file.h"
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/metric_catalog.h"
 #include "launch_filter.h"
 #include "program_runner.h"
+#include "profile_outputs.h"
 #include "profile_session.h"
-#include "profile_summary.h"
 #include "source_lines.h"
-#include "sheet_files.h"
 #include "stopwatch.h"
-#include "timeline_svg.h"
-#include "trace_writer.h"
 
 namespace labbook::cli {
 
@@ -107,76 +100,6 @@ ProfileRequest checked_request(const ProfileOptions& options) {
 
 }  // namespace
 
-int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures,
-                          std::vector<OutputSeconds>* seconds) {
-  // The writers only read the measurement, so they run side by side: after the program
-  // ends, a user waits for the slowest of them (trace.json.gz), not for all four. What they
-  // write is `measured`, or, once an output failed, a copy that says so (10^5 launches are
-  // too many to copy on every run).
-  const Measurement* shown = &measured;
-  std::optional<Measurement> with_failures;
-  struct Output {
-    const char* what;
-    std::function<void()> write;
-    bool shows_issues;   // the summary and the measurement list the measurement's issues
-    std::string failure;
-    double seconds = 0;
-  };
-  std::vector<Output> outputs = {
-      {"trace.json.gz", [&] { report::write_chrome_trace(*shown, out + "/trace.json.gz"); }, false, ""},
-      {"timeline.svg", [&] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(*shown)); }, false, ""},
-      {"summary.md/html/json",
-       [&] {
-         // The roofline's FMA ceilings: the labs' published peaks, where this labbook has them.
-         const std::string peaks_file = install_layout().labs() + "/peaks.toml";
-         const auto peaks = std::filesystem::exists(peaks_file) ? report::load_arithmetic_peaks(peaks_file)
-                                                                : std::vector<report::ArithmeticPeak>{};
-         const report::Sheet summary = report::build_profile_summary(*shown, "timeline.svg", peaks);
-         report::write_sheet(summary, out, "summary");
-         if (pictures) *pictures = summary.figures.size();
-       },
-       true, ""},
-      {"measurements.json", [&] { write_measurement(*shown, out + "/measurements.json", MeasurementWriting::SideBySide); },
-       true, ""},
-  };
-  const auto attempt = [](Output& o) {
-    const auto started = std::chrono::steady_clock::now();
-    try {
-      o.write();
-    } catch (const std::exception& e) {
-      o.failure = e.what();
-    }
-    o.seconds += profiler::seconds_since(started);
-  };
-  std::vector<std::future<void>> running;
-  for (auto& o : outputs) running.push_back(std::async(std::launch::async, attempt, std::ref(o)));
-  for (auto& r : running) r.get();
-  int written = 0;
-  const auto record_failure = [&](const Output& o) {
-    std::fprintf(stderr, "labbook: could not write %s: %s\n", o.what, o.failure.c_str());
-    if (!with_failures) with_failures = measured, shown = &*with_failures;
-    with_failures->issues.push_back({"report_failed", std::string("could not write ") + o.what + ": " + o.failure});
-  };
-  for (const auto& o : outputs) {
-    if (o.failure.empty()) ++written;
-    else record_failure(o);
-  }
-  // The summary and the measurement say what could not be written: written again when
-  // something failed, now that the measurement holds the failure.
-  if (written < static_cast<int>(outputs.size()))
-    for (Output& o : outputs) {
-      if (!o.shows_issues || !o.failure.empty()) continue;
-      attempt(o);
-      if (!o.failure.empty()) {
-        --written;
-        record_failure(o);
-      }
-    }
-  if (seconds)
-    for (const Output& o : outputs) seconds->push_back({o.what, o.seconds});
-  return written;
-}
-
 int profile(const ProfileOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const ProfileRequest checked = checked_request(options);
@@ -188,7 +111,19 @@ int profile(const ProfileOptions& options) {
   ProfileRequest request = checked;
   const std::string out = options.out_dir.empty() ? default_out_dir(options.command.at(0)) : options.out_dir;
   request.work_dir = out + "/runs";
+  // A trace-only run's trace.json.gz and timeline.svg are written while the program ends:
+  // at 10^5 launches its teardown takes as long as they do.
+  std::vector<OutputSeconds> written_early;
+  request.while_ending = [&](const Measurement& m) {
+    try {
+      std::filesystem::create_directories(out);
+      written_early = write_trace_outputs(m, out);
+    } catch (const std::exception&) {
+      // Written again after the exit, where the failure is reported.
+    }
+  };
   const ProfileOutcome outcome = profile_program(request);
+  if (!outcome.given_while_ending) written_early.clear();
   if (!outcome.collected) {
     std::fprintf(stderr, "labbook: %s\n", outcome.problem.c_str());
     return profile_exit_code(outcome.exit_code, false);
@@ -200,7 +135,7 @@ int profile(const ProfileOptions& options) {
   std::vector<OutputSeconds> output_seconds;
   try {
     std::filesystem::create_directories(out);
-    written = write_profile_outputs(m, out, &pictures, &output_seconds);
+    written = write_profile_outputs(m, out, &pictures, &output_seconds, written_early);
     // measurements.json holds every run's: their own files would be a second copy. Kept
     // when anything could not be written, the merged measurement perhaps among them.
     const char* keep = std::getenv("LABBOOK_KEEP_RUNS");
@@ -212,7 +147,8 @@ int profile(const ProfileOptions& options) {
     std::fprintf(stderr, "labbook: %.3f s in all, %.3f s of it writing the report", profiler::seconds_since(started),
                  profiler::seconds_since(reporting));
     for (std::size_t i = 0; i < output_seconds.size(); ++i)
-      std::fprintf(stderr, "%s%s %.3f s", i ? ", " : " (", output_seconds[i].what, output_seconds[i].seconds);
+      std::fprintf(stderr, "%s%s %.3f s%s", i ? ", " : " (", output_seconds[i].what.c_str(), output_seconds[i].seconds,
+                   output_seconds[i].early ? " while the program ended" : "");
     std::fprintf(stderr, "%s\n", output_seconds.empty() ? "" : ")");
   }
   print_gpu_activities(m);

@@ -32,8 +32,11 @@ std::chrono::system_clock::time_point modified(const struct stat& s) {
 
 }  // namespace
 
-MeasurementWatch::MeasurementWatch(std::string path, Reader read)
-    : path_(std::move(path)), name_(std::filesystem::path(path_).filename().string()), read_(std::move(read)) {
+MeasurementWatch::MeasurementWatch(std::string path, Reader read, Then then)
+    : path_(std::move(path)),
+      name_(std::filesystem::path(path_).filename().string()),
+      read_(std::move(read)),
+      then_(std::move(then)) {
   inotify_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   stop_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   std::string folder = std::filesystem::path(path_).parent_path().string();
@@ -88,6 +91,7 @@ void MeasurementWatch::read_now() {
     struct stat now {};
     if (::stat(path_.c_str(), &now) != 0 || !same_file(now, identity_)) return;   // replaced while read
     read_early_ = EarlyRead{std::move(m), seconds_since(started), 0};
+    if (then_) then_(read_early_->measurement);
   } catch (...) {
     // Whatever went wrong is said by the reading after the exit, which reads it again.
   }

@@ -29,7 +29,9 @@ struct EarlyRead {
 class MeasurementWatch {
  public:
   using Reader = std::function<Measurement(const std::string&)>;
-  MeasurementWatch(std::string path, Reader read);
+  /// Given what was read, on the watch's thread, once it is kept; take() waits for it.
+  using Then = std::function<void(const Measurement&)>;
+  MeasurementWatch(std::string path, Reader read, Then then = {});
   ~MeasurementWatch();   ///< stops watching; waits for a read under way
   MeasurementWatch(const MeasurementWatch&) = delete;
   MeasurementWatch& operator=(const MeasurementWatch&) = delete;
@@ -46,6 +48,7 @@ class MeasurementWatch {
 
   std::string path_, name_;
   Reader read_;
+  Then then_;
   int inotify_ = -1, stop_ = -1, held_ = -1;
   std::thread thread_;
   std::optional<EarlyRead> read_early_;

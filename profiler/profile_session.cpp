@@ -33,6 +33,7 @@ struct RunSpec {
   std::optional<std::uint64_t> expected_launches = std::nullopt;   ///< a metrics run after the trace run: CollectorRun's
   bool without_stops = false;                                      ///< the same: CollectorRun's
   bool profiled_only = false;                                      ///< a metrics run that joins another: CollectorRun's
+  bool while_ending = false;   ///< its measurement given to ProfileRequest::while_ending once read
 };
 
 /// The file through which the first application-replay run tells later runs the pass plan.
@@ -73,7 +74,9 @@ RunResult run_collected(const ProfileRequest& request, const RunSpec& run) {
   const char* old = std::getenv("LD_LIBRARY_PATH");
   env["LD_LIBRARY_PATH"] = std::string(LABBOOK_CUPTI_LIBRARY_DIR) + (old && *old ? ":" + std::string(old) : "");
   std::filesystem::remove(run.output);
-  MeasurementWatch watch(run.output, [](const std::string& path) { return read_measurement(path); });
+  MeasurementWatch watch(
+      run.output, [](const std::string& path) { return read_measurement(path); },
+      run.while_ending ? request.while_ending : MeasurementWatch::Then{});
   std::vector<std::string> command = request.command;
   if (run.mode == "source" && !run.first) command.insert(command.end(), request.source_args.begin(), request.source_args.end());
   const std::string what = metrics && request.replay == "application" ? "metrics run " + std::to_string(run.pass + 1) : run.mode;
@@ -287,6 +290,7 @@ ProfileOutcome profile_program(const ProfileRequest& asked) {
   const auto own_run = [&](const RunSpec& run) {
     RunResult ran = run_collected(request, run);
     outcome.exit_code = ran.exit_code;
+    const bool given = run.while_ending && request.while_ending && ran.read_early;
     if (!std::filesystem::exists(run.output)) {
       outcome.problem = nothing_written(run.mode, run.output, outcome.exit_code);
       return false;
@@ -297,11 +301,14 @@ ProfileOutcome profile_program(const ProfileRequest& asked) {
       outcome.problem = e.what();
       return false;
     }
+    outcome.given_while_ending = given;
     return outcome.collected = true;
   };
   if (request.trace) {
     const auto trace_started = std::chrono::steady_clock::now();
-    if (!own_run({"trace", request.work_dir + "/trace-run.json", 0, true})) return outcome;
+    RunSpec trace{"trace", request.work_dir + "/trace-run.json", 0, true};
+    trace.while_ending = request.cupti_metrics.empty() && request.source_metrics.empty();
+    if (!own_run(trace)) return outcome;
     if (request.replay == "auto" && !request.cupti_metrics.empty()) {
       const ReplayChoice choice = choose_replay(outcome.measurement, seconds_since(trace_started), request.launch_skip,
                                                 request.launch_count, cached_plan_runs(request, outcome.measurement));

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "labbook/model/measurement_json.h"
 #include "measurement_watch.h"
@@ -75,6 +76,17 @@ TEST(MeasurementWatch, ReadsTheFileRenamedIntoPlaceWhileTheProgramRuns) {
   EXPECT_EQ(counting.reads, 1);
 }
 
+TEST(MeasurementWatch, WhatItKeepsIsGivenOnBeforeItIsTaken) {
+  const std::string path = fresh_folder("given") + "/trace-run.json";
+  CountingReader counting;
+  std::vector<std::string> given;   // written on the watch's thread, read after take()
+  MeasurementWatch watch(path, counting.reader(), [&given](const Measurement& m) { given.push_back(m.kernels.at(0).name); });
+  write_measurement(with_kernel("early"), path);
+  ASSERT_TRUE(eventually([&] { return counting.reads > 0; }));
+  ASSERT_TRUE(watch.take());
+  EXPECT_EQ(given, std::vector<std::string>{"early()"});
+}
+
 TEST(MeasurementWatch, AFileWrittenInPlaceIsLeftToTheReadAfterTheExit) {
   // Only a rename says the file is whole; a file written in place may be read half written.
   const std::string path = fresh_folder("in-place") + "/metrics-run-1.json";
@@ -97,18 +109,22 @@ TEST(MeasurementWatch, AFileReplacedAfterItWasReadIsNotTaken) {
   EXPECT_FALSE(watch.take());
 }
 
-TEST(MeasurementWatch, AFileReplacedWhileItIsReadIsNotTaken) {
+TEST(MeasurementWatch, AFileReplacedWhileItIsReadIsNotTakenNorGivenOn) {
   const std::string path = fresh_folder("racing") + "/trace-run.json";
-  std::atomic<int> reads{0};
-  MeasurementWatch watch(path, [&](const std::string& p) {
-    ++reads;
-    Measurement m = read_measurement(p);
-    write_measurement(with_kernel("later"), p);
-    return m;
-  });
+  std::atomic<int> reads{0}, given{0};
+  MeasurementWatch watch(
+      path,
+      [&](const std::string& p) {
+        ++reads;
+        Measurement m = read_measurement(p);
+        write_measurement(with_kernel("later"), p);
+        return m;
+      },
+      [&given](const Measurement&) { ++given; });
   write_measurement(with_kernel("first"), path);
   ASSERT_TRUE(eventually([&] { return reads > 0; }));
   EXPECT_FALSE(watch.take());
+  EXPECT_EQ(given, 0);
 }
 
 TEST(MeasurementWatch, AFileThatCannotBeReadIsLeftToTheReadAfterTheExit) {

@@ -9,9 +9,12 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <thread>
 
 #include "collector_environment.h"
 #include "labbook/model/measurement_json.h"
@@ -328,4 +331,31 @@ TEST(ProfileSession, TheMeasurementIsReadWhileTheProgramEnds) {
   ASSERT_EQ(o.measurement.kernels.size(), 1u);
   EXPECT_NE(said.find("trace-run.json read in "), std::string::npos) << said;
   EXPECT_NE(said.find(" while the program ended (1 kernels); it exited "), std::string::npos) << said;
+}
+
+TEST(ProfileSession, ATraceRunThatNoRunJoinsIsGivenOnWhileTheProgramEnds) {
+  for (const bool source : {false, true}) {
+    ProfileRequest r;
+    r.command = {"./prog"};
+    r.collector = "libcupti-collector.so";
+    r.work_dir = testing::TempDir() + "/session-while-ending";
+    if (source) r.source_metrics = {"smsp__sass_inst_executed"};
+    std::atomic<int> given{0};
+    r.while_ending = [&given](const Measurement& m) { given += static_cast<int>(m.kernels.size()); };
+    // The fake program ends only once its measurement was given on (or, with a source run
+    // to follow, once it was read).
+    r.runner = [&r, &given, source](const auto&, const auto& env, const auto&) {
+      const int inotify = inotify_init1(IN_CLOEXEC);
+      inotify_add_watch(inotify, r.work_dir.c_str(), IN_OPEN);
+      write_measurement(one_kernel(env.at(env::kMode) == "source"), env.at(env::kOutput));
+      wait_for_a_reader(inotify, env.at(env::kOutput));
+      ::close(inotify);
+      for (int i = 0; i < 500 && !source && given == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      return 0;
+    };
+    const ProfileOutcome o = profile_program(r);
+    ASSERT_TRUE(o.collected);
+    EXPECT_EQ(given, source ? 0 : 1) << (source ? "a source run follows" : "trace alone");
+    EXPECT_EQ(o.given_while_ending, !source);
+  }
 }

@@ -1,0 +1,132 @@
+#include "profile_outputs.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <optional>
+
+#include "install_layout.h"
+#include "labbook/model/atomic_file.h"
+#include "labbook/model/measurement_json.h"
+#include "profile_summary.h"
+#include "sheet_files.h"
+#include "stopwatch.h"
+#include "timeline_svg.h"
+#include "trace_writer.h"
+
+namespace labbook::cli {
+
+namespace {
+
+struct Output {
+  const char* what;
+  std::function<void()> write;
+  bool trace_alone;   // needs nothing of the measurement but its trace (no program fields, no issues)
+  std::string failure = "";
+  double seconds = 0;
+};
+
+/// The four outputs of `*shown`, read when each is written: after a failure, `shown` points
+/// to a copy that says so.
+std::vector<Output> outputs_of(const Measurement* const& shown, const std::string& out, std::size_t* pictures) {
+  return {
+      {"trace.json.gz", [&shown, out] { report::write_chrome_trace(*shown, out + "/trace.json.gz"); }, true},
+      {"timeline.svg", [&shown, out] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(*shown)); },
+       true},
+      {"summary.md/html/json",
+       [&shown, out, pictures] {
+         // The roofline's FMA ceilings: the labs' published peaks, where this labbook has them.
+         const std::string peaks_file = install_layout().labs() + "/peaks.toml";
+         const auto peaks = std::filesystem::exists(peaks_file) ? report::load_arithmetic_peaks(peaks_file)
+                                                                : std::vector<report::ArithmeticPeak>{};
+         const report::Sheet summary = report::build_profile_summary(*shown, "timeline.svg", peaks);
+         report::write_sheet(summary, out, "summary");
+         if (pictures) *pictures = summary.figures.size();
+       },
+       false},
+      {"measurements.json",
+       [&shown, out] { write_measurement(*shown, out + "/measurements.json", MeasurementWriting::SideBySide); }, false},
+  };
+}
+
+void attempt(Output& o) {
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    o.write();
+  } catch (const std::exception& e) {
+    o.failure = e.what();
+  }
+  o.seconds += profiler::seconds_since(started);
+}
+
+/// The writers only read the measurement, so they run side by side: a user waits for the
+/// slowest of them (trace.json.gz), not for all four.
+void attempt_side_by_side(std::vector<Output*> outputs) {
+  std::vector<std::future<void>> running;
+  for (Output* o : outputs) running.push_back(std::async(std::launch::async, attempt, std::ref(*o)));
+  for (auto& r : running) r.get();
+}
+
+}  // namespace
+
+std::vector<OutputSeconds> write_trace_outputs(const Measurement& m, const std::string& out_dir) {
+  const Measurement* shown = &m;
+  std::vector<Output> outputs = outputs_of(shown, out_dir, nullptr);
+  std::vector<Output*> chosen;
+  for (Output& o : outputs)
+    if (o.trace_alone) chosen.push_back(&o);
+  attempt_side_by_side(chosen);
+  std::vector<OutputSeconds> written;
+  for (const Output* o : chosen)
+    if (o->failure.empty()) written.push_back({o->what, o->seconds, true});
+  return written;
+}
+
+int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures,
+                          std::vector<OutputSeconds>* seconds, const std::vector<OutputSeconds>& written_early) {
+  // 10^5 launches are too many to copy on every run: the measurement is copied only once an
+  // output failed, to say so.
+  const Measurement* shown = &measured;
+  std::optional<Measurement> with_failures;
+  std::vector<Output> outputs = outputs_of(shown, out, pictures);
+  const auto early = [&](const Output& o) {
+    return std::find_if(written_early.begin(), written_early.end(), [&](const OutputSeconds& e) { return e.what == o.what; });
+  };
+  std::vector<Output*> now;
+  for (Output& o : outputs)
+    if (early(o) == written_early.end()) now.push_back(&o);
+  attempt_side_by_side(now);
+  int written = 0;
+  const auto record_failure = [&](const Output& o) {
+    std::fprintf(stderr, "labbook: could not write %s: %s\n", o.what, o.failure.c_str());
+    if (!with_failures) with_failures = measured, shown = &*with_failures;
+    with_failures->issues.push_back({"report_failed", std::string("could not write ") + o.what + ": " + o.failure});
+  };
+  for (const Output& o : outputs) {
+    if (o.failure.empty()) ++written;
+    else record_failure(o);
+  }
+  // The summary and the measurement say what could not be written: written again when
+  // something failed, now that the measurement holds the failure.
+  if (written < static_cast<int>(outputs.size()))
+    for (Output& o : outputs) {
+      if (o.trace_alone || !o.failure.empty()) continue;
+      attempt(o);
+      if (!o.failure.empty()) {
+        --written;
+        record_failure(o);
+      }
+    }
+  if (seconds)
+    for (const Output& o : outputs) {
+      const auto before = early(o);
+      seconds->push_back(before == written_early.end() ? OutputSeconds{o.what, o.seconds} : *before);
+    }
+  return written;
+}
+
+}  // namespace labbook::cli

@@ -1,0 +1,99 @@
+// A profile's outputs (cli/profile_outputs.h): the two drawn from the trace alone, written
+// while a trace-only run's program ends, are not written again after the exit; one of them
+// that failed then is tried again and reported.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "profile_outputs.h"
+
+namespace labbook::cli {
+namespace {
+
+Measurement traced(int kernels) {
+  Measurement m;
+  m.program.mode = "trace";
+  for (int i = 0; i < kernels; ++i) {
+    Kernel k;
+    k.launch = static_cast<std::uint64_t>(i);
+    k.name = "k()";
+    k.mangled = "_Z1kv";
+    k.start_ns = 1000 + 100 * static_cast<std::uint64_t>(i);
+    k.end_ns = *k.start_ns + 50;
+    m.kernels.push_back(k);
+  }
+  return m;
+}
+
+std::string empty_output_folder(const std::string& name) {
+  const std::string dir = testing::TempDir() + "/outputs-" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+ino_t file_inode(const std::string& path) {
+  struct stat s {};
+  return ::stat(path.c_str(), &s) == 0 ? s.st_ino : 0;
+}
+
+TEST(ProfileOutputs, TheTraceAloneIsNotWrittenAgainAfterTheExit) {
+  const Measurement m = traced(3);
+  const std::string early = empty_output_folder("early"), after = empty_output_folder("after");
+  const std::vector<OutputSeconds> written = write_trace_outputs(m, early);
+  ASSERT_EQ(written.size(), 2u);
+  EXPECT_EQ(written[0].what, "trace.json.gz");
+  EXPECT_EQ(written[1].what, "timeline.svg");
+  EXPECT_TRUE(written[0].early && written[1].early);
+  EXPECT_FALSE(std::filesystem::exists(early + "/measurements.json"));
+  // Each output is renamed into place: a file written again would have another inode.
+  const ino_t trace = file_inode(early + "/trace.json.gz"), timeline = file_inode(early + "/timeline.svg");
+  ASSERT_NE(trace, 0u);
+
+  std::vector<OutputSeconds> seconds;
+  EXPECT_EQ(write_profile_outputs(m, early, nullptr, &seconds, written), kProfileOutputs);
+  EXPECT_EQ(file_inode(early + "/trace.json.gz"), trace);
+  EXPECT_EQ(file_inode(early + "/timeline.svg"), timeline);
+  ASSERT_EQ(seconds.size(), 4u);
+  EXPECT_TRUE(seconds[0].early && seconds[1].early);
+  EXPECT_FALSE(seconds[2].early || seconds[3].early);
+
+  // The same files as those written after the exit.
+  EXPECT_EQ(write_profile_outputs(m, after), kProfileOutputs);
+  for (const char* file : {"trace.json.gz", "timeline.svg", "summary.md", "measurements.json"})
+    EXPECT_EQ(file_bytes(early + "/" + file), file_bytes(after + "/" + file)) << file;
+}
+
+TEST(ProfileOutputs, AnEarlyOutputThatFailedIsTriedAgainAndReported) {
+  const Measurement m = traced(2);
+  const std::string dir = empty_output_folder("failed");
+  std::filesystem::create_directories(dir + "/trace.json.gz/blocker");
+  const std::vector<OutputSeconds> written = write_trace_outputs(m, dir);
+  ASSERT_EQ(written.size(), 1u);
+  EXPECT_EQ(written[0].what, "timeline.svg");
+
+  testing::internal::CaptureStderr();
+  std::vector<OutputSeconds> seconds;
+  EXPECT_EQ(write_profile_outputs(m, dir, nullptr, &seconds, written), kProfileOutputs - 1);
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("could not write trace.json.gz"), std::string::npos) << said;
+  EXPECT_NE(file_bytes(dir + "/measurements.json").find("report_failed"), std::string::npos);
+  ASSERT_EQ(seconds.size(), 4u);
+  EXPECT_FALSE(seconds[0].early);
+  EXPECT_TRUE(seconds[1].early);
+}
+
+}  // namespace
+}  // namespace labbook::cli
