@@ -70,9 +70,14 @@ TEST(ProfileOutputs, TheTraceAloneIsNotWrittenAgainAfterTheExit) {
   EXPECT_TRUE(seconds[0].early && seconds[1].early);
   EXPECT_FALSE(seconds[2].early || seconds[3].early);
 
-  // The same files as those written after the exit.
-  EXPECT_EQ(write_profile_outputs(m, after), kProfileOutputs);
-  for (const char* file : {"trace.json.gz", "timeline.svg", "summary.md", "measurements.json"})
+  // The same files as those written after the exit, which adds the program's command, its
+  // exit code and issues: the trace's outputs show none of them.
+  Measurement exited = m;
+  exited.program.command = {"./prog", "--size", "3"};
+  exited.program.exit_code = 3;
+  exited.issues.push_back({"metrics_skipped", "a signal ended the program"});
+  EXPECT_EQ(write_profile_outputs(exited, after), kProfileOutputs);
+  for (const char* file : {"trace.json.gz", "timeline.svg"})
     EXPECT_EQ(file_bytes(early + "/" + file), file_bytes(after + "/" + file)) << file;
 }
 
