@@ -4,13 +4,13 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "labbook/model/atomic_file.h"
 #include "profile_outputs.h"
+#include "temp_dir.h"
 
 namespace labbook::cli {
 namespace {
@@ -30,20 +30,6 @@ Measurement traced(int kernels) {
   return m;
 }
 
-std::string empty_output_folder(const std::string& name) {
-  const std::string dir = testing::TempDir() + "/outputs-" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 ino_t file_inode(const std::string& path) {
   struct stat s {};
   return ::stat(path.c_str(), &s) == 0 ? s.st_ino : 0;
@@ -51,7 +37,8 @@ ino_t file_inode(const std::string& path) {
 
 TEST(ProfileOutputs, TheTraceAloneIsNotWrittenAgainAfterTheExit) {
   const Measurement m = traced(3);
-  const std::string early = empty_output_folder("early"), after = empty_output_folder("after");
+  const test::TempDir early_dir("outputs-early"), after_dir("outputs-after");
+  const std::string &early = early_dir.path(), &after = after_dir.path();
   const std::vector<OutputSeconds> written = write_trace_outputs(m, early);
   ASSERT_EQ(written.size(), 2u);
   EXPECT_EQ(written[0].what, "trace.json.gz");
@@ -78,12 +65,13 @@ TEST(ProfileOutputs, TheTraceAloneIsNotWrittenAgainAfterTheExit) {
   exited.issues.push_back({"metrics_skipped", "a signal ended the program"});
   EXPECT_EQ(write_profile_outputs(exited, after), kProfileOutputs);
   for (const char* file : {"trace.json.gz", "timeline.svg"})
-    EXPECT_EQ(file_bytes(early + "/" + file), file_bytes(after + "/" + file)) << file;
+    EXPECT_EQ(read_file(early + "/" + file), read_file(after + "/" + file)) << file;
 }
 
 TEST(ProfileOutputs, AnEarlyOutputThatFailedIsTriedAgainAndReported) {
   const Measurement m = traced(2);
-  const std::string dir = empty_output_folder("failed");
+  const test::TempDir failed("outputs-failed");
+  const std::string& dir = failed.path();
   std::filesystem::create_directories(dir + "/trace.json.gz/blocker");
   const std::vector<OutputSeconds> written = write_trace_outputs(m, dir);
   ASSERT_EQ(written.size(), 1u);
@@ -94,7 +82,7 @@ TEST(ProfileOutputs, AnEarlyOutputThatFailedIsTriedAgainAndReported) {
   EXPECT_EQ(write_profile_outputs(m, dir, nullptr, &seconds, written), kProfileOutputs - 1);
   const std::string said = testing::internal::GetCapturedStderr();
   EXPECT_NE(said.find("could not write trace.json.gz"), std::string::npos) << said;
-  EXPECT_NE(file_bytes(dir + "/measurements.json").find("report_failed"), std::string::npos);
+  EXPECT_NE(read_file(dir + "/measurements.json").find("report_failed"), std::string::npos);
   ASSERT_EQ(seconds.size(), 4u);
   EXPECT_FALSE(seconds[0].early);
   EXPECT_TRUE(seconds[1].early);
