@@ -111,19 +111,21 @@ int profile(const ProfileOptions& options) {
   ProfileRequest request = checked;
   const std::string out = options.out_dir.empty() ? default_out_dir(options.command.at(0)) : options.out_dir;
   request.work_dir = out + "/runs";
-  // A trace-only run's trace.json.gz and timeline.svg are written while the program ends:
-  // at 10^5 launches its teardown takes as long as they do.
-  std::vector<OutputSeconds> written_early;
-  request.while_ending = [&](const Measurement& m) {
+  // A trace-only run's outputs are written while the program ends: at 10^5 launches its
+  // teardown takes as long as they do. They assume the exit code most programs give; the
+  // summary and the measurement are written again where the program gave another.
+  EarlyOutputs early;
+  request.while_ending = [&](Measurement& m) {
+    m.program.exit_code = 0;
     try {
       std::filesystem::create_directories(out);
-      written_early = write_trace_outputs(m, out);
+      early = write_outputs_early(m, out);
     } catch (const std::exception&) {
       // Written again after the exit, where the failure is reported.
     }
   };
   const ProfileOutcome outcome = profile_program(request);
-  if (!outcome.given_while_ending) written_early.clear();
+  if (!outcome.given_while_ending) early = {};
   if (!outcome.collected) {
     std::fprintf(stderr, "labbook: %s\n", outcome.problem.c_str());
     return profile_exit_code(outcome.exit_code, false);
@@ -135,7 +137,7 @@ int profile(const ProfileOptions& options) {
   std::vector<OutputSeconds> output_seconds;
   try {
     std::filesystem::create_directories(out);
-    written = write_profile_outputs(m, out, &pictures, &output_seconds, written_early);
+    written = write_profile_outputs(m, out, &pictures, &output_seconds, early);
     // measurements.json holds every run's: their own files would be a second copy. Kept
     // when anything could not be written, the merged measurement perhaps among them.
     const char* keep = std::getenv("LABBOOK_KEEP_RUNS");

@@ -1,6 +1,5 @@
 #include "profile_outputs.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -27,7 +26,8 @@ struct Output {
   std::function<void()> write;
   bool trace_alone;   // needs nothing of the measurement but its trace (no program fields, no issues)
   std::string failure = "";
-  double seconds = 0;
+  double seconds = 0;                      // after the exit
+  const OutputSeconds* early = nullptr;    // written early, and still right
 };
 
 /// The four outputs of `*shown`, read when each is written: after a failure, `shown` points
@@ -73,32 +73,37 @@ void attempt_side_by_side(std::vector<Output*> outputs) {
 
 }  // namespace
 
-std::vector<OutputSeconds> write_trace_outputs(const Measurement& m, const std::string& out_dir) {
+EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_dir) {
   const Measurement* shown = &m;
-  std::vector<Output> outputs = outputs_of(shown, out_dir, nullptr);
-  std::vector<Output*> chosen;
-  for (Output& o : outputs)
-    if (o.trace_alone) chosen.push_back(&o);
-  attempt_side_by_side(chosen);
-  std::vector<OutputSeconds> written;
-  for (const Output* o : chosen)
-    if (o->failure.empty()) written.push_back({o->what, o->seconds, true});
-  return written;
+  EarlyOutputs early{{}, m.program.command, m.program.exit_code, m.issues.size()};
+  std::vector<Output> outputs = outputs_of(shown, out_dir, &early.pictures);
+  std::vector<Output*> all;
+  for (Output& o : outputs) all.push_back(&o);
+  attempt_side_by_side(all);
+  for (const Output& o : outputs)
+    if (o.failure.empty()) early.written.push_back({o.what, o.seconds, true});
+  return early;
 }
 
 int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures,
-                          std::vector<OutputSeconds>* seconds, const std::vector<OutputSeconds>& written_early) {
+                          std::vector<OutputSeconds>* seconds, const EarlyOutputs& early) {
   // 10^5 launches are too many to copy on every run: the measurement is copied only once an
   // output failed, to say so.
   const Measurement* shown = &measured;
   std::optional<Measurement> with_failures;
   std::vector<Output> outputs = outputs_of(shown, out, pictures);
-  const auto early = [&](const Output& o) {
-    return std::find_if(written_early.begin(), written_early.end(), [&](const OutputSeconds& e) { return e.what == o.what; });
-  };
+  // Written early, an output is kept where it still shows `measured`: those drawn from the
+  // trace always, the others where the exit added nothing they show.
+  const bool unchanged = early.command == measured.program.command && early.exit_code == measured.program.exit_code &&
+                         early.issues == measured.issues.size();
+  for (Output& o : outputs)
+    if (o.trace_alone || unchanged)
+      for (const OutputSeconds& e : early.written)
+        if (e.what == o.what) o.early = &e;
+  if (pictures) *pictures = early.pictures;   // the summary written again sets its own
   std::vector<Output*> now;
   for (Output& o : outputs)
-    if (early(o) == written_early.end()) now.push_back(&o);
+    if (!o.early) now.push_back(&o);
   attempt_side_by_side(now);
   int written = 0;
   const auto record_failure = [&](const Output& o) {
@@ -122,10 +127,8 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
       }
     }
   if (seconds)
-    for (const Output& o : outputs) {
-      const auto before = early(o);
-      seconds->push_back(before == written_early.end() ? OutputSeconds{o.what, o.seconds} : *before);
-    }
+    for (const Output& o : outputs)
+      seconds->push_back(o.early && o.seconds == 0 ? *o.early : OutputSeconds{o.what, o.seconds});
   return written;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 /// @file
 /// A profile's four outputs (trace.json.gz, timeline.svg, summary.{md,html,json},
-/// measurements.json), written side by side; the two drawn from the trace alone can be
-/// written first, while a trace-only run's program ends.
+/// measurements.json), written side by side; a trace-only run's can be written while its
+/// program ends, and then only those the exit changed are written again.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,19 +19,29 @@ struct OutputSeconds {
   bool early = false;   ///< written while the program ended
 };
 
-/// Writes trace.json.gz and timeline.svg, which need nothing of `m` but its trace (no
-/// program fields, no issues), side by side into `out_dir`. Returns those written; one that
-/// fails is left for write_profile_outputs() to try again and report.
-std::vector<OutputSeconds> write_trace_outputs(const Measurement& m, const std::string& out_dir);
+/// The outputs written while the program ended, and what they show of it.
+struct EarlyOutputs {
+  std::vector<OutputSeconds> written;
+  /// What the exit may add, as the summary and the measurement show it: they are written
+  /// again where it did.
+  std::vector<std::string> command;
+  std::optional<int> exit_code;
+  std::size_t issues = 0;
+  std::size_t pictures = 0;   ///< the summary's
+};
 
-/// Writes the four outputs for `m`, each on its own, side by side, but for those in
-/// `written_early` (write_trace_outputs() given this measurement). One that fails is said on
-/// stderr and as an issue in the measurement (the summary and the measurement are written
-/// again when another failed). Returns how many of the four are written; `pictures` receives
-/// the summary's pictures, `seconds` how long each output took.
+/// Writes the four outputs of `m` side by side into `out_dir`, saying nothing of a failure:
+/// write_profile_outputs() tries that output again and reports it.
+EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_dir);
+
+/// Writes the four outputs for `m`, each on its own, side by side, but for those in `early`
+/// that still show `m` (trace.json.gz and timeline.svg always do; the others where `m`'s
+/// command, exit code and issues are those they were written for). One that fails is said on stderr
+/// and as an issue in the measurement (the summary and the measurement are written again
+/// when another failed). Returns how many of the four are written; `pictures` receives the
+/// summary's pictures, `seconds` how long each output took.
 int write_profile_outputs(const Measurement& m, const std::string& out_dir, std::size_t* pictures = nullptr,
-                          std::vector<OutputSeconds>* seconds = nullptr,
-                          const std::vector<OutputSeconds>& written_early = {});
+                          std::vector<OutputSeconds>* seconds = nullptr, const EarlyOutputs& early = {});
 
 /// What write_profile_outputs() writes when nothing fails: trace, timeline, summary, measurement.
 constexpr int kProfileOutputs = 4;

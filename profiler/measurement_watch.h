@@ -29,8 +29,9 @@ struct EarlyRead {
 class MeasurementWatch {
  public:
   using Reader = std::function<Measurement(const std::string&)>;
-  /// Given what was read, on the watch's thread, once it is kept; take() waits for it.
-  using Then = std::function<void(const Measurement&)>;
+  /// Given what was read, on the watch's thread, once it is kept; what it adds to it, take()
+  /// returns. take() waits for it.
+  using Then = std::function<void(Measurement&)>;
   MeasurementWatch(std::string path, Reader read, Then then = {});
   ~MeasurementWatch();   ///< stops watching; waits for a read under way
   MeasurementWatch(const MeasurementWatch&) = delete;

@@ -74,9 +74,13 @@ RunResult run_collected(const ProfileRequest& request, const RunSpec& run) {
   const char* old = std::getenv("LD_LIBRARY_PATH");
   env["LD_LIBRARY_PATH"] = std::string(LABBOOK_CUPTI_LIBRARY_DIR) + (old && *old ? ":" + std::string(old) : "");
   std::filesystem::remove(run.output);
-  MeasurementWatch watch(
-      run.output, [](const std::string& path) { return read_measurement(path); },
-      run.while_ending ? request.while_ending : MeasurementWatch::Then{});
+  MeasurementWatch::Then then;
+  if (run.while_ending && request.while_ending)
+    then = [&request](Measurement& m) {
+      m.program.command = request.command;
+      request.while_ending(m);
+    };
+  MeasurementWatch watch(run.output, [](const std::string& path) { return read_measurement(path); }, then);
   std::vector<std::string> command = request.command;
   if (run.mode == "source" && !run.first) command.insert(command.end(), request.source_args.begin(), request.source_args.end());
   const std::string what = metrics && request.replay == "application" ? "metrics run " + std::to_string(run.pass + 1) : run.mode;

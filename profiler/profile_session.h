@@ -58,10 +58,11 @@ struct ProfileRequest {
   /// writes to the file env::kOutput names.
   std::function<int(const std::vector<std::string>&, const std::map<std::string, std::string>&, const std::string&)>
       runner;
-  /// A trace run that no later run joins (no metrics, no source runs): given its measurement
-  /// as soon as it is read, on another thread, while the program ends; outputs that need
-  /// nothing the exit adds (its code, its command) can be written then. Must not throw.
-  std::function<void(const Measurement&)> while_ending;
+  /// A trace run that no later run joins (no metrics, no source runs): given its measurement,
+  /// the command filled in, as soon as it is read, on another thread, while the program ends,
+  /// so that the outputs can be written then. It may fill in the exit code it expects;
+  /// profile_program() sets the program's own after the exit. Must not throw.
+  std::function<void(Measurement&)> while_ending;
   /// LABBOOK_VERBOSE: say on stderr how long each run's measurement took to read (the report
   /// step's share of a profile of many launches).
   bool verbose = false;
@@ -72,8 +73,8 @@ struct ProfileOutcome {
   int exit_code = 0;         ///< of the first run: the program's own
   bool collected = false;    ///< false: the first run left no measurement (see problem)
   std::string problem;       ///< why nothing was collected
-  /// `measurement` is the one given to `while_ending`, its command and exit code filled in
-  /// since; false where it was read after the exit (the file replaced, or not watched).
+  /// `measurement` is the one given to `while_ending`, its exit code set since; false where
+  /// it was read after the exit (the file replaced, or not watched).
   bool given_while_ending = false;
 };
 

@@ -1,10 +1,12 @@
-// A profile's outputs (cli/profile_outputs.h): the two drawn from the trace alone, written
-// while a trace-only run's program ends, are not written again after the exit; one of them
-// that failed then is tried again and reported.
+// A profile's outputs (cli/profile_outputs.h), written while a trace-only run's program ends:
+// after the exit, only those the exit changed are written again, and one that failed early
+// is tried again and reported.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -35,57 +37,94 @@ ino_t file_inode(const std::string& path) {
   return ::stat(path.c_str(), &s) == 0 ? s.st_ino : 0;
 }
 
-TEST(ProfileOutputs, TheTraceAloneIsNotWrittenAgainAfterTheExit) {
-  const Measurement m = traced(3);
-  const test::TempDir early_dir("outputs-early"), after_dir("outputs-after");
-  const std::string &early = early_dir.path(), &after = after_dir.path();
-  const std::vector<OutputSeconds> written = write_trace_outputs(m, early);
-  ASSERT_EQ(written.size(), 2u);
-  EXPECT_EQ(written[0].what, "trace.json.gz");
-  EXPECT_EQ(written[1].what, "timeline.svg");
-  EXPECT_TRUE(written[0].early && written[1].early);
-  EXPECT_FALSE(std::filesystem::exists(early + "/measurements.json"));
-  // Each output is renamed into place: a file written again would have another inode.
-  const ino_t trace = file_inode(early + "/trace.json.gz"), timeline = file_inode(early + "/timeline.svg");
-  ASSERT_NE(trace, 0u);
+std::vector<std::string> whats(const std::vector<OutputSeconds>& outputs) {
+  std::vector<std::string> names;
+  for (const auto& o : outputs) names.push_back(o.what);
+  return names;
+}
 
+const std::vector<std::string> kAllFour = {"trace.json.gz", "timeline.svg", "summary.md/html/json", "measurements.json"};
+
+/// A measurement as the program's exit leaves it: its command, and the exit code given.
+Measurement ended(int kernels, int exit_code) {
+  Measurement m = traced(kernels);
+  m.program.command = {"./prog", "--size", "3"};
+  m.program.exit_code = exit_code;
+  return m;
+}
+
+TEST(ProfileOutputs, WhatTheExitDidNotChangeIsNotWrittenAgain) {
+  const Measurement m = ended(3, 0);
+  const test::TempDir dir("outputs-kept");
+  const EarlyOutputs early = write_outputs_early(m, dir.path());
+  EXPECT_EQ(whats(early.written), kAllFour);
+  // Each output is renamed into place: a file written again would have another inode.
+  std::vector<ino_t> inodes;
+  for (const char* file : {"trace.json.gz", "timeline.svg", "summary.json", "measurements.json"})
+    inodes.push_back(file_inode(dir.path() + "/" + file));
+  ASSERT_EQ(std::count(inodes.begin(), inodes.end(), 0u), 0);
+
+  std::size_t pictures = early.pictures + 7;   // the summary written early gives its count
   std::vector<OutputSeconds> seconds;
-  EXPECT_EQ(write_profile_outputs(m, early, nullptr, &seconds, written), kProfileOutputs);
-  EXPECT_EQ(file_inode(early + "/trace.json.gz"), trace);
-  EXPECT_EQ(file_inode(early + "/timeline.svg"), timeline);
-  ASSERT_EQ(seconds.size(), 4u);
+  EXPECT_EQ(write_profile_outputs(m, dir.path(), &pictures, &seconds, early), kProfileOutputs);
+  std::vector<ino_t> after;
+  for (const char* file : {"trace.json.gz", "timeline.svg", "summary.json", "measurements.json"})
+    after.push_back(file_inode(dir.path() + "/" + file));
+  EXPECT_EQ(after, inodes);
+  EXPECT_EQ(pictures, early.pictures);
+  ASSERT_EQ(whats(seconds), kAllFour);
+  for (const auto& s : seconds) EXPECT_TRUE(s.early) << s.what;
+}
+
+TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
+  const test::TempDir early_dir("outputs-early"), after_dir("outputs-after");
+  const std::string &early_out = early_dir.path(), &after_out = after_dir.path();
+  const EarlyOutputs early = write_outputs_early(ended(3, 0), early_out);
+  const ino_t trace = file_inode(early_out + "/trace.json.gz"), timeline = file_inode(early_out + "/timeline.svg");
+  const ino_t measurement = file_inode(early_out + "/measurements.json");
+
+  Measurement failed = ended(3, 3);
+  std::vector<OutputSeconds> seconds;
+  EXPECT_EQ(write_profile_outputs(failed, early_out, nullptr, &seconds, early), kProfileOutputs);
+  EXPECT_EQ(file_inode(early_out + "/trace.json.gz"), trace);
+  EXPECT_EQ(file_inode(early_out + "/timeline.svg"), timeline);
+  EXPECT_NE(file_inode(early_out + "/measurements.json"), measurement);
+  ASSERT_EQ(whats(seconds), kAllFour);
   EXPECT_TRUE(seconds[0].early && seconds[1].early);
   EXPECT_FALSE(seconds[2].early || seconds[3].early);
 
-  // The same files as those written after the exit, which adds the program's command, its
-  // exit code and issues: the trace's outputs show none of them.
-  Measurement exited = m;
-  exited.program.command = {"./prog", "--size", "3"};
-  exited.program.exit_code = 3;
-  exited.issues.push_back({"metrics_skipped", "a signal ended the program"});
-  EXPECT_EQ(write_profile_outputs(exited, after), kProfileOutputs);
-  for (const char* file : {"trace.json.gz", "timeline.svg"})
-    EXPECT_EQ(read_file(early + "/" + file), read_file(after + "/" + file)) << file;
+  // Each file as if written after the exit alone.
+  EXPECT_EQ(write_profile_outputs(failed, after_out), kProfileOutputs);
+  for (const char* file : {"trace.json.gz", "timeline.svg", "summary.md", "summary.json", "measurements.json"})
+    EXPECT_EQ(read_file(early_out + "/" + file), read_file(after_out + "/" + file)) << file;
+
+  // An issue added after the exit is another change the summary must show.
+  Measurement noted = ended(3, 0);
+  noted.issues.push_back({"metrics_skipped", "a signal ended the program"});
+  EXPECT_EQ(write_profile_outputs(noted, early_out, nullptr, nullptr, early), kProfileOutputs);
+  EXPECT_NE(read_file(early_out + "/summary.md").find("a signal ended the program"), std::string::npos);
 }
 
 TEST(ProfileOutputs, AnEarlyOutputThatFailedIsTriedAgainAndReported) {
-  const Measurement m = traced(2);
+  const Measurement m = ended(2, 0);
   const test::TempDir failed("outputs-failed");
   const std::string& dir = failed.path();
   std::filesystem::create_directories(dir + "/trace.json.gz/blocker");
-  const std::vector<OutputSeconds> written = write_trace_outputs(m, dir);
-  ASSERT_EQ(written.size(), 1u);
-  EXPECT_EQ(written[0].what, "timeline.svg");
+  const EarlyOutputs early = write_outputs_early(m, dir);
+  EXPECT_EQ(whats(early.written), std::vector<std::string>(kAllFour.begin() + 1, kAllFour.end()));
 
   testing::internal::CaptureStderr();
   std::vector<OutputSeconds> seconds;
-  EXPECT_EQ(write_profile_outputs(m, dir, nullptr, &seconds, written), kProfileOutputs - 1);
+  EXPECT_EQ(write_profile_outputs(m, dir, nullptr, &seconds, early), kProfileOutputs - 1);
   const std::string said = testing::internal::GetCapturedStderr();
   EXPECT_NE(said.find("could not write trace.json.gz"), std::string::npos) << said;
+  // Written again to say so, though written early.
   EXPECT_NE(read_file(dir + "/measurements.json").find("report_failed"), std::string::npos);
+  EXPECT_NE(read_file(dir + "/summary.md").find("could not write trace.json.gz"), std::string::npos);
   ASSERT_EQ(seconds.size(), 4u);
   EXPECT_FALSE(seconds[0].early);
   EXPECT_TRUE(seconds[1].early);
+  EXPECT_FALSE(seconds[2].early || seconds[3].early);
 }
 
 }  // namespace

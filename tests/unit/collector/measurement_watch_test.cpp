@@ -76,15 +76,20 @@ TEST(MeasurementWatch, ReadsTheFileRenamedIntoPlaceWhileTheProgramRuns) {
   EXPECT_EQ(counting.reads, 1);
 }
 
-TEST(MeasurementWatch, WhatItKeepsIsGivenOnBeforeItIsTaken) {
+TEST(MeasurementWatch, WhatItKeepsIsGivenOnBeforeItIsTakenWithWhatWasAdded) {
   const std::string path = fresh_folder("given") + "/trace-run.json";
   CountingReader counting;
   std::vector<std::string> given;   // written on the watch's thread, read after take()
-  MeasurementWatch watch(path, counting.reader(), [&given](const Measurement& m) { given.push_back(m.kernels.at(0).name); });
+  MeasurementWatch watch(path, counting.reader(), [&given](Measurement& m) {
+    given.push_back(m.kernels.at(0).name);
+    m.program.exit_code = 5;
+  });
   write_measurement(with_kernel("early"), path);
   ASSERT_TRUE(eventually([&] { return counting.reads > 0; }));
-  ASSERT_TRUE(watch.take());
+  const std::optional<EarlyRead> taken = watch.take();
+  ASSERT_TRUE(taken);
   EXPECT_EQ(given, std::vector<std::string>{"early()"});
+  EXPECT_EQ(taken->measurement.program.exit_code, 5) << "what it added is taken";
 }
 
 TEST(MeasurementWatch, AFileWrittenInPlaceIsLeftToTheReadAfterTheExit) {

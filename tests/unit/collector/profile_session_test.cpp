@@ -341,7 +341,12 @@ TEST(ProfileSession, ATraceRunThatNoRunJoinsIsGivenOnWhileTheProgramEnds) {
     r.work_dir = testing::TempDir() + "/session-while-ending";
     if (source) r.source_metrics = {"smsp__sass_inst_executed"};
     std::atomic<int> given{0};
-    r.while_ending = [&given](const Measurement& m) { given += static_cast<int>(m.kernels.size()); };
+    std::vector<std::string> command_given;   // written on the watch's thread, read after the run
+    r.while_ending = [&given, &command_given](Measurement& m) {
+      command_given = m.program.command;
+      m.program.exit_code = 0;   // what the hook expects; the program's own replaces it
+      given += static_cast<int>(m.kernels.size());
+    };
     // The fake program ends only once its measurement was given on (or, with a source run
     // to follow, once it was read).
     r.runner = [&r, &given, source](const auto&, const auto& env, const auto&) {
@@ -351,11 +356,13 @@ TEST(ProfileSession, ATraceRunThatNoRunJoinsIsGivenOnWhileTheProgramEnds) {
       wait_for_a_reader(inotify, env.at(env::kOutput));
       ::close(inotify);
       for (int i = 0; i < 500 && !source && given == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      return 0;
+      return 3;
     };
     const ProfileOutcome o = profile_program(r);
     ASSERT_TRUE(o.collected);
     EXPECT_EQ(given, source ? 0 : 1) << (source ? "a source run follows" : "trace alone");
     EXPECT_EQ(o.given_while_ending, !source);
+    EXPECT_EQ(command_given, source ? std::vector<std::string>{} : r.command);
+    EXPECT_EQ(o.measurement.program.exit_code, 3);
   }
 }
