@@ -38,10 +38,7 @@ struct ApiCallRecord {
 template <typename Record>
 std::optional<std::uint64_t> earliest_record_time_ns(const std::vector<Record>& records) {
   std::optional<std::uint64_t> earliest;
-  for (const Record& r : records) {
-    const std::uint64_t t = std::min(r.start_ns, r.end_ns);
-    if (!earliest || t < *earliest) earliest = t;
-  }
+  for (const Record& r : records) earliest = earlier_ns(earliest, std::min(r.start_ns, r.end_ns));
   return earliest;
 }
 

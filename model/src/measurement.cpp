@@ -20,9 +20,7 @@ std::string Kernel::range_or_name() const { return range.empty() ? kernel_short_
 
 std::optional<std::uint64_t> earliest_time_ns(const Measurement& m) {
   std::optional<std::uint64_t> earliest;
-  const auto see = [&](std::optional<std::uint64_t> t) {
-    if (t && (!earliest || *t < *earliest)) earliest = t;
-  };
+  const auto see = [&](std::optional<std::uint64_t> t) { earliest = earlier_ns(earliest, t); };
   for (const auto& r : m.ranges) see(r.start_ns), see(r.end_ns);
   for (const auto& k : m.kernels) see(k.start_ns), see(k.end_ns);
   for (const auto& c : m.copies) see(c.start_ns), see(c.end_ns);

@@ -272,9 +272,8 @@ void record_tables(const Measurement& m, const MadeTables& made, Tables& t) {
 
 void write_record_tables(const Measurement& m, const MadeTables& made,
                          const std::function<void(std::string_view)>& sink, MeasurementWriting writing) {
-  std::optional<std::uint64_t> origin = earliest_time_ns(m);
-  for (const std::optional<std::uint64_t>& t : {made.kernels.earliest_ns, made.api_calls.earliest_ns})
-    if (t && (!origin || *t < *origin)) origin = t;
+  const std::optional<std::uint64_t> origin =
+      earlier_ns(earliest_time_ns(m), earlier_ns(made.kernels.earliest_ns, made.api_calls.earliest_ns));
   Tables t(origin.value_or(0), sink, writing);
   record_tables(m, made, t);   // numbers the strings
   t.write_strings();

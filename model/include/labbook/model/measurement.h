@@ -217,6 +217,11 @@ struct Measurement {
 /// itself (CUPTI's copy whose times it could not collect).
 std::optional<std::uint64_t> earliest_time_ns(const Measurement&);
 
+/// The earlier of two times, either of which may be missing.
+inline std::optional<std::uint64_t> earlier_ns(std::optional<std::uint64_t> a, std::optional<std::uint64_t> b) {
+  return a && (!b || *a < *b) ? a : b;
+}
+
 /// Launches by (NVTX path, mangled name); the keys view strings held elsewhere.
 using LaunchCounts = std::map<std::pair<std::string_view, std::string_view>, std::uint64_t>;
 
