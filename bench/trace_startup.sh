@@ -6,10 +6,12 @@
 # LABBOOK_BENCH_VARIANTS, default all: the table's rows by number, 0 the program alone, which
 # every selection needs), and prints each one's median as a ratio to the program alone's;
 # then, for each probe stage, how long the program took to end after the probe's last exit
-# handler (CUDA's and CUPTI's teardown).
+# handler (CUDA's and CUPTI's teardown). LABBOOK_BENCH_CUPTI="SETTINGS;SETTINGS..." adds a row
+# for each: stage 4's records with CUPTI's activity settings changed (LABBOOK_PROBE_CUPTI in
+# startup_stages.cpp, e.g. "host_pinned=1;per_thread=0;flush_period_ms=100"), numbered from 11.
 #   bench/trace_startup.sh BUILD [PROGRAM ARGS...]   (default: tests/programs/many_launches, whose
 #   own default is 520 launches; issue 59's figure: BUILD BUILD/tests/programs/many_launches 100000)
-# Needs a GPU, and a C++ compiler to build the probes.
+# Needs a GPU, and a C++ compiler to build the probes (LABBOOK_BENCH_BUILD_ONLY=1: only that).
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench/trace_startup.sh BUILD [PROGRAM ARGS...]" >&2; exit 2; }
 build=$1; shift
@@ -24,6 +26,7 @@ here=$(dirname "$0")
 c++ -O2 -shared -fPIC -o "$work/null.so" "$here/probes/null_injection.cpp"
 c++ -O2 -shared -fPIC -I"$cupti_include" -I"$cuda_include" -o "$work/stages.so" "$here/probes/startup_stages.cpp" \
     "$cupti_library" -Wl,-rpath,"$(dirname "$cupti_library")"
+if [ -n "${LABBOOK_BENCH_BUILD_ONLY:-}" ]; then echo "built: null.so stages.so"; exit 0; fi
 
 seconds() {   # seconds COMMAND...: wall time of one run, output discarded
   local start end
@@ -48,13 +51,19 @@ variant() {   # variant N PROGRAM ARGS...: wall time of one run of variant N
     2|3|4|5|6|7|8) seconds env LABBOOK_PROBE_STAGE=$((n - 2)) CUDA_INJECTION64_PATH="$work/stages.so" "$@" ;;
     9) seconds env "${collector_env[@]}" "$@" ;;
     10) seconds "$build/labbook" profile --out "$work/out" -- "$@" ;;
+    *) seconds env LABBOOK_PROBE_STAGE=4 LABBOOK_PROBE_CUPTI="${settings[$((n - 11))]}" \
+         CUDA_INJECTION64_PATH="$work/stages.so" "$@" ;;
   esac
 }
+settings=()
+[ -z "${LABBOOK_BENCH_CUPTI:-}" ] || IFS=';' read -r -a settings <<<"$LABBOOK_BENCH_CUPTI"
+for ((i = 0; i < ${#settings[@]}; ++i)); do names[11 + i]="the same records, no callback, ${settings[$i]}"; done
+last=$((10 + ${#settings[@]}))
 rounds=${LABBOOK_BENCH_ROUNDS:-9}
 [ "$rounds" -ge 1 ] || { echo "LABBOOK_BENCH_ROUNDS must be 1 or more" >&2; exit 2; }
-variants=${LABBOOK_BENCH_VARIANTS:-0 1 2 3 4 5 6 7 8 9 10}
+variants=${LABBOOK_BENCH_VARIANTS:-$(seq -s ' ' 0 "$last")}
 for v in $variants; do
-  [[ $v =~ ^([0-9]|10)$ ]] || { echo "LABBOOK_BENCH_VARIANTS: '$v' is not a row number from 0 to 10" >&2; exit 2; }
+  [[ $v =~ ^[0-9]+$ ]] && ((v <= last)) || { echo "LABBOOK_BENCH_VARIANTS: '$v' is not a row number from 0 to $last" >&2; exit 2; }
 done
 [[ " $variants " == *" 0 "* ]] || { echo "LABBOOK_BENCH_VARIANTS must hold 0, the program alone" >&2; exit 2; }
 declare -A times
@@ -76,12 +85,15 @@ done
 teardown() {   # teardown STAGE PROGRAM ARGS...: seconds from the probe's exit handler to the end
   local stage=$1 end; shift
   env LABBOOK_PROBE_STAGE="$stage" LABBOOK_PROBE_EXIT_STAMP="$work/stamp" CUDA_INJECTION64_PATH="$work/stages.so" "$@" \
-    >/dev/null 2>&1
+    >/dev/null 2>"$work/last.log" || { echo "failed: $*" >&2; tail -20 "$work/last.log" >&2; exit 1; }
   end=$(date +%s%N)
   awk "BEGIN { printf \"%.3f\", ($end - $(cat "$work/stamp")) / 1e9 }"
 }
 echo "teardown after the probe's exit handler: libcupti loaded $(teardown 0 "$@") s, subscribed $(teardown 1 "$@") s," \
      "with activity records $(teardown 3 "$@") s"
+for setting in "${settings[@]}"; do
+  echo "teardown with $setting: $(LABBOOK_PROBE_CUPTI="$setting" teardown 4 "$@") s"
+done
 env "${collector_env[@]}" LABBOOK_VERBOSE=1 "$@" 2>&1 >/dev/null | grep "labbook collector" || true
 echo "measurement: $(wc -c <"$work/m.json") bytes"
 LABBOOK_VERBOSE=1 "$build/labbook" profile --out "$work/out" -- "$@" 2>&1 >/dev/null | grep "run:.*exit code\|in all" || true

@@ -10,12 +10,19 @@
 //                      6  stage 4 + the runtime API domain alone
 // LABBOOK_PROBE_EXIT_STAMP=FILE: the wall clock (ns) written there by the probe's last exit
 // handler, where the collector writes its measurement: what comes after is the teardown.
+// LABBOOK_PROBE_CUPTI=KEY=VALUE,...: CUPTI's activity settings, from stage 2, before any kind is
+// enabled (the collector leaves them all at CUPTI's defaults): device_buffer_bytes,
+// pre_allocate, pool_limit (the device buffers of kernels' timestamps), host_pinned (those
+// buffers in pinned host memory), per_thread (0: one activity buffer for all threads),
+// flush_period_ms (CUPTI's worker flushes that often).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <initializer_list>
+#include <string>
 
 #include <cupti.h>
 
@@ -28,6 +35,43 @@ void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::si
 }
 void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t) {
   std::free(buffer);
+}
+
+[[noreturn]] void refuse(const std::string& why) {
+  std::fprintf(stderr, "startup_stages: LABBOOK_PROBE_CUPTI: %s\n", why.c_str());
+  std::exit(2);
+}
+
+template <typename T>
+void set_attribute(CUpti_ActivityAttribute attribute, const std::string& key, unsigned long long value) {
+  T v = static_cast<T>(value);
+  std::size_t size = sizeof v;
+  if (CUptiResult r = cuptiActivitySetAttribute(attribute, &size, &v); r != CUPTI_SUCCESS)
+    refuse(key + " refused by CUPTI (error " + std::to_string(r) + ")");
+}
+
+/// Applies LABBOOK_PROBE_CUPTI's settings; a mistyped one stops the program rather than being
+/// timed as CUPTI's default.
+void apply_cupti_settings(const char* text) {
+  std::string rest = text ? text : "";
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string item = rest.substr(0, comma);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    const std::size_t equals = item.find('=');
+    char* end = nullptr;
+    const unsigned long long value =
+        equals == std::string::npos ? 0 : std::strtoull(item.c_str() + equals + 1, &end, 10);
+    if (equals == std::string::npos || equals + 1 == item.size() || *end != '\0') refuse("'" + item + "' is not KEY=NUMBER");
+    const std::string key = item.substr(0, equals);
+    if (key == "device_buffer_bytes") set_attribute<std::size_t>(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, key, value);
+    else if (key == "pre_allocate") set_attribute<std::size_t>(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_PRE_ALLOCATE_VALUE, key, value);
+    else if (key == "pool_limit") set_attribute<std::size_t>(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, key, value);
+    else if (key == "host_pinned") set_attribute<std::uint8_t>(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, key, value);
+    else if (key == "per_thread") set_attribute<std::uint8_t>(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, key, value);
+    else if (key == "flush_period_ms") cuptiActivityFlushPeriod(static_cast<std::uint32_t>(value));
+    else refuse("unknown setting '" + key + "'");
+  }
 }
 }  // namespace
 
@@ -62,6 +106,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx);
   }
   if (stage < 2) return 1;
+  apply_cupti_settings(std::getenv("LABBOOK_PROBE_CUPTI"));   // per_thread: before the callbacks
   cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
   for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                   CUPTI_ACTIVITY_KIND_MEMSET})
