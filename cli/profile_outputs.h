@@ -36,10 +36,10 @@ EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_di
 
 /// Writes the four outputs for `m`, each on its own, side by side, but for those in `early`
 /// that still show `m` (trace.json.gz and timeline.svg always do; the others where `m`'s
-/// command, exit code and issues are those they were written for). One that fails is said on stderr
-/// and as an issue in the measurement (the summary and the measurement are written again
-/// when another failed). Returns how many of the four are written; `pictures` receives the
-/// summary's pictures, `seconds` how long each output took.
+/// command, exit code and issues are those they were written for). One that fails is said on
+/// stderr and as an issue in the measurement (the summary and the measurement are written
+/// again when another failed). Returns how many of the four are written; `pictures` receives
+/// the summary's pictures, `seconds` how long each output took.
 int write_profile_outputs(const Measurement& m, const std::string& out_dir, std::size_t* pictures = nullptr,
                           std::vector<OutputSeconds>* seconds = nullptr, const EarlyOutputs& early = {});
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
+#include <utility>
 
 #include "labbook/model/error.h"
 #include "labbook/model/measurement_json.h"
@@ -80,7 +81,7 @@ RunResult run_collected(const ProfileRequest& request, const RunSpec& run) {
       m.program.command = request.command;
       request.while_ending(m);
     };
-  MeasurementWatch watch(run.output, [](const std::string& path) { return read_measurement(path); }, then);
+  MeasurementWatch watch(run.output, [](const std::string& path) { return read_measurement(path); }, std::move(then));
   std::vector<std::string> command = request.command;
   if (run.mode == "source" && !run.first) command.insert(command.end(), request.source_args.begin(), request.source_args.end());
   const std::string what = metrics && request.replay == "application" ? "metrics run " + std::to_string(run.pass + 1) : run.mode;
