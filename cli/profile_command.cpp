@@ -125,7 +125,10 @@ int profile(const ProfileOptions& options) {
     }
   };
   const ProfileOutcome outcome = profile_program(request);
-  if (!outcome.given_while_ending) early = {};
+  if (!outcome.given_while_ending) {   // written from another measurement
+    remove_staged(early);
+    early = {};
+  }
   if (!outcome.collected) {
     std::fprintf(stderr, "labbook: %s\n", outcome.problem.c_str());
     return profile_exit_code(outcome.exit_code, false);

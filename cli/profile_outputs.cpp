@@ -31,14 +31,15 @@ struct Output {
 };
 
 /// The four outputs of `*shown`, read when each is written: after a failure, `shown` points
-/// to a copy that says so.
-std::vector<Output> outputs_of(const Measurement* const& shown, const std::string& out, std::size_t* pictures) {
+/// to a copy that says so. Those that show the program go to `program_out`.
+std::vector<Output> outputs_of(const Measurement* const& shown, const std::string& out, const std::string& program_out,
+                               std::size_t* pictures) {
   return {
       {"trace.json.gz", [&shown, out] { report::write_chrome_trace(*shown, out + "/trace.json.gz"); }, true},
       {"timeline.svg", [&shown, out] { write_file_atomically(out + "/timeline.svg", report::timeline_svg(*shown)); },
        true},
       {"summary.md/html/json",
-       [&shown, out, pictures] {
+       [&shown, out = program_out, pictures] {
          // The roofline's FMA ceilings: the labs' published peaks, where this labbook has them.
          const std::string peaks_file = install_layout().labs() + "/peaks.toml";
          const auto peaks = std::filesystem::exists(peaks_file) ? report::load_arithmetic_peaks(peaks_file)
@@ -49,8 +50,23 @@ std::vector<Output> outputs_of(const Measurement* const& shown, const std::strin
        },
        false},
       {"measurements.json",
-       [&shown, out] { write_measurement(*shown, out + "/measurements.json", MeasurementWriting::SideBySide); }, false},
+       [&shown, out = program_out] {
+         write_measurement(*shown, out + "/measurements.json", MeasurementWriting::SideBySide);
+       },
+       false},
   };
+}
+
+/// Moves the files written early into `out`, each renamed into place. False where one could
+/// not be, or there was no folder: those outputs are then written again.
+bool move_into_place(const std::string& staged, const std::string& out) {
+  std::error_code error;
+  if (staged.empty()) return false;
+  for (const auto& f : std::filesystem::directory_iterator(staged, error)) {
+    std::filesystem::rename(f.path(), out + "/" + f.path().filename().string(), error);
+    if (error) return false;
+  }
+  return !error;
 }
 
 void attempt(Output& o) {
@@ -73,10 +89,18 @@ void attempt_side_by_side(std::vector<Output*> outputs) {
 
 }  // namespace
 
+void remove_staged(const EarlyOutputs& early) {
+  std::error_code error;
+  if (!early.staged.empty()) std::filesystem::remove_all(early.staged, error);
+}
+
 EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_dir) {
   const Measurement* shown = &m;
-  EarlyOutputs early{{}, m.program.command, m.program.exit_code, m.issues.size()};
-  std::vector<Output> outputs = outputs_of(shown, out_dir, &early.pictures);
+  EarlyOutputs early{{}, out_dir + "/" + kEarlyFolder, m.program.command, m.program.exit_code, m.issues.size()};
+  std::error_code error;
+  std::filesystem::remove_all(early.staged, error);
+  std::filesystem::create_directories(early.staged, error);
+  std::vector<Output> outputs = outputs_of(shown, out_dir, early.staged, &early.pictures);
   std::vector<Output*> all;
   for (Output& o : outputs) all.push_back(&o);
   attempt_side_by_side(all);
@@ -91,13 +115,15 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
   // output failed, to say so.
   const Measurement* shown = &measured;
   std::optional<Measurement> with_failures;
-  std::vector<Output> outputs = outputs_of(shown, out, pictures);
+  std::vector<Output> outputs = outputs_of(shown, out, out, pictures);
   // Written early, an output is kept where it still shows `measured`: those drawn from the
-  // trace always, the others where the exit added nothing they show.
-  const bool unchanged = early.command == measured.program.command && early.exit_code == measured.program.exit_code &&
-                         early.issues == measured.issues.size();
+  // trace always, the others (held apart until now) where the exit added nothing they show.
+  const bool same_program = early.command == measured.program.command &&
+                            early.exit_code == measured.program.exit_code && early.issues == measured.issues.size();
+  const bool program_outputs_kept = same_program && move_into_place(early.staged, out);
+  remove_staged(early);
   for (Output& o : outputs)
-    if (o.trace_alone || unchanged)
+    if (o.trace_alone || program_outputs_kept)
       for (const OutputSeconds& e : early.written)
         if (e.what == o.what) o.early = &e;
   if (pictures) *pictures = early.pictures;   // the summary written again sets its own

@@ -58,10 +58,15 @@ TEST(ProfileOutputs, WhatTheExitDidNotChangeIsNotWrittenAgain) {
   const test::TempDir dir("outputs-kept");
   const EarlyOutputs early = write_outputs_early(m, dir.path());
   EXPECT_EQ(whats(early.written), kAllFour);
+  // Until the exit, no file in the folder shows an exit code.
+  const std::string staged = dir.path() + "/" + kEarlyFolder;
+  EXPECT_EQ(early.staged, staged);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/summary.md"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/measurements.json"));
   // Each output is renamed into place: a file written again would have another inode.
   std::vector<ino_t> inodes;
-  for (const char* file : {"trace.json.gz", "timeline.svg", "summary.json", "measurements.json"})
-    inodes.push_back(file_inode(dir.path() + "/" + file));
+  for (const char* file : {"trace.json.gz", "timeline.svg"}) inodes.push_back(file_inode(dir.path() + "/" + file));
+  for (const char* file : {"summary.json", "measurements.json"}) inodes.push_back(file_inode(staged + "/" + file));
   ASSERT_EQ(std::count(inodes.begin(), inodes.end(), 0u), 0);
 
   std::size_t pictures = early.pictures + 7;   // the summary written early gives its count
@@ -71,6 +76,8 @@ TEST(ProfileOutputs, WhatTheExitDidNotChangeIsNotWrittenAgain) {
   for (const char* file : {"trace.json.gz", "timeline.svg", "summary.json", "measurements.json"})
     after.push_back(file_inode(dir.path() + "/" + file));
   EXPECT_EQ(after, inodes);
+  EXPECT_FALSE(std::filesystem::exists(staged));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/labbook.css"));
   EXPECT_EQ(pictures, early.pictures);
   ASSERT_EQ(whats(seconds), kAllFour);
   for (const auto& s : seconds) EXPECT_TRUE(s.early) << s.what;
@@ -81,7 +88,8 @@ TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
   const std::string &early_out = early_dir.path(), &after_out = after_dir.path();
   const EarlyOutputs early = write_outputs_early(ended(3, 0), early_out);
   const ino_t trace = file_inode(early_out + "/trace.json.gz"), timeline = file_inode(early_out + "/timeline.svg");
-  const ino_t measurement = file_inode(early_out + "/measurements.json");
+  const ino_t measurement = file_inode(early.staged + "/measurements.json");
+  ASSERT_NE(measurement, 0u);
 
   Measurement failed = ended(3, 3);
   std::vector<OutputSeconds> seconds;
@@ -89,6 +97,7 @@ TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
   EXPECT_EQ(file_inode(early_out + "/trace.json.gz"), trace);
   EXPECT_EQ(file_inode(early_out + "/timeline.svg"), timeline);
   EXPECT_NE(file_inode(early_out + "/measurements.json"), measurement);
+  EXPECT_FALSE(std::filesystem::exists(early.staged)) << "what it held is not left behind";
   ASSERT_EQ(whats(seconds), kAllFour);
   EXPECT_TRUE(seconds[0].early && seconds[1].early);
   EXPECT_FALSE(seconds[2].early || seconds[3].early);
@@ -103,6 +112,21 @@ TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
   noted.issues.push_back({"metrics_skipped", "a signal ended the program"});
   EXPECT_EQ(write_profile_outputs(noted, early_out, nullptr, nullptr, early), kProfileOutputs);
   EXPECT_NE(read_file(early_out + "/summary.md").find("a signal ended the program"), std::string::npos);
+}
+
+TEST(ProfileOutputs, OutputsHeldApartThatAreGoneAreWrittenAgain) {
+  const Measurement m = ended(2, 0);
+  const test::TempDir dir("outputs-gone");
+  const EarlyOutputs early = write_outputs_early(m, dir.path());
+  ASSERT_TRUE(std::filesystem::exists(early.staged));
+  remove_staged(early);
+  EXPECT_FALSE(std::filesystem::exists(early.staged));
+  std::vector<OutputSeconds> seconds;
+  EXPECT_EQ(write_profile_outputs(m, dir.path(), nullptr, &seconds, early), kProfileOutputs);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/summary.md"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/measurements.json"));
+  ASSERT_EQ(whats(seconds), kAllFour);
+  EXPECT_FALSE(seconds[2].early || seconds[3].early);
 }
 
 TEST(ProfileOutputs, AnEarlyOutputThatFailedIsTriedAgainAndReported) {
