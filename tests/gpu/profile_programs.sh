@@ -5,7 +5,8 @@
 # measurements must stay valid; a program without NVTX, with every catalog metric, whose
 # summary must carry nvprof's GPU activities; kernel-name and launch-window filters with a
 # metric the GPU lacks; a program's environment the user's, GLIBC_TUNABLES included (labbook
-# runs itself with its own). Skips (77) without a GPU.
+# runs itself with its own); the summary of a trace-only run, written while the program ends,
+# showing the exit code it gave. Skips (77) without a GPU.
 set -euo pipefail
 build=$1
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
@@ -23,12 +24,23 @@ expect_exit() {   # expect_exit CODE NAME ARGS...: labbook profile passes the pr
   "$lb" profile --out "$out/$name" -- "$programs/threads_streams" "$@" || rc=$?
   [ "$rc" -eq "$want" ] || { echo "FAIL: $name: labbook profile exited $rc, the program's code is $want"; exit 1; }
 }
+# A trace-only run writes its summary while the program ends, assuming exit code 0: what the
+# folder holds once labbook is done must show the code the program gave.
+summary_says_exit() {   # summary_says_exit NAME CODE
+  grep -q "Exit code: $2;" "$out/$1/summary.md" || { echo "FAIL: $1: summary.md does not say exit code $2"; exit 1; }
+  [ ! -e "$out/$1/.written-before-the-exit" ] || { echo "FAIL: $1: the outputs written early were left apart"; exit 1; }
+}
 echo "== crash after 2 kernels"
 expect_exit 139 crash --crash-after 2
 "$check" stopped "$out/crash" 139 "signal SIGSEGV" 2
+summary_says_exit crash 139
 echo "== exit(3) after 3 kernels"
 expect_exit 3 exit --exit-after 3
 "$check" stopped "$out/exit" 3 exit 3
+summary_says_exit exit 3
+echo "== trace only, exit code 0"
+expect_exit 0 trace_only --launches 2
+summary_says_exit trace_only 0
 
 echo "== transpose, every catalog metric"
 "$lb" profile --metrics "$("$lb" metrics --cupti-all)" --out "$out/transpose" -- "$programs/transpose" 1024
