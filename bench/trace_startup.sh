@@ -63,7 +63,7 @@ rounds=${LABBOOK_BENCH_ROUNDS:-9}
 [ "$rounds" -ge 1 ] || { echo "LABBOOK_BENCH_ROUNDS must be 1 or more" >&2; exit 2; }
 variants=${LABBOOK_BENCH_VARIANTS:-$(seq -s ' ' 0 "$last")}
 for v in $variants; do
-  [[ $v =~ ^[0-9]+$ ]] && ((v <= last)) || { echo "LABBOOK_BENCH_VARIANTS: '$v' is not a row number from 0 to $last" >&2; exit 2; }
+  [[ $v =~ ^(0|[1-9][0-9]*)$ ]] && ((v <= last)) || { echo "LABBOOK_BENCH_VARIANTS: '$v' is not a row number from 0 to $last" >&2; exit 2; }
 done
 [[ " $variants " == *" 0 "* ]] || { echo "LABBOOK_BENCH_VARIANTS must hold 0, the program alone" >&2; exit 2; }
 declare -A times
@@ -92,7 +92,8 @@ teardown() {   # teardown STAGE PROGRAM ARGS...: seconds from the probe's exit h
 echo "teardown after the probe's exit handler: libcupti loaded $(teardown 0 "$@") s, subscribed $(teardown 1 "$@") s," \
      "with activity records $(teardown 3 "$@") s"
 for setting in "${settings[@]}"; do
-  echo "teardown with $setting: $(LABBOOK_PROBE_CUPTI="$setting" teardown 4 "$@") s"
+  t=$(LABBOOK_PROBE_CUPTI="$setting" teardown 4 "$@")   # assigned apart, so that a failure stops the script
+  echo "teardown with $setting: $t s"
 done
 env "${collector_env[@]}" LABBOOK_VERBOSE=1 "$@" 2>&1 >/dev/null | grep "labbook collector" || true
 echo "measurement: $(wc -c <"$work/m.json") bytes"

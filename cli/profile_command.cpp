@@ -118,15 +118,21 @@ int profile(const ProfileOptions& options) {
   request.while_ending = [&](Measurement& m) {
     m.program.exit_code = 0;
     try {
-      std::filesystem::create_directories(out);
       early = write_outputs_early(m, out);
     } catch (const std::exception&) {
       // Written again after the exit, where the failure is reported.
     }
   };
+  struct HeldApartGoes {   // on every way out, a throw included
+    const std::string& out;
+    ~HeldApartGoes() {
+      std::error_code error;
+      std::filesystem::remove_all(out + "/" + kEarlyFolder, error);
+    }
+  } held_apart_goes{out};
   const ProfileOutcome outcome = profile_program(request);
-  if (!outcome.given_while_ending) {   // written from another measurement
-    remove_staged(early);
+  if (!outcome.given_while_ending || !outcome.collected) {   // written from another measurement, or none
+    discard_early_outputs(early, out);
     early = {};
   }
   if (!outcome.collected) {

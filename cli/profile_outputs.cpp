@@ -1,5 +1,6 @@
 #include "profile_outputs.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -7,6 +8,7 @@
 #include <functional>
 #include <future>
 #include <optional>
+#include <tuple>
 
 #include "install_layout.h"
 #include "labbook/model/atomic_file.h"
@@ -26,8 +28,8 @@ struct Output {
   std::function<void()> write;
   bool trace_alone;   // needs nothing of the measurement but its trace (no program fields, no issues)
   std::string failure = "";
-  double seconds = 0;                      // after the exit
-  const OutputSeconds* early = nullptr;    // written early, and still right
+  double seconds = 0;
+  const OutputSeconds* early = nullptr;    // written early, and still right: not written now
 };
 
 /// The four outputs of `*shown`, read when each is written: after a failure, `shown` points
@@ -57,16 +59,28 @@ std::vector<Output> outputs_of(const Measurement* const& shown, const std::strin
   };
 }
 
-/// Moves the files written early into `out`, each renamed into place. False where one could
-/// not be, or there was no folder: those outputs are then written again.
+/// Moves the files in `staged` into `out`, each renamed into place. False where one could not
+/// be, or there was no folder: those outputs are then written again.
 bool move_into_place(const std::string& staged, const std::string& out) {
   std::error_code error;
-  if (staged.empty()) return false;
-  for (const auto& f : std::filesystem::directory_iterator(staged, error)) {
-    std::filesystem::rename(f.path(), out + "/" + f.path().filename().string(), error);
+  std::filesystem::directory_iterator f(staged, error), end;
+  for (; !error && f != end; f.increment(error)) {
+    std::filesystem::rename(f->path(), out + "/" + f->path().filename().string(), error);
     if (error) return false;
   }
   return !error;
+}
+
+/// Whether `a` and `b` say the same of a run: every field of ProgramRun, and the issues.
+bool same_run(const ProgramRun& a, const std::vector<Issue>& a_issues, const ProgramRun& b,
+              const std::vector<Issue>& b_issues) {
+  const auto facts = [](const ProgramRun& r) {
+    return std::tie(r.command, r.exit_code, r.started_at, r.mode, r.stop_reason, r.collector_version, r.cupti_version,
+                    r.source_kernels);
+  };
+  const auto same_issue = [](const Issue& x, const Issue& y) { return x.code == y.code && x.message == y.message; };
+  return facts(a) == facts(b) &&
+         std::equal(a_issues.begin(), a_issues.end(), b_issues.begin(), b_issues.end(), same_issue);
 }
 
 void attempt(Output& o) {
@@ -89,24 +103,27 @@ void attempt_side_by_side(std::vector<Output*> outputs) {
 
 }  // namespace
 
-void remove_staged(const EarlyOutputs& early) {
-  std::error_code error;
-  if (!early.staged.empty()) std::filesystem::remove_all(early.staged, error);
-}
-
 EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_dir) {
   const Measurement* shown = &m;
-  EarlyOutputs early{{}, out_dir + "/" + kEarlyFolder, m.program.command, m.program.exit_code, m.issues.size()};
+  EarlyOutputs early{{}, m.program, m.issues};
+  const std::string staged = out_dir + "/" + kEarlyFolder;
   std::error_code error;
-  std::filesystem::remove_all(early.staged, error);
-  std::filesystem::create_directories(early.staged, error);
-  std::vector<Output> outputs = outputs_of(shown, out_dir, early.staged, &early.pictures);
+  std::filesystem::remove_all(staged, error);
+  std::filesystem::create_directories(staged, error);
+  std::vector<Output> outputs = outputs_of(shown, out_dir, staged, &early.pictures);
   std::vector<Output*> all;
   for (Output& o : outputs) all.push_back(&o);
   attempt_side_by_side(all);
   for (const Output& o : outputs)
     if (o.failure.empty()) early.written.push_back({o.what, o.seconds, true});
   return early;
+}
+
+void discard_early_outputs(const EarlyOutputs& early, const std::string& out_dir) {
+  std::error_code error;
+  std::filesystem::remove_all(out_dir + "/" + kEarlyFolder, error);
+  for (const OutputSeconds& e : early.written)
+    if (e.what == "trace.json.gz" || e.what == "timeline.svg") std::filesystem::remove(out_dir + "/" + e.what, error);
 }
 
 int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures,
@@ -117,16 +134,18 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
   std::optional<Measurement> with_failures;
   std::vector<Output> outputs = outputs_of(shown, out, out, pictures);
   // Written early, an output is kept where it still shows `measured`: those drawn from the
-  // trace always, the others (held apart until now) where the exit added nothing they show.
-  const bool same_program = early.command == measured.program.command &&
-                            early.exit_code == measured.program.exit_code && early.issues == measured.issues.size();
-  const bool program_outputs_kept = same_program && move_into_place(early.staged, out);
-  remove_staged(early);
+  // trace always, the others (held apart until now) where the exit changed nothing they show.
+  const std::string staged = out + "/" + kEarlyFolder;
+  const bool program_outputs_kept = !early.written.empty() &&
+                                    same_run(early.program, early.issues, measured.program, measured.issues) &&
+                                    move_into_place(staged, out);
+  std::error_code error;
+  std::filesystem::remove_all(staged, error);
   for (Output& o : outputs)
     if (o.trace_alone || program_outputs_kept)
       for (const OutputSeconds& e : early.written)
         if (e.what == o.what) o.early = &e;
-  if (pictures) *pictures = early.pictures;   // the summary written again sets its own
+  if (pictures && program_outputs_kept) *pictures = early.pictures;   // a summary written again sets its own
   std::vector<Output*> now;
   for (Output& o : outputs)
     if (!o.early) now.push_back(&o);
@@ -146,6 +165,7 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
   if (written < static_cast<int>(outputs.size()))
     for (Output& o : outputs) {
       if (o.trace_alone || !o.failure.empty()) continue;
+      o.early = nullptr;
       attempt(o);
       if (!o.failure.empty()) {
         --written;
@@ -154,7 +174,7 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
     }
   if (seconds)
     for (const Output& o : outputs)
-      seconds->push_back(o.early && o.seconds == 0 ? *o.early : OutputSeconds{o.what, o.seconds});
+      seconds->push_back(o.early ? *o.early : OutputSeconds{o.what, o.seconds});
   return written;
 }
 

@@ -4,7 +4,6 @@
 /// measurements.json), written side by side; a trace-only run's can be written while its
 /// program ends, and then only those the exit changed are written again.
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,18 +21,15 @@ struct OutputSeconds {
 /// The outputs written while the program ended, and what they show of it.
 struct EarlyOutputs {
   std::vector<OutputSeconds> written;
-  /// Where the summary and the measurement wait until the exit says they are right, so that
-  /// no file shows an exit code the program did not give.
-  std::string staged;
-  /// What the exit may add, as the summary and the measurement show it: they are written
-  /// again where it did.
-  std::vector<std::string> command;
-  std::optional<int> exit_code;
-  std::size_t issues = 0;
+  /// What the summary and the measurement show of the run besides its records: they are
+  /// written again where the exit changed it.
+  ProgramRun program;
+  std::vector<Issue> issues;
   std::size_t pictures = 0;   ///< the summary's
 };
 
-/// The folder in `out_dir` of the outputs written early that show the program.
+/// The folder in an output folder where the summary and the measurement written early wait
+/// until the exit says they are right, so that no file shows an exit code not yet given.
 constexpr const char* kEarlyFolder = ".written-before-the-exit";
 
 /// Writes the four outputs of `m` side by side: trace.json.gz and timeline.svg into
@@ -41,17 +37,18 @@ constexpr const char* kEarlyFolder = ".written-before-the-exit";
 /// failure: write_profile_outputs() tries that output again and reports it.
 EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_dir);
 
-/// Removes the folder of `early`'s outputs that show the program, for outputs written from a
-/// measurement that was not the last (the file replaced after it was read).
-void remove_staged(const EarlyOutputs& early);
+/// Removes what write_outputs_early() wrote into `out_dir`: its kEarlyFolder, and the trace's
+/// outputs listed in `early`. For a run whose last measurement is not the one they were
+/// written from, or that collected nothing.
+void discard_early_outputs(const EarlyOutputs& early, const std::string& out_dir);
 
 /// Writes the four outputs for `m`, each on its own, side by side, but for those in `early`
 /// that still show `m`: trace.json.gz and timeline.svg always do; the others, moved into
-/// `out_dir` now, where `m`'s command, exit code and issues are those they were written for.
-/// `early.staged` is removed. One that fails is said on stderr and as an issue in the
-/// measurement (the summary and the measurement are written again when another failed).
-/// Returns how many of the four are written; `pictures` receives the summary's pictures,
-/// `seconds` how long each output took.
+/// `out_dir` now, where the exit changed neither the run's facts nor its issues. The
+/// kEarlyFolder goes. One that fails is said on stderr and as an issue in the measurement
+/// (the summary and the measurement are written again when another failed). Returns how
+/// many of the four are written; `pictures` receives the summary's pictures, `seconds` how
+/// long each output took.
 int write_profile_outputs(const Measurement& m, const std::string& out_dir, std::size_t* pictures = nullptr,
                           std::vector<OutputSeconds>* seconds = nullptr, const EarlyOutputs& early = {});
 

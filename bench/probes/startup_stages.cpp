@@ -62,14 +62,19 @@ void apply_cupti_settings(const char* text) {
     char* end = nullptr;
     const unsigned long long value =
         equals == std::string::npos ? 0 : std::strtoull(item.c_str() + equals + 1, &end, 10);
-    if (equals == std::string::npos || equals + 1 == item.size() || *end != '\0') refuse("'" + item + "' is not KEY=NUMBER");
+    if (equals == std::string::npos || equals + 1 == item.size() || item[equals + 1] == '-' || *end != '\0')
+      refuse("'" + item + "' is not KEY=NUMBER");
     const std::string key = item.substr(0, equals);
+    if ((key == "host_pinned" || key == "per_thread") && value > 1) refuse(key + " is 0 or 1, not " + std::to_string(value));
     if (key == "device_buffer_bytes") set_attribute<std::size_t>(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, key, value);
     else if (key == "pre_allocate") set_attribute<std::size_t>(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_PRE_ALLOCATE_VALUE, key, value);
     else if (key == "pool_limit") set_attribute<std::size_t>(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_POOL_LIMIT, key, value);
     else if (key == "host_pinned") set_attribute<std::uint8_t>(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, key, value);
     else if (key == "per_thread") set_attribute<std::uint8_t>(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, key, value);
-    else if (key == "flush_period_ms") cuptiActivityFlushPeriod(static_cast<std::uint32_t>(value));
+    else if (key == "flush_period_ms") {
+      if (CUptiResult r = cuptiActivityFlushPeriod(static_cast<std::uint32_t>(value)); r != CUPTI_SUCCESS)
+        refuse(key + " refused by CUPTI (error " + std::to_string(r) + ")");
+    }
     else refuse("unknown setting '" + key + "'");
   }
 }

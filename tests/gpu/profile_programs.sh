@@ -38,8 +38,11 @@ echo "== exit(3) after 3 kernels"
 expect_exit 3 exit --exit-after 3
 "$check" stopped "$out/exit" 3 exit 3
 summary_says_exit exit 3
-echo "== trace only, exit code 0"
-expect_exit 0 trace_only --launches 2
+echo "== trace only, exit code 0: its summary written while the program ended"
+LABBOOK_VERBOSE=1 "$lb" profile --out "$out/trace_only" -- "$programs/threads_streams" --launches 2 \
+  >/dev/null 2>"$out/trace_only.log"
+grep -q 'summary.md/html/json [0-9.]* s while the program ended' "$out/trace_only.log" ||
+  { echo "FAIL: trace_only: the summary was not written while the program ended"; tail -5 "$out/trace_only.log"; exit 1; }
 summary_says_exit trace_only 0
 
 echo "== transpose, every catalog metric"

@@ -60,7 +60,6 @@ TEST(ProfileOutputs, WhatTheExitDidNotChangeIsNotWrittenAgain) {
   EXPECT_EQ(whats(early.written), kAllFour);
   // Until the exit, no file in the folder shows an exit code.
   const std::string staged = dir.path() + "/" + kEarlyFolder;
-  EXPECT_EQ(early.staged, staged);
   EXPECT_FALSE(std::filesystem::exists(dir.path() + "/summary.md"));
   EXPECT_FALSE(std::filesystem::exists(dir.path() + "/measurements.json"));
   // Each output is renamed into place: a file written again would have another inode.
@@ -87,8 +86,9 @@ TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
   const test::TempDir early_dir("outputs-early"), after_dir("outputs-after");
   const std::string &early_out = early_dir.path(), &after_out = after_dir.path();
   const EarlyOutputs early = write_outputs_early(ended(3, 0), early_out);
+  const std::string staged = early_out + "/" + kEarlyFolder;
   const ino_t trace = file_inode(early_out + "/trace.json.gz"), timeline = file_inode(early_out + "/timeline.svg");
-  const ino_t measurement = file_inode(early.staged + "/measurements.json");
+  const ino_t measurement = file_inode(staged + "/measurements.json");
   ASSERT_NE(measurement, 0u);
 
   Measurement failed = ended(3, 3);
@@ -97,7 +97,7 @@ TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
   EXPECT_EQ(file_inode(early_out + "/trace.json.gz"), trace);
   EXPECT_EQ(file_inode(early_out + "/timeline.svg"), timeline);
   EXPECT_NE(file_inode(early_out + "/measurements.json"), measurement);
-  EXPECT_FALSE(std::filesystem::exists(early.staged)) << "what it held is not left behind";
+  EXPECT_FALSE(std::filesystem::exists(staged)) << "what it held is not left behind";
   ASSERT_EQ(whats(seconds), kAllFour);
   EXPECT_TRUE(seconds[0].early && seconds[1].early);
   EXPECT_FALSE(seconds[2].early || seconds[3].early);
@@ -107,26 +107,37 @@ TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
   for (const char* file : {"trace.json.gz", "timeline.svg", "summary.md", "summary.json", "measurements.json"})
     EXPECT_EQ(read_file(early_out + "/" + file), read_file(after_out + "/" + file)) << file;
 
-  // An issue added after the exit is another change the summary must show.
+}
+
+TEST(ProfileOutputs, AnIssueAddedAfterTheExitWritesTheSummaryAgain) {
+  const test::TempDir dir("outputs-issue");
+  const EarlyOutputs early = write_outputs_early(ended(3, 0), dir.path());
   Measurement noted = ended(3, 0);
   noted.issues.push_back({"metrics_skipped", "a signal ended the program"});
-  EXPECT_EQ(write_profile_outputs(noted, early_out, nullptr, nullptr, early), kProfileOutputs);
-  EXPECT_NE(read_file(early_out + "/summary.md").find("a signal ended the program"), std::string::npos);
+  EXPECT_EQ(write_profile_outputs(noted, dir.path(), nullptr, nullptr, early), kProfileOutputs);
+  EXPECT_NE(read_file(dir.path() + "/summary.md").find("a signal ended the program"), std::string::npos);
+  EXPECT_NE(read_file(dir.path() + "/measurements.json").find("metrics_skipped"), std::string::npos);
 }
 
 TEST(ProfileOutputs, OutputsHeldApartThatAreGoneAreWrittenAgain) {
   const Measurement m = ended(2, 0);
   const test::TempDir dir("outputs-gone");
   const EarlyOutputs early = write_outputs_early(m, dir.path());
-  ASSERT_TRUE(std::filesystem::exists(early.staged));
-  remove_staged(early);
-  EXPECT_FALSE(std::filesystem::exists(early.staged));
+  ASSERT_TRUE(std::filesystem::remove_all(dir.path() + "/" + kEarlyFolder) > 0);
   std::vector<OutputSeconds> seconds;
   EXPECT_EQ(write_profile_outputs(m, dir.path(), nullptr, &seconds, early), kProfileOutputs);
   EXPECT_TRUE(std::filesystem::exists(dir.path() + "/summary.md"));
   EXPECT_TRUE(std::filesystem::exists(dir.path() + "/measurements.json"));
   ASSERT_EQ(whats(seconds), kAllFour);
   EXPECT_FALSE(seconds[2].early || seconds[3].early);
+}
+
+TEST(ProfileOutputs, DiscardedEarlyOutputsLeaveNothingBehind) {
+  const test::TempDir dir("outputs-discarded");
+  const EarlyOutputs early = write_outputs_early(ended(2, 0), dir.path());
+  ASSERT_TRUE(std::filesystem::exists(dir.path() + "/trace.json.gz"));
+  discard_early_outputs(early, dir.path());
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
 TEST(ProfileOutputs, AnEarlyOutputThatFailedIsTriedAgainAndReported) {
