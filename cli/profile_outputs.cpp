@@ -122,8 +122,10 @@ EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_di
 void discard_early_outputs(const EarlyOutputs& early, const std::string& out_dir) {
   std::error_code error;
   std::filesystem::remove_all(out_dir + "/" + kEarlyFolder, error);
-  for (const OutputSeconds& e : early.written)
-    if (e.what == "trace.json.gz" || e.what == "timeline.svg") std::filesystem::remove(out_dir + "/" + e.what, error);
+  const Measurement* none = nullptr;   // the outputs' names only: none is written
+  for (const Output& o : outputs_of(none, out_dir, out_dir, nullptr))
+    for (const OutputSeconds& e : early.written)
+      if (o.trace_alone && e.what == o.what) std::filesystem::remove(out_dir + "/" + o.what, error);
 }
 
 int write_profile_outputs(const Measurement& measured, const std::string& out, std::size_t* pictures,
