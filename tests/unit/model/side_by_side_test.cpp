@@ -1,7 +1,9 @@
 // side_by_side (model/include/labbook/model/side_by_side.h): every task runs once, and a task's
-// exception comes out only after every task has ended.
+// exception comes out only after every task has ended; as many at once as there are cores allowed.
 #include <gtest/gtest.h>
+#include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -11,6 +13,25 @@
 #include "labbook/model/side_by_side.h"
 
 using labbook::side_by_side;
+using labbook::side_by_side_width;
+
+// Allowed one core, as `taskset -c N` or a Slurm job of one CPU would allow, no task runs
+// beside another; the cores allowed before come back after.
+TEST(SideBySide, RunsNoWiderThanTheCoresThisThreadMayRunOn) {
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  const std::size_t allowed = static_cast<std::size_t>(CPU_COUNT(&before));
+  EXPECT_EQ(side_by_side_width(), std::min<std::size_t>(allowed, 8));
+  int first = 0;
+  while (!CPU_ISSET(first, &before)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  EXPECT_EQ(side_by_side_width(), 1u);
+  ASSERT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
+  EXPECT_EQ(side_by_side_width(), std::min<std::size_t>(allowed, 8));
+}
 
 TEST(SideBySide, RunsEveryTaskOnce) {
   std::vector<std::atomic<int>> runs(20);

@@ -2,6 +2,8 @@
 /// @file
 /// Tasks run side by side on the host's cores: the report step's work on a measurement of
 /// 10^5 launches (reading its tables, writing trace.json.gz and measurements.json) in spans.
+#include <sched.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <exception>
@@ -12,10 +14,15 @@
 
 namespace labbook {
 
-/// How many tasks run at once: the host's cores, from 1 to 8.
+/// How many tasks run at once: the cores this thread may run on, from 1 to 8. A Slurm job, a
+/// container or `taskset` may allow fewer than the host has, and more threads than those
+/// would only wait for each other.
 inline std::size_t side_by_side_width() {
   constexpr std::size_t kMost = 8;
-  return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMost);
+  cpu_set_t allowed;
+  const bool known = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0;
+  const std::size_t cores = known ? static_cast<std::size_t>(CPU_COUNT(&allowed)) : std::thread::hardware_concurrency();
+  return std::clamp<std::size_t>(cores, 1, kMost);
 }
 
 /// `task(i)` for each i below `count`: task 0 in this thread, the others each on a thread of
