@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <set>
 #include <variant>
 
@@ -35,12 +36,30 @@ struct Words {
   std::vector<std::string> labels;
 };
 
+/// What a box shows, which gives it its colour (the class of the picture's style).
+enum class BoxKind : std::uint8_t { kNvtx, kApi, kKernel, kMemcpy, kMemset, kUvm, kMixed };
+
+std::string css_class(BoxKind kind) {
+  switch (kind) {
+    case BoxKind::kNvtx: return "nvtx";
+    case BoxKind::kApi: return "api";
+    case BoxKind::kKernel: return "kernel";
+    case BoxKind::kMemcpy: return "memcpy";
+    case BoxKind::kMemset: return "memset";
+    case BoxKind::kUvm: return "uvm";
+    case BoxKind::kMixed: break;
+  }
+  return "mixed";
+}
+
 /// A box stands for one record of the measurement, put into words only if it is drawn (a lane
-/// of 10^5 launches draws a few hundred merged boxes), or says its own (a merged run).
+/// of 10^5 launches draws a few hundred merged boxes), or says its own (a merged run). Small,
+/// since a lane holds one for each of its records before they are merged.
 struct Box {
   std::uint64_t start, end;
-  std::string css_class;
-  std::variant<const Range*, const ApiCall*, const Kernel*, const Copy*, const UnifiedMemoryEvent*, Words> source;
+  BoxKind kind;
+  std::variant<const Range*, const ApiCall*, const Kernel*, const Copy*, const UnifiedMemoryEvent*,
+               std::shared_ptr<const Words>> source;
 };
 
 struct Lane {
@@ -88,12 +107,24 @@ void append_stream_lanes(const Measurement& m, const std::string* range, const s
     const auto at = std::find(ids.begin(), ids.end(), StreamId{device, stream});
     return lanes[first_lane + static_cast<std::size_t>(at - ids.begin())];
   };
+  const auto drawn = [range](const Kernel& k) { return k.start_ns && k.end_ns && (!range || k.range == *range); };
+  const auto in_range = [range](const Copy& c) { return !range || c.range == *range; };
+  // Counted first: a lane of 10^5 kernels is not grown and copied as it fills.
+  std::vector<std::size_t> sizes(ids.size());
+  const auto count = [&](int device, std::uint32_t stream) {
+    ++sizes[static_cast<std::size_t>(&lane_of(device, stream) - &lanes[first_lane])];
+  };
   for (const auto& k : m.kernels)
-    if (k.start_ns && k.end_ns && (!range || k.range == *range))
-      lane_of(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, "kernel", &k});
+    if (drawn(k)) count(k.device, k.stream);
   for (const auto& c : m.copies)
-    if (!range || c.range == *range)
-      lane_of(c.device, c.stream).boxes.push_back({c.start_ns, c.end_ns, c.is_memset ? "memset" : "memcpy", &c});
+    if (in_range(c)) count(c.device, c.stream);
+  for (std::size_t i = 0; i < sizes.size(); ++i) lanes[first_lane + i].boxes.reserve(sizes[i]);
+  for (const auto& k : m.kernels)
+    if (drawn(k)) lane_of(k.device, k.stream).boxes.push_back({*k.start_ns, *k.end_ns, BoxKind::kKernel, &k});
+  for (const auto& c : m.copies)
+    if (in_range(c))
+      lane_of(c.device, c.stream)
+          .boxes.push_back({c.start_ns, c.end_ns, c.is_memset ? BoxKind::kMemset : BoxKind::kMemcpy, &c});
 }
 
 /// What `b` says, from its record.
@@ -110,7 +141,7 @@ Words words(const Box& b) {
   }
   if (const auto* e = std::get_if<const UnifiedMemoryEvent*>(&b.source))
     return {(*e)->kind + ", " + std::to_string((*e)->value), {}};
-  return std::get<Words>(b.source);
+  return *std::get<std::shared_ptr<const Words>>(b.source);
 }
 
 /// Lanes in display order: host threads (NVTX by depth, API calls), process-wide NVTX
@@ -129,37 +160,41 @@ std::vector<Lane> build_lanes(const Measurement& m, std::uint64_t open_range_end
       Lane lane{"thread " + std::to_string(t) + " NVTX" + (d ? " depth " + std::to_string(d) : ""), {}};
       for (const auto& r : m.ranges)
         if (!r.process_wide && r.thread == t && r.depth == d)
-          lane.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", &r});
+          lane.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), BoxKind::kNvtx, &r});
       lanes.push_back(std::move(lane));
     }
     Lane api{"thread " + std::to_string(t) + " CUDA API", {}};
+    api.boxes.reserve(static_cast<std::size_t>(
+        std::count_if(m.api_calls.begin(), m.api_calls.end(), [t](const ApiCall& a) { return a.thread == t; })));
     for (const auto& a : m.api_calls)
-      if (a.thread == t) api.boxes.push_back({a.start_ns, a.end_ns, "api", &a});
+      if (a.thread == t) api.boxes.push_back({a.start_ns, a.end_ns, BoxKind::kApi, &a});
     if (!api.boxes.empty()) lanes.push_back(std::move(api));
   }
   Lane process_wide{"NVTX start/end", {}};
   for (const auto& r : m.ranges)
-    if (r.process_wide) process_wide.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), "nvtx", &r});
+    if (r.process_wide) process_wide.boxes.push_back({r.start_ns, r.end_ns.value_or(open_range_end), BoxKind::kNvtx, &r});
   if (!process_wide.boxes.empty()) lanes.push_back(std::move(process_wide));
 
   append_stream_lanes(m, nullptr, {}, lanes);
 
   Lane uvm{"unified memory", {}};
   for (const auto& e : m.memory_events)
-    uvm.boxes.push_back({e.start_ns, e.end_ns, "uvm", &e});
+    uvm.boxes.push_back({e.start_ns, e.end_ns, BoxKind::kUvm, &e});
   if (!uvm.boxes.empty()) lanes.push_back(std::move(uvm));
   return lanes;
 }
 
-/// "kernels" for a lane's boxes of class `css_class`, counted `n`.
-std::string events_noun(const std::string& css_class, std::size_t n) {
+/// "kernels" for a lane's boxes of `kind`, counted `n`.
+std::string events_noun(BoxKind kind, std::size_t n) {
   const bool one = n == 1;
-  if (css_class == "kernel") return one ? "kernel" : "kernels";
-  if (css_class == "memcpy") return one ? "copy" : "copies";
-  if (css_class == "memset") return one ? "memset" : "memsets";
-  if (css_class == "api") return one ? "CUDA call" : "CUDA calls";
-  if (css_class == "nvtx") return one ? "NVTX range" : "NVTX ranges";
-  return one ? "event" : "events";
+  switch (kind) {
+    case BoxKind::kKernel: return one ? "kernel" : "kernels";
+    case BoxKind::kMemcpy: return one ? "copy" : "copies";
+    case BoxKind::kMemset: return one ? "memset" : "memsets";
+    case BoxKind::kApi: return one ? "CUDA call" : "CUDA calls";
+    case BoxKind::kNvtx: return one ? "NVTX range" : "NVTX ranges";
+    default: return one ? "event" : "events";
+  }
 }
 
 /// `boxes` with every run of boxes that lie less than a pixel apart (`px_per_ns` pixels a
@@ -174,7 +209,7 @@ std::vector<Box> merged_boxes(const std::vector<Box>& lane, double px_per_ns) {
   for (const Box& b : lane) boxes.push_back(&b);
   std::stable_sort(boxes.begin(), boxes.end(), [](const Box* a, const Box* b) { return a->start < b->start; });
   std::vector<Box> out;
-  std::vector<std::pair<std::string, std::size_t>> kinds;   // css class -> events, in order of first use
+  std::vector<std::pair<BoxKind, std::size_t>> kinds;   // events of each kind, in order of first use
   std::uint64_t busy = 0, covered_to = 0;
   const auto close = [&] {
     std::size_t count = 0;
@@ -184,17 +219,17 @@ std::vector<Box> merged_boxes(const std::vector<Box>& lane, double px_per_ns) {
     std::string what = kinds.size() == 1 ? std::to_string(count) + " " + events_noun(kinds[0].first, count)
                                          : std::to_string(count) + " events";
     if (kinds.size() > 1) {
-      b.css_class = "mixed";
+      b.kind = BoxKind::kMixed;
       std::string parts;
       for (const auto& [kind, n] : kinds) parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + events_noun(kind, n);
       what += " (" + parts + ")";
     }
     const double share = 100.0 * static_cast<double>(busy) / static_cast<double>(std::max<std::uint64_t>(b.end - b.start, 1));
-    b.source = Words{what + ", filling " + std::to_string(static_cast<int>(std::lround(share))) +
+    b.source = std::make_shared<const Words>(Words{what + ", filling " + std::to_string(static_cast<int>(std::lround(share))) +
                          " % of this stretch (too many to draw one by one: trace.json.gz, opened in Perfetto, has each)",
-                     {kinds.size() == 1 ? what : std::to_string(count) + " events"}};
+                     {kinds.size() == 1 ? what : std::to_string(count) + " events"}});
   };
-  const auto count_kind = [&](const std::string& kind) {
+  const auto count_kind = [&](BoxKind kind) {
     const auto at = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
     if (at == kinds.end()) kinds.push_back({kind, 1});
     else ++at->second;
@@ -207,12 +242,12 @@ std::vector<Box> merged_boxes(const std::vector<Box>& lane, double px_per_ns) {
         busy += b.end - std::max(b.start, covered_to);
         covered_to = b.end;
       }
-      count_kind(b.css_class);
+      count_kind(b.kind);
       continue;
     }
     close();
     kinds.clear();
-    count_kind(b.css_class);
+    count_kind(b.kind);
     busy = b.end - b.start;
     covered_to = b.end;
     out.push_back(b);
@@ -240,7 +275,7 @@ std::string tick_label(double t, double step) {
 /// "stream A: 4 kernels, 8 copies": what a lane holds, for the picture's text alternative.
 std::string lane_summary(const Lane& lane) {
   std::size_t kernels = 0, copies = 0, other = 0;
-  for (const auto& b : lane.boxes) (b.css_class == "kernel" ? kernels : b.css_class == "memcpy" ? copies : other)++;
+  for (const auto& b : lane.boxes) (b.kind == BoxKind::kKernel ? kernels : b.kind == BoxKind::kMemcpy ? copies : other)++;
   std::string out;
   const auto add = [&](std::size_t n, const char* one, const char* many) {
     if (n) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + (n == 1 ? one : many);
@@ -303,7 +338,7 @@ std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double spa
     for (const auto& b : boxes) {
       const double width = std::max(x(b.end) - x(b.start), 0.5);   // keep short events visible
       const Words said = words(b);
-      svg += "<rect class=\"" + b.css_class + "\" x=\"" + svg_number(x(b.start)) + "\" y=\"" + svg_number(bar_top) +
+      svg += "<rect class=\"" + css_class(b.kind) + "\" x=\"" + svg_number(x(b.start)) + "\" y=\"" + svg_number(bar_top) +
              "\" width=\"" + svg_number(width) + "\" height=\"" + svg_number(s.bar) + "\"><title>" +
              escape_markup(said.tooltip + " (" + nvprof_duration(static_cast<double>(b.end - b.start)) + ")") +
              "</title></rect>\n";
@@ -311,7 +346,7 @@ std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double spa
       const auto fits = std::find_if(said.labels.begin(), said.labels.end(),
                                      [&](const std::string& l) { return svg_text_width(l, s.small_font) + 5 <= width; });
       if (fits != said.labels.end())
-        svg += "<text class=\"in in-" + b.css_class + "\" x=\"" + svg_number(x(b.start) + 3) + "\" y=\"" +
+        svg += "<text class=\"in in-" + css_class(b.kind) + "\" x=\"" + svg_number(x(b.start) + 3) + "\" y=\"" +
                svg_number(bar_top + s.bar / 2 + s.small_font * 0.35) + "\" font-size=\"" + svg_number(s.small_font) + "\">" +
                escape_markup(*fits) + "</text>\n";
     }
