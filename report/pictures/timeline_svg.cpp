@@ -39,18 +39,16 @@ struct Words {
 /// What a box shows, which gives it its colour (the class of the picture's style).
 enum class BoxKind : std::uint8_t { kNvtx, kApi, kKernel, kMemcpy, kMemset, kUvm, kMixed };
 
-std::string css_class(BoxKind kind) {
-  switch (kind) {
-    case BoxKind::kNvtx: return "nvtx";
-    case BoxKind::kApi: return "api";
-    case BoxKind::kKernel: return "kernel";
-    case BoxKind::kMemcpy: return "memcpy";
-    case BoxKind::kMemset: return "memset";
-    case BoxKind::kUvm: return "uvm";
-    case BoxKind::kMixed: break;
-  }
-  return "mixed";
-}
+/// Each kind's class in the style, and what one and several of its events are called.
+struct KindNames {
+  const char *css_class, *one, *many;
+};
+constexpr KindNames kKindNames[] = {{"nvtx", "NVTX range", "NVTX ranges"}, {"api", "CUDA call", "CUDA calls"},
+                                    {"kernel", "kernel", "kernels"},       {"memcpy", "copy", "copies"},
+                                    {"memset", "memset", "memsets"},       {"uvm", "event", "events"},
+                                    {"mixed", "event", "events"}};
+
+const KindNames& names_of(BoxKind kind) { return kKindNames[static_cast<std::size_t>(kind)]; }
 
 /// A box stands for one record of the measurement, put into words only if it is drawn (a lane
 /// of 10^5 launches draws a few hundred merged boxes), or says its own (a merged run). Small,
@@ -185,17 +183,7 @@ std::vector<Lane> build_lanes(const Measurement& m, std::uint64_t open_range_end
 }
 
 /// "kernels" for a lane's boxes of `kind`, counted `n`.
-std::string events_noun(BoxKind kind, std::size_t n) {
-  const bool one = n == 1;
-  switch (kind) {
-    case BoxKind::kKernel: return one ? "kernel" : "kernels";
-    case BoxKind::kMemcpy: return one ? "copy" : "copies";
-    case BoxKind::kMemset: return one ? "memset" : "memsets";
-    case BoxKind::kApi: return one ? "CUDA call" : "CUDA calls";
-    case BoxKind::kNvtx: return one ? "NVTX range" : "NVTX ranges";
-    default: return one ? "event" : "events";
-  }
-}
+std::string events_noun(BoxKind kind, std::size_t n) { return n == 1 ? names_of(kind).one : names_of(kind).many; }
 
 /// `boxes` with every run of boxes that lie less than a pixel apart (`px_per_ns` pixels a
 /// nanosecond) drawn as one box, its tooltip saying how many events of each kind it holds and
@@ -338,7 +326,8 @@ std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double spa
     for (const auto& b : boxes) {
       const double width = std::max(x(b.end) - x(b.start), 0.5);   // keep short events visible
       const Words said = words(b);
-      svg += "<rect class=\"" + css_class(b.kind) + "\" x=\"" + svg_number(x(b.start)) + "\" y=\"" + svg_number(bar_top) +
+      const std::string css_class = names_of(b.kind).css_class;
+      svg += "<rect class=\"" + css_class + "\" x=\"" + svg_number(x(b.start)) + "\" y=\"" + svg_number(bar_top) +
              "\" width=\"" + svg_number(width) + "\" height=\"" + svg_number(s.bar) + "\"><title>" +
              escape_markup(said.tooltip + " (" + nvprof_duration(static_cast<double>(b.end - b.start)) + ")") +
              "</title></rect>\n";
@@ -346,7 +335,7 @@ std::string draw(const std::vector<Lane>& lanes, std::uint64_t first, double spa
       const auto fits = std::find_if(said.labels.begin(), said.labels.end(),
                                      [&](const std::string& l) { return svg_text_width(l, s.small_font) + 5 <= width; });
       if (fits != said.labels.end())
-        svg += "<text class=\"in in-" + css_class(b.kind) + "\" x=\"" + svg_number(x(b.start) + 3) + "\" y=\"" +
+        svg += "<text class=\"in in-" + css_class + "\" x=\"" + svg_number(x(b.start) + 3) + "\" y=\"" +
                svg_number(bar_top + s.bar / 2 + s.small_font * 0.35) + "\" font-size=\"" + svg_number(s.small_font) + "\">" +
                escape_markup(*fits) + "</text>\n";
     }
