@@ -213,9 +213,9 @@ std::vector<Box> merged_boxes(const std::vector<Box>& lane, double px_per_ns) {
       what += " (" + parts + ")";
     }
     const double share = 100.0 * static_cast<double>(busy) / static_cast<double>(std::max<std::uint64_t>(b.end - b.start, 1));
-    b.source = std::make_shared<const Words>(Words{what + ", filling " + std::to_string(static_cast<int>(std::lround(share))) +
-                         " % of this stretch (too many to draw one by one: trace.json.gz, opened in Perfetto, has each)",
-                     {kinds.size() == 1 ? what : std::to_string(count) + " events"}});
+    const std::string tooltip = what + ", filling " + std::to_string(static_cast<int>(std::lround(share))) +
+                                " % of this stretch (too many to draw one by one: trace.json.gz, opened in Perfetto, has each)";
+    b.source = std::make_shared<const Words>(Words{tooltip, {kinds.size() == 1 ? what : std::to_string(count) + " events"}});
   };
   const auto count_kind = [&](BoxKind kind) {
     const auto at = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// Tasks run side by side on the host's cores: the report step's work on a measurement of
-/// 10^5 launches (reading its tables, writing trace.json.gz and measurements.json) in spans.
+/// Tasks run side by side on the cores this process may use: the report step's work on a
+/// measurement of 10^5 launches (reading its tables, writing trace.json.gz and
+/// measurements.json) in spans.
 #include <sched.h>
 
 #include <algorithm>
