@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <set>
@@ -47,6 +48,7 @@ constexpr KindNames kKindNames[] = {{"nvtx", "NVTX range", "NVTX ranges"}, {"api
                                     {"kernel", "kernel", "kernels"},       {"memcpy", "copy", "copies"},
                                     {"memset", "memset", "memsets"},       {"uvm", "event", "events"},
                                     {"mixed", "event", "events"}};
+static_assert(std::size(kKindNames) == static_cast<std::size_t>(BoxKind::kMixed) + 1, "a name for every kind");
 
 const KindNames& names_of(BoxKind kind) { return kKindNames[static_cast<std::size_t>(kind)]; }
 

@@ -15,8 +15,8 @@
 using labbook::side_by_side;
 using labbook::side_by_side_width;
 
-// Allowed one core, as `taskset -c N` or a Slurm job of one CPU would allow, no task runs
-// beside another; the cores allowed before come back after.
+// Allowed one core, as `taskset -c N` or a Slurm job of one CPU would allow, the width is 1;
+// with the cores allowed before given back, it is theirs again.
 TEST(SideBySide, RunsNoWiderThanTheCoresThisThreadMayRunOn) {
   cpu_set_t before;
   ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);

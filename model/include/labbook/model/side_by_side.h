@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Tasks run side by side on the cores this process may use: the report step's work on a
+/// Tasks run side by side on the cores this thread may run on: the report step's work on a
 /// measurement of 10^5 launches (reading its tables, writing trace.json.gz and
 /// measurements.json) in spans.
 #include <sched.h>
@@ -16,8 +16,8 @@
 namespace labbook {
 
 /// How many tasks run at once: the cores this thread may run on, from 1 to 8. A Slurm job, a
-/// container or `taskset` may allow fewer than the host has, and more threads than those
-/// would only wait for each other.
+/// cpuset or `taskset` may allow fewer than the host has, and the threads started here inherit
+/// this thread's cores: more threads than those would only wait for each other.
 inline std::size_t side_by_side_width() {
   constexpr std::size_t kMost = 8;
   cpu_set_t allowed;
