@@ -127,7 +127,7 @@ int profile(const ProfileOptions& options) {
     const std::string& out;
     ~HeldApartGoes() {
       std::error_code error;
-      std::filesystem::remove_all(out + "/" + kEarlyFolder, error);
+      std::filesystem::remove_all(early_folder(out), error);
     }
   } held_apart_goes{out};
   const ProfileOutcome outcome = profile_program(request);

@@ -106,7 +106,7 @@ void attempt_side_by_side(std::vector<Output*> outputs) {
 EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_dir) {
   const Measurement* shown = &m;
   EarlyOutputs early{{}, m.program, m.issues};
-  const std::string staged = out_dir + "/" + kEarlyFolder;
+  const std::string staged = early_folder(out_dir);
   std::error_code error;
   std::filesystem::remove_all(staged, error);
   std::filesystem::create_directories(staged, error);
@@ -121,7 +121,7 @@ EarlyOutputs write_outputs_early(const Measurement& m, const std::string& out_di
 
 void discard_early_outputs(const EarlyOutputs& early, const std::string& out_dir) {
   std::error_code error;
-  std::filesystem::remove_all(out_dir + "/" + kEarlyFolder, error);
+  std::filesystem::remove_all(early_folder(out_dir), error);
   const Measurement* none = nullptr;   // the outputs' names only: none is written
   for (const Output& o : outputs_of(none, out_dir, out_dir, nullptr))
     for (const OutputSeconds& e : early.written)
@@ -137,7 +137,7 @@ int write_profile_outputs(const Measurement& measured, const std::string& out, s
   std::vector<Output> outputs = outputs_of(shown, out, out, pictures);
   // Written early, an output is kept where it still shows `measured`: those drawn from the
   // trace always, the others (held apart until now) where the exit changed nothing they show.
-  const std::string staged = out + "/" + kEarlyFolder;
+  const std::string staged = early_folder(out);
   const bool program_outputs_kept = !early.written.empty() &&
                                     same_run(early.program, early.issues, measured.program, measured.issues) &&
                                     move_into_place(staged, out);

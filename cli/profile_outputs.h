@@ -32,6 +32,9 @@ struct EarlyOutputs {
 /// until the exit says they are right, so that no file shows an exit code not yet given.
 constexpr const char* kEarlyFolder = ".written-before-the-exit";
 
+/// `out_dir`'s kEarlyFolder.
+inline std::string early_folder(const std::string& out_dir) { return out_dir + "/" + kEarlyFolder; }
+
 /// Writes the four outputs of `m` side by side: trace.json.gz and timeline.svg into
 /// `out_dir`, the summary and the measurement into its kEarlyFolder. Says nothing of a
 /// failure: write_profile_outputs() tries that output again and reports it.

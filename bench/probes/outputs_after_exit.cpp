@@ -5,8 +5,8 @@
 //   outputs_after_exit_probe MEASUREMENT OUT_DIR
 // Prints: seconds writing early, seconds after an exit of 0, seconds after an exit of 1.
 #include <chrono>
-#include <functional>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 

@@ -59,7 +59,7 @@ TEST(ProfileOutputs, WhatTheExitDidNotChangeIsNotWrittenAgain) {
   const EarlyOutputs early = write_outputs_early(m, dir.path());
   EXPECT_EQ(whats(early.written), kAllFour);
   // Until the exit, no file in the folder shows an exit code.
-  const std::string staged = dir.path() + "/" + kEarlyFolder;
+  const std::string staged = early_folder(dir.path());
   EXPECT_FALSE(std::filesystem::exists(dir.path() + "/summary.md"));
   EXPECT_FALSE(std::filesystem::exists(dir.path() + "/measurements.json"));
   // Each output is renamed into place: a file written again would have another inode.
@@ -86,7 +86,7 @@ TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
   const test::TempDir early_dir("outputs-early"), after_dir("outputs-after");
   const std::string &early_out = early_dir.path(), &after_out = after_dir.path();
   const EarlyOutputs early = write_outputs_early(ended(3, 0), early_out);
-  const std::string staged = early_out + "/" + kEarlyFolder;
+  const std::string staged = early_folder(early_out);
   const ino_t trace = file_inode(early_out + "/trace.json.gz"), timeline = file_inode(early_out + "/timeline.svg");
   // (Not by inode: the file system may give the new file the inode of the one removed.)
   const std::string measurement = read_file(staged + "/measurements.json");
@@ -123,7 +123,7 @@ TEST(ProfileOutputs, OutputsHeldApartThatAreGoneAreWrittenAgain) {
   const Measurement m = ended(2, 0);
   const test::TempDir dir("outputs-gone");
   const EarlyOutputs early = write_outputs_early(m, dir.path());
-  ASSERT_TRUE(std::filesystem::remove_all(dir.path() + "/" + kEarlyFolder) > 0);
+  ASSERT_TRUE(std::filesystem::remove_all(early_folder(dir.path())) > 0);
   std::vector<OutputSeconds> seconds;
   EXPECT_EQ(write_profile_outputs(m, dir.path(), nullptr, &seconds, early), kProfileOutputs);
   EXPECT_TRUE(std::filesystem::exists(dir.path() + "/summary.md"));
