@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@
 #include "labbook/model/measurement_json.h"
 #include "labbook/model/side_by_side.h"
 #include "measurement_records.h"
+#include "row_pieces.h"
 
 namespace labbook {
 
@@ -180,15 +182,16 @@ class FastReader {
   std::vector<dom::element>* cells_ = nullptr;
 };
 
-/// Reads a table's rows onto the end of `records`, in order; the rows of a large table are read
-/// in spans side by side (10^5 kernel rows were most of reading a measurement, on one core).
-/// Returns how many rows were read.
+/// Reads a table's rows (one array, or the pieces cut_rows made) onto the end of `records`, in
+/// order; the rows of a large table are read in spans side by side (10^5 kernel rows were most
+/// of reading a measurement, on one core). Returns how many rows were read.
 template <typename Record, typename Read>
-std::size_t read_rows(dom::array rows, const JsonTable& table, const records::RecordContext& context, Read read,
-                      std::vector<Record>& records) {
+std::size_t read_rows(const std::vector<dom::array>& pieces, const JsonTable& table,
+                      const records::RecordContext& context, Read read, std::vector<Record>& records) {
   constexpr std::size_t kRowsPerSpan = 4096;
   std::vector<dom::element> row_at;   // a dom::array is walked, not indexed
-  for (dom::element row : rows) row_at.push_back(row);
+  for (dom::array rows : pieces)
+    for (dom::element row : rows) row_at.push_back(row);
   const std::size_t count = row_at.size(), first = records.size();
   records.resize(first + count);   // each span fills its own records in place
   const auto read_span = [&](std::size_t begin, std::size_t end) {
@@ -212,15 +215,31 @@ bool is_record_list(std::string_view key) {
 /// The fast path: the document without its tables' rows goes through measurement_from_json,
 /// which checks everything but the rows; the rows are then read into their records.
 Measurement read_fast(const std::string& path, std::size_t* rows_read) {
-  dom::parser parser;
+  dom::parser parser;   // of the whole text, or of what is left once the rows are cut out
+  std::vector<dom::parser> piece_parsers;
+  std::map<std::string, std::vector<dom::array>> cut_rows_of;   // by record list
   dom::object root;
   {
-    // The document keeps copies of its strings: the text goes once parsed (14 MB at 10^5 launches).
-    const simdjson::padded_string text = checked(simdjson::padded_string::load(path));
-    root = checked(parser.parse(text).get_object());
+    // The documents keep copies of their strings: the text goes once parsed (14 MB at 10^5 launches).
+    simdjson::padded_string text = checked(simdjson::padded_string::load(path));
+    const std::size_t width = side_by_side_width();
+    const std::optional<CutText> cut = width > 1 ? cut_rows(text.data(), text.size(), width) : std::nullopt;
+    root = checked((cut ? parser.parse(cut->rest) : parser.parse(text)).get_object());
+    if (cut) {
+      std::vector<std::pair<const std::string*, std::string_view>> pieces;
+      for (const RowPieces& table : cut->tables)
+        for (std::string_view piece : table.pieces) pieces.emplace_back(&table.key, piece);
+      piece_parsers = std::vector<dom::parser>(pieces.size());
+      std::vector<dom::array> arrays(pieces.size());
+      // Each piece lies in the padded text, which may be read past its end.
+      side_by_side(pieces.size(), [&](std::size_t i) {
+        arrays[i] = checked(piece_parsers[i].parse(pieces[i].second.data(), pieces[i].second.size(), false).get_array());
+      });
+      for (std::size_t i = 0; i < pieces.size(); ++i) cut_rows_of[*pieces[i].first].push_back(arrays[i]);
+    }
   }
   json rest = json::object();
-  std::map<std::string, dom::array> rows;   // by record list
+  std::map<std::string, std::vector<dom::array>> rows;   // by record list
   std::set<std::string_view> seen;
   for (dom::key_value_pair member : root) {
     if (!seen.insert(member.key).second) throw NotFast{};   // the whole document keeps the last
@@ -235,13 +254,18 @@ Measurement read_fast(const std::string& path, std::size_t* rows_read) {
     for (dom::key_value_pair part : checked(member.value.get_object())) {
       if (part.key != "rows") {
         table[std::string(part.key)] = to_nlohmann(part.value);
-      } else if (!rows.emplace(key, checked(part.value.get_array())).second) {
+      } else if (!rows.emplace(key, std::vector<dom::array>{checked(part.value.get_array())}).second) {
         throw NotFast{};
       } else {
         table["rows"] = json::array();
       }
     }
     rest[key] = std::move(table);
+  }
+  for (auto& [key, arrays] : cut_rows_of) {   // in place of the [] left where they were cut
+    const auto cut = rows.find(key);
+    if (cut == rows.end()) throw NotFast{};
+    cut->second = std::move(arrays);
   }
   Measurement m = measurement_from_json(rest, path);
   if (rows.empty()) return m;
