@@ -16,8 +16,8 @@ a=(); b=()
 for i in $(seq "$rounds"); do
   if ((i % 2)); then order="before after"; else order="after before"; fi
   for v in $order; do
-    read -r s fast kernels < <("${!v}" "$measurement")
-    if [ "$v" = before ]; then a+=("$s"); else b+=("$s"); fi
+    read -r s rows kernels_read < <("${!v}" "$measurement")
+    if [ "$v" = before ]; then a+=("$s"); else b+=("$s") fast=$rows kernels=$kernels_read; fi
   done
 done
 x=$(median "${a[@]}") y=$(median "${b[@]}")

@@ -206,12 +206,6 @@ std::size_t read_rows(const std::vector<dom::array>& pieces, const JsonTable& ta
   return count;
 }
 
-bool is_record_list(std::string_view key) {
-  for (const char* k : records::kRecordLists)
-    if (key == k) return true;
-  return false;
-}
-
 /// The fast path: the document without its tables' rows goes through measurement_from_json,
 /// which checks everything but the rows; the rows are then read into their records.
 Measurement read_fast(const std::string& path, std::size_t* rows_read) {
@@ -244,7 +238,7 @@ Measurement read_fast(const std::string& path, std::size_t* rows_read) {
   for (dom::key_value_pair member : root) {
     if (!seen.insert(member.key).second) throw NotFast{};   // the whole document keeps the last
     const std::string key(member.key);
-    if (!is_record_list(key)) {
+    if (!records::is_record_list(key)) {
       rest[key] = to_nlohmann(member.value);
       continue;
     }

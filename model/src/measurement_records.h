@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "labbook/model/measurement.h"
 
@@ -140,6 +141,12 @@ UnifiedMemoryEvent memory_event_from(const Reader& e, const RecordContext& c) {
 
 /// The record lists, by their key in the file.
 constexpr const char* kRecordLists[] = {"ranges", "kernels", "copies", "api_calls", "memory_events"};
+
+inline bool is_record_list(std::string_view key) {
+  for (const char* k : kRecordLists)
+    if (key == k) return true;
+  return false;
+}
 
 /// Calls `f(list, read)` with list `key` (one of kRecordLists) of `m` and the function that
 /// reads one of its records: `read(reader, context)`.

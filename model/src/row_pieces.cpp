@@ -26,15 +26,10 @@ std::size_t find_in(std::string_view text, std::string_view what, std::size_t fr
   return at ? static_cast<std::size_t>(static_cast<const char*>(at) - text.data()) : std::string_view::npos;
 }
 
-bool is_record_list(std::string_view key) {
-  return std::any_of(std::begin(records::kRecordLists), std::end(records::kRecordLists),
-                     [key](const char* k) { return key == k; });
-}
-
-/// The top-level keys whose "rows" array each offset of `cuts` (ascending) opens, in order;
-/// empty where one does not, or where a key is not a record list or is cut twice. A scan of
-/// the JSON's strings and brackets, enough for `rest`, which simdjson checks afterwards.
-std::vector<std::string> tables_opened_at(std::string_view rest, const std::vector<std::size_t>& cuts) {
+/// The top-level keys of the tables whose "rows" array holds each offset of `cuts` (ascending)
+/// directly, in order; empty where one is not so held, or a key is not a record list or is cut
+/// twice. A scan of strings and brackets, enough for `rest`, which simdjson checks afterwards.
+std::vector<std::string> tables_holding(std::string_view rest, const std::vector<std::size_t>& cuts) {
   struct Open {
     bool object;
     std::string_view key;   // an object's: the member being read
@@ -45,10 +40,10 @@ std::vector<std::string> tables_opened_at(std::string_view rest, const std::vect
   std::string_view last_string;
   std::size_t next = 0;
   for (std::size_t i = 0; i < rest.size() && next < cuts.size(); ++i) {
-    if (cuts[next] < i) return {};   // inside a string's escape
+    if (cuts[next] < i) return {};   // inside a string
     if (cuts[next] == i) {
       const bool in_rows = open.size() == 3 && open[0].object && open[1].object && !open[2].object &&
-                           open[1].key == "rows" && is_record_list(open[0].key);
+                           open[1].key == "rows" && records::is_record_list(open[0].key);
       if (!in_rows || !seen.insert(open[0].key).second) return {};
       keys.emplace_back(open[0].key);
       ++next;
@@ -93,7 +88,7 @@ std::vector<std::size_t> commas_between(std::string_view text, std::size_t begin
 std::optional<CutText> cut_rows(char* data, std::size_t size, std::size_t pieces) {
   const std::string_view text(data, size);
   struct Rows {
-    std::size_t begin, end;   // from the line end after "rows": [ to the one before ]}
+    std::size_t begin, end;   // from the first row's line to the line end before ]}
   };
   std::vector<Rows> found;
   std::size_t all_rows = 0;
@@ -119,10 +114,10 @@ std::optional<CutText> cut_rows(char* data, std::size_t size, std::size_t pieces
     copied = rows.end;
   }
   cut.rest.append(text, copied);
-  const std::vector<std::string> keys = tables_opened_at(cut.rest, cuts);
+  const std::vector<std::string> keys = tables_holding(cut.rest, cuts);
   if (keys.size() != found.size()) return std::nullopt;
-  // Each piece becomes an array where it lies: "[" over the line end (or the "rows" array's own
-  // bracket) before its first row, "]" over the comma (or line end) after its last.
+  // Each piece becomes an array where it lies: "[" over the line end before its first row, "]"
+  // over the comma (or line end) after its last.
   for (std::size_t t = 0; t < found.size(); ++t) {
     const Rows& rows = found[t];
     const std::vector<std::size_t> commas = commas_between(text, rows.begin, rows.end, pieces_of(rows));

@@ -25,7 +25,8 @@ struct CutText {
 /// `"rows": [`), into about `pieces` pieces in all. The cut is checked on `rest`: each lies in the
 /// "rows" of a top-level table, named once. Each piece is made an array in place: a bracket is
 /// written over the comma or line end around it, so `text` is changed, and the pieces point
-/// into it. nullopt, with `text` unchanged, where less than two pieces would be cut.
+/// into it. nullopt, with `text` unchanged, where less than two pieces would be cut or a cut
+/// is not sure.
 std::optional<CutText> cut_rows(char* text, std::size_t size, std::size_t pieces);
 
 }  // namespace labbook

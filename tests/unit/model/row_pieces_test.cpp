@@ -101,5 +101,27 @@ TEST(RowPieces, RowsOverSeveralLinesAreReadAsTheirWholeDocumentReadsThem) {
   broken.append(text, end);
   ASSERT_NO_THROW(json::parse(broken));
   ASSERT_GE(broken.size(), text.size() + 20000 * 2 * 3) << "every kernel's row broken twice";
+  // However many pieces (a machine's cores), a cut whose pieces all parse holds every row.
+  const json whole = json::parse(broken);
+  bool some_refused = false;
+  for (std::size_t pieces : {2, 3, 5, 8, 13}) {
+    std::string cut_text = broken;
+    const auto cut = cut_rows(cut_text.data(), cut_text.size(), pieces);
+    ASSERT_TRUE(cut.has_value()) << "the layout inside a table's rows is not looked at";
+    for (const RowPieces& table : cut->tables) {
+      json rows = json::array();
+      bool refused = false;
+      for (std::string_view piece : table.pieces) {
+        refused = !json::accept(piece);
+        if (refused) break;
+        for (const json& row : json::parse(piece)) rows.push_back(row);
+      }
+      some_refused |= refused;
+      if (!refused) {
+        EXPECT_EQ(rows, whole[table.key]["rows"]) << table.key << " in about " << pieces << " pieces";
+      }
+    }
+  }
+  EXPECT_TRUE(some_refused) << "a piece that ends inside a row is not JSON";
   reads_as_its_whole_document(broken, "rows over several lines");
 }
