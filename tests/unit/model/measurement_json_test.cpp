@@ -219,16 +219,7 @@ TEST(MeasurementJson, ALaunchTakesUnder150BytesAsATableRow) {
 }
 
 TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
-  Measurement m = sample();
-  const Kernel model = m.kernels.front();
-  for (std::uint64_t i = 0; i < 20000; ++i) {   // about 3 MB of rows
-    Kernel k = model;
-    k.launch = 100 + i;
-    k.range = "round=" + std::to_string(i / 1000);   // strings first named deep in the table
-    if (i % 7 == 0) k.metrics["dram__bytes_read.sum"] = static_cast<double>(i);
-    m.kernels.push_back(k);
-    m.api_calls.push_back({i % 3 ? "cudaLaunchKernel" : "call " + std::to_string(i / 500), 1, static_cast<std::uint32_t>(i), 10 * i, 10 * i + 5});
-  }
+  const Measurement m = sample_with_launches(0);
   std::vector<std::size_t> pieces;
   std::string text;
   write_measurement_text(m, [&](std::string_view piece) {
@@ -268,17 +259,7 @@ TEST(MeasurementJson, LargeTablesAreWrittenAPieceAtATimeAndReadBack) {
 // The collector's kernels and API calls are made as their rows are written (MadeTables), in
 // spans side by side: each span must make its own, and their earliest time must set the origin.
 TEST(MeasurementJson, RecordsMadeAsTheirRowsAreWrittenGiveTheSameText) {
-  Measurement m = sample();
-  const Kernel model = m.kernels.front();
-  for (std::uint64_t i = 0; i < 20000; ++i) {
-    Kernel k = model;
-    k.launch = 100 + i;
-    k.range = "round=" + std::to_string(i / 1000);
-    if (i % 7 == 0) k.metrics["dram__bytes_read.sum"] = static_cast<double>(i);
-    m.kernels.push_back(k);
-    m.api_calls.push_back({i % 3 ? "cudaLaunchKernel" : "call " + std::to_string(i / 500), 1, static_cast<std::uint32_t>(i),
-                           1000 + 10 * i, 1000 + 10 * i + 5});
-  }
+  Measurement m = sample_with_launches(1000);
   // Each made table's earliest time is the origin in turn; then a copy's, which is 0 (CUPTI
   // gives 0 where it could not time a copy).
   for (const int first : {0, 1, 2}) {

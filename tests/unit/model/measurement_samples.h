@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -71,6 +72,23 @@ inline Measurement sample() {
   m.cache_control = "all";
   m.metrics_requested = {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"};
   m.issues.push_back({"ranges_dropped", "2 kernel ranges did not fit"});
+  return m;
+}
+
+/// sample() and 20,000 launches more, about 3 MB of rows: ranges first named deep in the table,
+/// a metric on every 7th kernel, API calls of several names, their times from `first_ns` on.
+inline Measurement sample_with_launches(std::uint64_t first_ns) {
+  Measurement m = sample();
+  const Kernel model = m.kernels.front();
+  for (std::uint64_t i = 0; i < 20000; ++i) {
+    Kernel k = model;
+    k.launch = 100 + i;
+    k.range = "round=" + std::to_string(i / 1000);
+    if (i % 7 == 0) k.metrics["dram__bytes_read.sum"] = static_cast<double>(i);
+    m.kernels.push_back(k);
+    m.api_calls.push_back({i % 3 ? "cudaLaunchKernel" : "call " + std::to_string(i / 500), 1,
+                           static_cast<std::uint32_t>(i), first_ns + 10 * i, first_ns + 10 * i + 5});
+  }
   return m;
 }
 

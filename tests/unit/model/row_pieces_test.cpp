@@ -17,21 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-/// A measurement whose kernels' and API calls' rows are about 3 MB of text.
-Measurement many_launches() {
-  Measurement m = sample();
-  const Kernel model = m.kernels.front();
-  for (std::uint64_t i = 0; i < 20000; ++i) {
-    Kernel k = model;
-    k.launch = 100 + i;
-    k.range = "round=" + std::to_string(i / 1000);
-    if (i % 7 == 0) k.metrics["dram__bytes_read.sum"] = static_cast<double>(i);
-    m.kernels.push_back(k);
-    m.api_calls.push_back({"cudaLaunchKernel", 1, static_cast<std::uint32_t>(i), 10 * i, 10 * i + 5});
-  }
-  return m;
-}
-
 /// What read_measurement makes of `text`, and what the whole document's reader makes of it.
 void reads_as_its_whole_document(const std::string& text, const char* how) {
   const std::string path = testing::TempDir() + "/row-pieces.json";
@@ -43,7 +28,7 @@ void reads_as_its_whole_document(const std::string& text, const char* how) {
 }  // namespace
 
 TEST(RowPieces, CutsTheTablesRowsIntoArraysOfWholeRows) {
-  const std::string text = measurement_text(many_launches());
+  const std::string text = measurement_text(sample_with_launches(0));
   std::string cut_text = text;
   const auto cut = cut_rows(cut_text.data(), cut_text.size(), 8);
   ASSERT_TRUE(cut.has_value());
@@ -65,7 +50,7 @@ TEST(RowPieces, CutsTheTablesRowsIntoArraysOfWholeRows) {
 }
 
 TEST(RowPieces, CutsNothingOutsideATopLevelTablesRows) {
-  const std::string text = measurement_text(many_launches());
+  const std::string text = measurement_text(sample_with_launches(0));
   const auto uncut = [](std::string changed) {
     const std::string before = changed;
     const bool none = !cut_rows(changed.data(), changed.size(), 8);
@@ -89,7 +74,7 @@ TEST(RowPieces, RowsOverSeveralLinesAreReadAsTheirWholeDocumentReadsThem) {
   // Each kernel's grid and block on lines of their own, which start as rows do: a cut between
   // them leaves a piece with an unclosed row, which simdjson refuses, and read_measurement
   // then reads the whole document.
-  std::string text = measurement_text(many_launches());
+  std::string text = measurement_text(sample_with_launches(0));
   const std::size_t kernels = text.find("\n \"kernels\""), end = text.find("\n ]}", kernels);
   std::string broken = text.substr(0, kernels);
   for (std::size_t at = kernels; at < end;) {
