@@ -227,7 +227,8 @@ Measurement read_fast(const std::string& path, std::size_t* rows_read) {
       std::vector<dom::array> arrays(pieces.size());
       // Each piece lies in the padded text, which may be read past its end.
       side_by_side(pieces.size(), [&](std::size_t i) {
-        arrays[i] = checked(piece_parsers[i].parse(pieces[i].second.data(), pieces[i].second.size(), false).get_array());
+        const std::string_view piece = pieces[i].second;
+        arrays[i] = checked(piece_parsers[i].parse(piece.data(), piece.size(), false).get_array());
       });
       for (std::size_t i = 0; i < pieces.size(); ++i) cut_rows_of[*pieces[i].first].push_back(arrays[i]);
     }

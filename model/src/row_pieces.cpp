@@ -93,7 +93,7 @@ std::optional<CutText> cut_rows(char* data, std::size_t size, std::size_t pieces
   std::vector<Rows> found;
   std::size_t all_rows = 0;
   for (std::size_t at = find_in(text, kOpen, 0); at != std::string_view::npos;) {
-    const std::size_t begin = at + kOpen.size() - 3;
+    const std::size_t begin = at + kOpen.find('\n') + 1;
     const std::size_t end = find_in(text, kEnd, begin);
     if (end == std::string_view::npos) return std::nullopt;
     found.push_back({begin, end});
@@ -101,7 +101,9 @@ std::optional<CutText> cut_rows(char* data, std::size_t size, std::size_t pieces
     at = find_in(text, kOpen, end);
   }
   const std::size_t piece_bytes = std::max(kLeastPieceBytes, all_rows / std::max<std::size_t>(pieces, 1));
-  const auto pieces_of = [piece_bytes](const Rows& rows) { return std::max<std::size_t>(1, (rows.end - rows.begin) / piece_bytes); };
+  const auto pieces_of = [piece_bytes](const Rows& rows) {
+    return std::max<std::size_t>(1, (rows.end - rows.begin) / piece_bytes);
+  };
   std::size_t count = 0;
   for (const Rows& rows : found) count += pieces_of(rows);
   if (all_rows < 2 * kLeastPieceBytes || count < 2) return std::nullopt;
