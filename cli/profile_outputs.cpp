@@ -8,7 +8,6 @@
 #include <functional>
 #include <future>
 #include <optional>
-#include <tuple>
 
 #include "install_layout.h"
 #include "labbook/model/atomic_file.h"
@@ -71,15 +70,11 @@ bool move_into_place(const std::string& staged, const std::string& out) {
   return !error;
 }
 
-/// Whether `a` and `b` say the same of a run: every field of ProgramRun, and the issues.
+/// Whether `a` and `b` say the same of a run: all the file holds of it, and the issues.
 bool same_run(const ProgramRun& a, const std::vector<Issue>& a_issues, const ProgramRun& b,
               const std::vector<Issue>& b_issues) {
-  const auto facts = [](const ProgramRun& r) {
-    return std::tie(r.command, r.exit_code, r.started_at, r.mode, r.stop_reason, r.collector_version, r.cupti_version,
-                    r.source_kernels);
-  };
   const auto same_issue = [](const Issue& x, const Issue& y) { return x.code == y.code && x.message == y.message; };
-  return facts(a) == facts(b) &&
+  return to_json(a) == to_json(b) &&
          std::equal(a_issues.begin(), a_issues.end(), b_issues.begin(), b_issues.end(), same_issue);
 }
 

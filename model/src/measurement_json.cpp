@@ -62,6 +62,18 @@ json sass_json(const Kernel& k) {
   return sass;
 }
 
+json to_json(const ProgramRun& run) {
+  json program = {{"command", run.command},
+                  {"started_at", run.started_at},
+                  {"mode", run.mode},
+                  {"stop_reason", run.stop_reason},
+                  {"collector_version", run.collector_version},
+                  {"cupti_version", run.cupti_version}};
+  put_optional(program, "exit_code", run.exit_code);
+  if (!run.source_kernels.empty()) program["source_kernels"] = run.source_kernels;
+  return program;
+}
+
 namespace {
 
 json to_json(const Kernel& k) {
@@ -114,15 +126,7 @@ json head_json(const Measurement& m) {
   json j;
   j["schema"] = "labbook.measurement";
   j["schema_version"] = m.schema_version;
-  json program = {{"command", m.program.command},
-                  {"started_at", m.program.started_at},
-                  {"mode", m.program.mode},
-                  {"stop_reason", m.program.stop_reason},
-                  {"collector_version", m.program.collector_version},
-                  {"cupti_version", m.program.cupti_version}};
-  put_optional(program, "exit_code", m.program.exit_code);
-  if (!m.program.source_kernels.empty()) program["source_kernels"] = m.program.source_kernels;
-  j["program"] = std::move(program);
+  j["program"] = to_json(m.program);
   j["devices"] = json::array();
   for (const auto& d : m.devices) {
     j["devices"].push_back({{"ordinal", d.ordinal},

@@ -109,6 +109,29 @@ TEST(ProfileOutputs, AnotherExitCodeWritesTheSummaryAndTheMeasurementAgain) {
   EXPECT_NE(read_file(early_out + "/measurements.json"), measurement) << "written again: the exit code changed it";
 }
 
+// Whatever the file holds of the run, a change to it after the exit writes the two again.
+TEST(ProfileOutputs, AnyFactOfTheRunChangedAfterTheExitWritesTheSummaryAgain) {
+  const std::vector<std::pair<const char*, void (*)(ProgramRun&)>> changes = {
+      {"command", [](ProgramRun& r) { r.command.push_back("--more"); }},
+      {"started_at", [](ProgramRun& r) { r.started_at = "2026-12-05T06:00:00Z"; }},
+      {"mode", [](ProgramRun& r) { r.mode = "trace+metrics"; }},
+      {"stop_reason", [](ProgramRun& r) { r.stop_reason = "signal SIGSEGV"; }},
+      {"collector_version", [](ProgramRun& r) { r.collector_version = "0.2.0"; }},
+      {"cupti_version", [](ProgramRun& r) { r.cupti_version = 130001; }},
+      {"source_kernels", [](ProgramRun& r) { r.source_kernels = {"_Z1kv"}; }},
+  };
+  for (const auto& [field, change] : changes) {
+    const test::TempDir dir("outputs-fact");
+    const EarlyOutputs early = write_outputs_early(ended(2, 0), dir.path());
+    Measurement changed = ended(2, 0);
+    change(changed.program);
+    std::vector<OutputSeconds> seconds;
+    EXPECT_EQ(write_profile_outputs(changed, dir.path(), nullptr, &seconds, early), kProfileOutputs) << field;
+    ASSERT_EQ(whats(seconds), kAllFour);
+    EXPECT_FALSE(seconds[2].early || seconds[3].early) << field;
+  }
+}
+
 TEST(ProfileOutputs, AnIssueAddedAfterTheExitWritesTheSummaryAgain) {
   const test::TempDir dir("outputs-issue");
   const EarlyOutputs early = write_outputs_early(ended(3, 0), dir.path());

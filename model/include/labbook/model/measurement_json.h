@@ -20,6 +20,9 @@ namespace labbook {
 /// (measurement_text).
 nlohmann::json to_json(const Measurement&);
 
+/// A run's facts as the file holds them (its "program" member): what tells two runs apart.
+nlohmann::json to_json(const ProgramRun&);
+
 /// Throws labbook::Error naming `origin` (a file name) and the JSON path on bad input,
 /// including a schema_version this build does not read.
 Measurement measurement_from_json(const nlohmann::json&, const std::string& origin);
