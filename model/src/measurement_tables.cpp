@@ -89,19 +89,19 @@ class Tables {
     for (const char* c : columns)
       if (std::string(c) == "start_ns" || std::string(c) == "end_ns") times.push_back(c);
     names("times", times);
-    out_ += "\"rows\": [";
+    out_ += table_layout::kRows;
     rows_ = 0;
   }
   void row() {
     if (interning_) return;
     if (out_.size() > kChunkBytes) flush();
-    out_ += rows_++ ? ",\n  [" : "\n  [";
+    out_ += rows_++ ? table_layout::kNextRow : table_layout::kFirstRow;
   }
   void end_row() {
     if (!interning_) out_.back() = ']';   // the last cell's comma
   }
   void end() {
-    if (!interning_) out_ += rows_ ? "\n ]}" : "]}";
+    if (!interning_) out_ += rows_ ? table_layout::kEnd : "]}";
   }
 
   template <typename Integer>

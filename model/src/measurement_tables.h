@@ -12,6 +12,14 @@
 
 namespace labbook {
 
+/// How the table writer lays out a table's rows, a row to a line; row_pieces.cpp cuts by it.
+namespace table_layout {
+constexpr std::string_view kRows = "\"rows\": [";
+constexpr std::string_view kFirstRow = "\n  [";
+constexpr std::string_view kNextRow = ",\n  [";
+constexpr std::string_view kEnd = "\n ]}";
+}  // namespace table_layout
+
 /// JSON text of `v`; bytes that are not UTF-8 (a program's NVTX name may hold any) become
 /// U+FFFD rather than failing the whole file.
 std::string text_of(const nlohmann::json& v, int indent = -1);

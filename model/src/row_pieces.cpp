@@ -6,17 +6,17 @@
 #include <set>
 
 #include "measurement_records.h"
+#include "measurement_tables.h"
 
 namespace labbook {
 
 namespace {
 
-// A table's rows as the table writer lays them out: `"rows": [`, then a row to a line, each
-// line starting "  [", then "\n ]}". JSON strings hold no line ends, so these are found only
-// outside strings.
-constexpr std::string_view kOpen = "\"rows\": [\n  [";
-constexpr std::string_view kBetween = ",\n  [";
-constexpr std::string_view kEnd = "\n ]}";
+// A table's rows as the table writer lays them out (table_layout): JSON strings hold no line
+// ends, so these are found only outside strings.
+const std::string kOpen = std::string(table_layout::kRows) + std::string(table_layout::kFirstRow);
+constexpr std::string_view kBetween = table_layout::kNextRow;
+constexpr std::string_view kEnd = table_layout::kEnd;
 /// Smaller pieces would cost more in threads than they save.
 constexpr std::size_t kLeastPieceBytes = std::size_t{256} << 10;
 
@@ -93,7 +93,7 @@ std::optional<CutText> cut_rows(char* data, std::size_t size, std::size_t pieces
   std::vector<Rows> found;
   std::size_t all_rows = 0;
   for (std::size_t at = find_in(text, kOpen, 0); at != std::string_view::npos;) {
-    const std::size_t begin = at + kOpen.find('\n') + 1;
+    const std::size_t begin = at + table_layout::kRows.size() + 1;   // past kFirstRow's line end
     const std::size_t end = find_in(text, kEnd, begin);
     if (end == std::string_view::npos) return std::nullopt;
     found.push_back({begin, end});
