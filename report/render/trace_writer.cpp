@@ -37,6 +37,8 @@ class EventWriter {
   /// `output` takes the text a megabyte at a time, so that a trace of 10^5 launches (60 MB)
   /// need not be held whole.
   EventWriter(std::uint64_t origin, const TraceOutput& output) : origin_(origin), output_(&output) {}
+  EventWriter(EventWriter&&) = default;
+  EventWriter(const EventWriter&) = delete;   // would point into the other's escaped names
   /// A writer of events that go after `before`'s, all held until encoded() (for writing spans
   /// side by side).
   static EventWriter after(const EventWriter& before) {
@@ -55,23 +57,21 @@ class EventWriter {
     events_ += count;
   }
   std::size_t events() const { return events_; }
+  std::uint64_t origin() const { return origin_; }
 
   /// Opens an event: `{"name": ..., "cat": ..., "ph": ..., "pid": ..., "tid": ...`.
   EventWriter& begin(const std::string& name, const char* category, const char* phase, int pid, std::uint64_t tid) {
-    text_ += events_++ ? ",\n{\"name\":" : "{\"traceEvents\": [\n{\"name\":";
-    quoted(name);
-    if (category) {
-      text_ += ",\"cat\":\"";
-      text_ += category;
-      text_ += '"';
-    }
-    text_ += ",\"ph\":\"";
-    text_ += phase;
-    text_ += "\",\"pid\":";
-    number(pid);
-    text_ += ",\"tid\":";
-    number(tid);
-    return *this;
+    open_event();
+    quoted(name, kEventName);
+    return fields(category, phase, pid, tid);
+  }
+  /// The same for a name of this file's, which needs no escaping.
+  EventWriter& begin_plain(const char* name, const char* category, const char* phase, int pid, std::uint64_t tid) {
+    open_event();
+    text_ += '"';
+    text_ += name;
+    text_ += '"';
+    return fields(category, phase, pid, tid);
   }
   /// `"ts"` and `"dur"` of a complete event.
   EventWriter& span(std::uint64_t start, std::uint64_t end) {
@@ -98,7 +98,7 @@ class EventWriter {
   }
   EventWriter& arg(const char* key, const std::string& v) {
     next_key(key);
-    quoted(v);
+    quoted(v, kArgument);
     return *this;
   }
   EventWriter& arg(const char* key, const char* v) { return arg(key, std::string(v)); }
@@ -162,11 +162,33 @@ class EventWriter {
       text_ += decimals;
     }
   }
-  void quoted(const std::string& s) {   // escaped once per distinct string
-    auto it = escaped_.find(s);
-    if (it == escaped_.end())   // bytes that are not UTF-8 (an NVTX name may hold any) become U+FFFD
-      it = escaped_.emplace(s, json(s).dump(-1, ' ', false, json::error_handler_t::replace)).first;
-    text_ += it->second;
+  void open_event() { text_ += events_++ ? ",\n{\"name\":" : "{\"traceEvents\": [\n{\"name\":"; }
+  EventWriter& fields(const char* category, const char* phase, int pid, std::uint64_t tid) {
+    if (category) {
+      text_ += ",\"cat\":\"";
+      text_ += category;
+      text_ += '"';
+    }
+    text_ += ",\"ph\":\"";
+    text_ += phase;
+    text_ += "\",\"pid\":";
+    number(pid);
+    text_ += ",\"tid\":";
+    number(tid);
+    return *this;
+  }
+  /// Escaped once per distinct string. Most events repeat the names of the one before, so
+  /// the last of each kind is kept apart: one comparison instead of a lookup.
+  void quoted(const std::string& s, std::size_t kind) {
+    LastQuoted& last = last_[kind];
+    if (!last.escaped || s != last.source) {
+      auto it = escaped_.find(s);
+      if (it == escaped_.end())   // bytes that are not UTF-8 (an NVTX name may hold any) become U+FFFD
+        it = escaped_.emplace(s, json(s).dump(-1, ' ', false, json::error_handler_t::replace)).first;
+      last.source = s;
+      last.escaped = &it->second;   // in escaped_'s node, which a move of this writer keeps
+    }
+    text_ += *last.escaped;
   }
   void next_key(const char* key) {
     if (!first_arg_) text_ += ',';
@@ -183,16 +205,21 @@ class EventWriter {
   std::size_t events_ = 0;
   bool first_arg_ = true;
   std::unordered_map<std::string, std::string> escaped_;
+  enum : std::size_t { kEventName, kArgument };
+  struct LastQuoted {
+    std::string source;
+    const std::string* escaped = nullptr;
+  } last_[2];
 };
 
 void name_event(EventWriter& events, const char* what, int pid, std::uint64_t tid, const std::string& name) {
-  events.begin(what, nullptr, "M", pid, tid).args().arg("name", name).end_args().end();
+  events.begin_plain(what, nullptr, "M", pid, tid).args().arg("name", name).end_args().end();
 }
 
 /// One end of the arrow from an API call to the GPU work it started ("s" start, "f" finish).
 void flow_event(EventWriter& events, const char* phase, std::uint32_t correlation, int pid, std::uint64_t tid,
                 std::uint64_t at) {
-  events.begin("launch", "correlation", phase, pid, tid).raw("id", std::to_string(correlation).c_str());
+  events.begin_plain("launch", "correlation", phase, pid, tid).raw("id", std::to_string(correlation).c_str());
   events.at(at);
   if (phase[0] == 'f') events.raw("bp", "\"e\"");
   events.end();
@@ -224,12 +251,11 @@ void write_in_spans(EventWriter& events, std::size_t count, Write write) {
 }
 
 void write_events(const Measurement& m, EventWriter& events) {
-  const std::uint64_t origin = earliest_time_ns(m).value_or(0);
   name_event(events, "process_name", kHostPid, 0, "host");
   for (const auto& d : m.devices)
     name_event(events, "process_name", device_pid(d.ordinal), 0, "GPU " + std::to_string(d.ordinal) + ": " + d.name);
 
-  std::uint64_t last_end = origin;
+  std::uint64_t last_end = events.origin();
   for (const auto& k : m.kernels)
     if (k.end_ns) last_end = std::max(last_end, *k.end_ns);
   bool any_process_wide = false;
@@ -247,16 +273,8 @@ void write_events(const Measurement& m, EventWriter& events) {
   }
   if (any_process_wide) name_event(events, "thread_name", kHostPid, kProcessWideTid, "NVTX start/end");
   std::unordered_map<std::uint32_t, const ApiCall*> api_by_correlation;
+  api_by_correlation.reserve(m.api_calls.size());
   for (const auto& a : m.api_calls) api_by_correlation[a.correlation] = &a;
-  write_in_spans(events, m.api_calls.size(), [&](EventWriter& out, std::size_t i) {
-    const ApiCall& a = m.api_calls[i];
-    out.begin(a.name, "cuda_api", "X", kHostPid, a.thread)
-        .span(a.start_ns, a.end_ns)
-        .args()
-        .arg("correlation", a.correlation)
-        .end_args()
-        .end();
-  });
   // Arrows from each API call to the kernel or copy it started.
   auto link = [&](EventWriter& out, std::uint32_t correlation, int device, std::uint32_t stream, std::uint64_t start) {
     const auto it = api_by_correlation.find(correlation);
@@ -264,8 +282,20 @@ void write_events(const Measurement& m, EventWriter& events) {
     flow_event(out, "s", correlation, kHostPid, it->second->thread, it->second->start_ns);
     flow_event(out, "f", correlation, device_pid(device), stream, start);
   };
-  write_in_spans(events, m.kernels.size(), [&](EventWriter& out, std::size_t i) {
-    const Kernel& k = m.kernels[i];
+  // The API calls and then the kernels, in one run of spans: no span waits for the calls' last.
+  const std::size_t calls = m.api_calls.size();
+  write_in_spans(events, calls + m.kernels.size(), [&](EventWriter& out, std::size_t i) {
+    if (i < calls) {
+      const ApiCall& a = m.api_calls[i];
+      out.begin(a.name, "cuda_api", "X", kHostPid, a.thread)
+          .span(a.start_ns, a.end_ns)
+          .args()
+          .arg("correlation", a.correlation)
+          .end_args()
+          .end();
+      return;
+    }
+    const Kernel& k = m.kernels[i - calls];
     if (!k.start_ns || !k.end_ns) return;
     out.begin(k.name, "kernel", "X", device_pid(k.device), k.stream)
         .span(*k.start_ns, *k.end_ns)

@@ -77,3 +77,56 @@ TEST(SideBySide, SpansAreHandedOnInOrderEachItemOnce) {
     EXPECT_EQ(spans, (count + 6) / 7);
   }
 }
+
+// A span is handed on while later ones are made, but no more than twice the width are held.
+TEST(SideBySide, SpansMadeAheadOfTheHandingAreAtMostTwiceTheWidth) {
+  std::atomic<long> held{0}, most{0};
+  std::size_t handed = 0;
+  labbook::in_ordered_spans<int>(
+      400, 1,
+      [&](int& span, std::size_t from, std::size_t) {
+        span = static_cast<int>(from);
+        long now = ++held, seen = most.load();
+        while (now > seen && !most.compare_exchange_weak(seen, now)) {
+        }
+      },
+      [&](const int& span) {
+        EXPECT_EQ(span, static_cast<int>(handed++));
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        --held;
+      });
+  EXPECT_EQ(handed, 400u);
+  EXPECT_LE(most.load(), static_cast<long>(2 * side_by_side_width()));
+  if (side_by_side_width() > 1) {
+    EXPECT_GT(most.load(), 1) << "later spans were made while one was handed on";
+  }
+}
+
+// A span that throws stops those not yet begun; its exception comes out, and no span from it
+// on was handed on. The same for a hand that throws.
+TEST(SideBySide, AThrowingSpanOrHandStopsTheSpansNotYetBegun) {
+  for (const bool hand_throws : {false, true}) {
+    std::atomic<std::size_t> made{0};
+    std::vector<std::size_t> handed;
+    try {
+      labbook::in_ordered_spans<std::size_t>(
+          100000, 1,
+          [&](std::size_t& span, std::size_t from, std::size_t) {
+            if (!hand_throws && from == 5) throw std::runtime_error("span 5");
+            span = from;
+            ++made;
+          },
+          [&](const std::size_t& span) {
+            if (hand_throws && span == 5) throw std::runtime_error("span 5");
+            handed.push_back(span);
+          });
+      ADD_FAILURE() << "the exception was lost";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "span 5");
+    }
+    if (hand_throws) ASSERT_EQ(handed.size(), 5u) << "the hand threw at span 5";
+    else ASSERT_LE(handed.size(), 5u) << "span 5 threw";
+    for (std::size_t i = 0; i < handed.size(); ++i) EXPECT_EQ(handed[i], i);
+    EXPECT_LT(made.load(), 1000u) << "the spans after it were not all made";
+  }
+}

@@ -6,9 +6,12 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstddef>
 #include <exception>
 #include <future>
+#include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -54,23 +57,83 @@ void side_by_side(std::size_t count, const Task& task) {
   if (thrown) std::rethrow_exception(thrown);
 }
 
-/// Items [0, count) made in spans of `per_span` items side by side and handed on in order: a
-/// round of at most side_by_side_width() spans at a time, so that what is held is a round's
-/// (the text of 10^5 launches is tens of megabytes). `make(span, from, to)` fills a fresh Span
-/// with items [from, to); `hand(span)` takes it, in order, once its round has ended.
+/// Items [0, count) made in spans of `per_span` items side by side and handed on in order.
+/// `make(span, from, to)` fills a fresh Span with items [from, to), on one of
+/// side_by_side_width() threads, each taking the next span as it ends the last; `hand(span)`
+/// takes each, in order and in this thread, as soon as it and those before it are made. At
+/// most twice the width are held at once (the text of 10^5 launches is tens of megabytes).
+/// A thrown exception stops the spans not yet begun, and comes out once the others ended.
 template <typename Span, typename Make, typename Hand>
 void in_ordered_spans(std::size_t count, std::size_t per_span, const Make& make, const Hand& hand) {
-  const std::size_t width = side_by_side_width();
-  std::vector<Span> round(width);
-  for (std::size_t begin = 0; begin < count; begin += width * per_span) {
-    const std::size_t spans = std::min(width, (count - begin + per_span - 1) / per_span);
-    side_by_side(spans, [&](std::size_t s) {
-      const std::size_t from = begin + s * per_span;
-      round[s] = Span{};
-      make(round[s], from, std::min(count, from + per_span));
-    });
-    for (std::size_t s = 0; s < spans; ++s) hand(round[s]);
+  const std::size_t spans = (count + per_span - 1) / per_span;
+  const auto make_span = [&](std::size_t s) {
+    Span span{};
+    make(span, s * per_span, std::min(count, (s + 1) * per_span));
+    return span;
+  };
+  const std::size_t width = std::min(side_by_side_width(), spans);
+  const std::size_t held = 2 * width;
+  std::vector<std::optional<Span>> made(held);   // span s in made[s % held]
+  std::mutex lock;
+  std::condition_variable changed;
+  std::size_t begun = 0, handed = 0;
+  bool stopped = false;
+  std::exception_ptr thrown;
+  const auto stop = [&](std::exception_ptr e) {
+    std::lock_guard<std::mutex> locked(lock);
+    if (!thrown) thrown = e;
+    stopped = true;
+    changed.notify_all();
+  };
+  const auto work = [&] {
+    for (;;) {
+      std::unique_lock<std::mutex> locked(lock);
+      changed.wait(locked, [&] { return stopped || begun == spans || begun < handed + held; });
+      if (stopped || begun == spans) return;
+      const std::size_t s = begun++;
+      locked.unlock();
+      std::optional<Span> span;
+      try {
+        span.emplace(make_span(s));
+      } catch (...) {
+        return stop(std::current_exception());
+      }
+      locked.lock();
+      made[s % held].swap(span);
+      changed.notify_all();
+    }
+  };
+  std::vector<std::future<void>> workers;
+  for (std::size_t w = 0; width > 1 && w < width; ++w) {
+    try {
+      workers.push_back(std::async(std::launch::async, work));
+    } catch (const std::system_error&) {
+      break;   // those started make every span; with none, this thread makes them
+    }
   }
+  for (std::size_t s = 0; s < spans; ++s) {
+    std::optional<Span> next;
+    if (workers.empty()) {
+      next.emplace(make_span(s));
+    } else {
+      std::unique_lock<std::mutex> locked(lock);
+      changed.wait(locked, [&] { return stopped || made[s % held].has_value(); });
+      if (stopped) break;
+      next.swap(made[s % held]);
+    }
+    try {
+      hand(*next);
+    } catch (...) {
+      stop(std::current_exception());
+      break;
+    }
+    if (workers.empty()) continue;
+    std::lock_guard<std::mutex> locked(lock);
+    handed = s + 1;
+    changed.notify_all();   // a place for another span
+  }
+  for (auto& w : workers) w.wait();
+  if (thrown) std::rethrow_exception(thrown);
 }
 
 }  // namespace labbook
