@@ -36,6 +36,7 @@ JoinedKernels::JoinedKernels(std::vector<KernelRecord> records, std::vector<Laun
                              const RangePaths& path_of)
     : records_(std::move(records)), launches_(std::move(launches)), metrics_(std::move(metrics)) {
   LaunchMatcher matcher;
+  matcher.reserve(2 * launches_.size());
   for (const auto& l : launches_) {
     if (l.runtime_correlation) matcher.add(l.runtime_correlation, l.index, l.mangled);
     matcher.add(l.driver_correlation, l.index, l.mangled);

@@ -23,6 +23,8 @@ std::vector<std::size_t> start_order(const std::vector<KernelRecord>& kernels);
 
 class LaunchMatcher {
  public:
+  /// Room for `entries` calls of add().
+  void reserve(std::size_t entries);
   /// Launch `index` (counted from 0, each added once per correlation id) of kernel `mangled`,
   /// which must outlive the matcher, made by the call with `correlation`.
   void add(std::uint32_t correlation, std::uint64_t index, const std::string* mangled);
@@ -38,8 +40,12 @@ class LaunchMatcher {
     std::uint64_t index;
     const std::string* mangled;
   };
+  /// The first entry of `correlation`, or where it would be.
+  std::vector<Entry>::const_iterator first_of(std::uint32_t correlation);
+
   std::vector<Entry> entries_;   // by correlation, then index, after seal()
   std::vector<bool> claimed_;    // by launch index
+  std::size_t last_ = 0;         // where first_of() found the last
 };
 
 }  // namespace labbook::profiler

@@ -1,7 +1,11 @@
 // LaunchMatcher: kernel records find their launches through the calls' correlation ids.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "launch_matcher.h"
 
@@ -38,6 +42,56 @@ TEST(LaunchMatcher, AGraphLaunchsKernelsAreClaimedByNameThenInLaunchOrder) {
   EXPECT_EQ(m.claim(5, kAddKernel), 1u);
 }
 
+
+// Whatever the order records come in, each claims what a scan of every launch would give it
+// (the search starts from where the last claim found its call).
+TEST(LaunchMatcher, RecordsInAnyOrderClaimWhatAScanOfEveryLaunchGives) {
+  struct Added {
+    std::uint32_t correlation;
+    std::uint64_t index;
+    const std::string* mangled;
+  };
+  std::vector<Added> added;
+  std::uint64_t index = 0;
+  for (std::uint32_t call = 0; call < 600; ++call) {
+    const std::uint32_t runtime = 3 * call + 10;
+    const int kernels = call % 7 == 0 ? 3 : 1;   // a graph launch's nodes share its call
+    for (int k = 0; k < kernels; ++k, ++index) {
+      const std::string* name = (call + k) % 2 ? &kScaleKernel : &kAddKernel;
+      if (call % 5) added.push_back({runtime, index, name});   // some through the driver alone
+      added.push_back({runtime + 1, index, name});
+    }
+  }
+  struct Claim {
+    std::uint32_t correlation;
+    const std::string* mangled;
+  };
+  std::vector<Claim> claims;
+  for (const Added& a : added) claims.push_back({a.correlation, a.mangled});
+  claims.push_back({5, &kAddKernel});        // before every call
+  claims.push_back({99999, &kAddKernel});    // after every call
+  std::mt19937 random(59);
+  for (const char* order : {"ascending", "descending", "shuffled"}) {
+    if (order[0] == 'd') std::reverse(claims.begin(), claims.end());
+    if (order[0] == 's') std::shuffle(claims.begin(), claims.end(), random);
+    LaunchMatcher m;
+    m.reserve(added.size());
+    for (const Added& a : added) m.add(a.correlation, a.index, a.mangled);
+    m.seal();
+    std::vector<bool> taken(index, false);
+    for (const Claim& c : claims) {
+      std::optional<std::uint64_t> first, named;   // of its call, not yet taken; `added` is in launch order
+      for (const Added& a : added) {
+        if (a.correlation != c.correlation || taken[a.index]) continue;
+        if (!first) first = a.index;
+        if (!named && *a.mangled == *c.mangled) named = a.index;
+      }
+      const std::optional<std::uint64_t> expected = named ? named : first;
+      ASSERT_EQ(m.claim(c.correlation, *c.mangled), expected) << order << ", call " << c.correlation;
+      if (expected) taken[*expected] = true;
+    }
+  }
+}
 }  // namespace
 
 TEST(LaunchMatcher, RecordsClaimInTheOrderTheGpuStartedThemTiesAsCuptiGaveThem) {
