@@ -58,20 +58,15 @@ void side_by_side(std::size_t count, const Task& task) {
 }
 
 /// Items [0, count) made in spans of `per_span` items side by side and handed on in order.
-/// `make(span, from, to)` fills a fresh Span with items [from, to), on one of
-/// side_by_side_width() threads, each taking the next span as it ends the last; `hand(span)`
-/// takes each, in order and in this thread, as soon as it and those before it are made. At
-/// most twice the width are held at once (the text of 10^5 launches is tens of megabytes).
-/// A thrown exception stops the spans not yet begun, and comes out once the others ended.
+/// `make(span, from, to)` fills a fresh Span with items [from, to), in this thread or one of
+/// side_by_side_width() - 1 others, each taking the next span as it ends the last; `hand(span)`
+/// takes each, in order and in this thread, once it and those before it are made. At most
+/// twice the width are held at once (the text of 10^5 launches is tens of megabytes). A thrown
+/// exception stops the spans not yet begun, and comes out once the others ended.
 template <typename Span, typename Make, typename Hand>
 void in_ordered_spans(std::size_t count, std::size_t per_span, const Make& make, const Hand& hand) {
   const std::size_t spans = (count + per_span - 1) / per_span;
-  const auto make_span = [&](std::size_t s) {
-    Span span{};
-    make(span, s * per_span, std::min(count, (s + 1) * per_span));
-    return span;
-  };
-  const std::size_t width = std::min(side_by_side_width(), spans);
+  const std::size_t width = std::max<std::size_t>(1, std::min(side_by_side_width(), spans));
   const std::size_t held = 2 * width;
   std::vector<std::optional<Span>> made(held);   // span s in made[s % held]
   std::mutex lock;
@@ -79,56 +74,60 @@ void in_ordered_spans(std::size_t count, std::size_t per_span, const Make& make,
   std::size_t begun = 0, handed = 0;
   bool stopped = false;
   std::exception_ptr thrown;
-  const auto stop = [&](std::exception_ptr e) {
-    std::lock_guard<std::mutex> locked(lock);
-    if (!thrown) thrown = e;
-    stopped = true;
+  // Makes the next span, where one is left and there is room to hold it; `locked` is held
+  // before and after. False where none was begun.
+  const auto make_next = [&](std::unique_lock<std::mutex>& locked) {
+    if (stopped || begun == spans || begun >= handed + held) return false;
+    const std::size_t s = begun++;
+    locked.unlock();
+    std::optional<Span> span;
+    std::exception_ptr failed;
+    try {
+      span.emplace();
+      make(*span, s * per_span, std::min(count, (s + 1) * per_span));
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    locked.lock();
+    if (failed && !thrown) thrown = failed;
+    stopped = stopped || failed;
+    made[s % held].swap(span);
     changed.notify_all();
+    return true;
   };
   const auto work = [&] {
+    std::unique_lock<std::mutex> locked(lock);
     for (;;) {
-      std::unique_lock<std::mutex> locked(lock);
       changed.wait(locked, [&] { return stopped || begun == spans || begun < handed + held; });
-      if (stopped || begun == spans) return;
-      const std::size_t s = begun++;
-      locked.unlock();
-      std::optional<Span> span;
-      try {
-        span.emplace(make_span(s));
-      } catch (...) {
-        return stop(std::current_exception());
-      }
-      locked.lock();
-      made[s % held].swap(span);
-      changed.notify_all();
+      if (!make_next(locked)) return;
     }
   };
   std::vector<std::future<void>> workers;
-  for (std::size_t w = 0; width > 1 && w < width; ++w) {
+  for (std::size_t w = 1; w < width; ++w) {
     try {
       workers.push_back(std::async(std::launch::async, work));
     } catch (const std::system_error&) {
-      break;   // those started make every span; with none, this thread makes them
+      break;   // those started, and this thread, make every span
     }
   }
   for (std::size_t s = 0; s < spans; ++s) {
     std::optional<Span> next;
-    if (workers.empty()) {
-      next.emplace(make_span(s));
-    } else {
-      std::unique_lock<std::mutex> locked(lock);
-      changed.wait(locked, [&] { return stopped || made[s % held].has_value(); });
-      if (stopped) break;
-      next.swap(made[s % held]);
-    }
+    std::unique_lock<std::mutex> locked(lock);
+    while (!stopped && !made[s % held])   // this thread makes spans too while it waits
+      if (!make_next(locked)) changed.wait(locked);
+    if (stopped) break;
+    next.swap(made[s % held]);
+    locked.unlock();
     try {
       hand(*next);
     } catch (...) {
-      stop(std::current_exception());
+      locked.lock();
+      if (!thrown) thrown = std::current_exception();
+      stopped = true;
+      changed.notify_all();
       break;
     }
-    if (workers.empty()) continue;
-    std::lock_guard<std::mutex> locked(lock);
+    locked.lock();
     handed = s + 1;
     changed.notify_all();   // a place for another span
   }
