@@ -30,6 +30,7 @@ void LaunchMatcher::seal() {
   std::uint64_t launches = 0;
   for (const Entry& e : entries_) launches = std::max(launches, e.index + 1);
   claimed_.assign(launches, false);
+  last_ = 0;
 }
 
 // Records mostly come in the order of their calls: the search gallops on from the last found,

@@ -39,12 +39,12 @@ class EventWriter {
   EventWriter(std::uint64_t origin, const TraceOutput& output) : origin_(origin), output_(&output) {}
   EventWriter(EventWriter&&) = default;
   EventWriter(const EventWriter&) = delete;   // would point into the other's escaped names
-  /// A writer of events that go after `before`'s, all held until encoded() (for writing spans
-  /// side by side).
-  static EventWriter after(const EventWriter& before) {
+  /// A writer of events that go after the first `events` of `before`'s, all held until
+  /// encoded() (for writing spans side by side).
+  static EventWriter after(const EventWriter& before, std::size_t events) {
     EventWriter held(before.origin_, *before.output_);
     held.holds_all_ = true;
-    held.events_ = before.events_;
+    held.events_ = events;
     return held;
   }
 
@@ -239,13 +239,14 @@ void write_in_spans(EventWriter& events, std::size_t count, Write write) {
     DeflatedPiece piece;
     std::size_t events = 0;
   };
+  const std::size_t before = events.events();   // read once: spans are handed on as others are made
   in_ordered_spans<Span>(
       count, kItemsPerSpan,
       [&](Span& span, std::size_t from, std::size_t to) {
-        EventWriter own = EventWriter::after(events);
+        EventWriter own = EventWriter::after(events, before);
         for (std::size_t i = from; i < to; ++i) write(own, i);
         span.piece = own.encoded();
-        span.events = own.events() - events.events();
+        span.events = own.events() - before;
       },
       [&](const Span& span) { events.append(span.piece, span.events); });
 }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace labbook {
@@ -57,15 +58,16 @@ void side_by_side(std::size_t count, const Task& task) {
   if (thrown) std::rethrow_exception(thrown);
 }
 
-/// Items [0, count) made in spans of `per_span` items side by side and handed on in order.
+/// Items [0, count) made in spans of `per_span` (> 0) items side by side and handed on in order.
 /// `make(span, from, to)` fills a fresh Span with items [from, to), in this thread or one of
 /// side_by_side_width() - 1 others, each taking the next span as it ends the last; `hand(span)`
-/// takes each, in order and in this thread, once it and those before it are made. At most
-/// twice the width are held at once (the text of 10^5 launches is tens of megabytes). A thrown
-/// exception stops the spans not yet begun, and comes out once the others ended.
+/// takes each, in order and in this thread, once it and those before it are made, while later
+/// ones are made. At most twice the width are held at once (the text of 10^5 launches is tens
+/// of megabytes). A thrown exception stops the spans not yet begun, and comes out once the
+/// others ended.
 template <typename Span, typename Make, typename Hand>
 void in_ordered_spans(std::size_t count, std::size_t per_span, const Make& make, const Hand& hand) {
-  const std::size_t spans = (count + per_span - 1) / per_span;
+  const std::size_t spans = count / per_span + (count % per_span != 0);
   const std::size_t width = std::max<std::size_t>(1, std::min(side_by_side_width(), spans));
   const std::size_t held = 2 * width;
   std::vector<std::optional<Span>> made(held);   // span s in made[s % held]
@@ -74,63 +76,74 @@ void in_ordered_spans(std::size_t count, std::size_t per_span, const Make& make,
   std::size_t begun = 0, handed = 0;
   bool stopped = false;
   std::exception_ptr thrown;
+  const auto stop = [&](std::unique_lock<std::mutex>& locked, std::exception_ptr e) {
+    if (!locked) locked.lock();
+    if (!thrown) thrown = e;
+    stopped = true;
+    changed.notify_all();
+  };
   // Makes the next span, where one is left and there is room to hold it; `locked` is held
   // before and after. False where none was begun.
   const auto make_next = [&](std::unique_lock<std::mutex>& locked) {
     if (stopped || begun == spans || begun >= handed + held) return false;
     const std::size_t s = begun++;
     locked.unlock();
-    std::optional<Span> span;
-    std::exception_ptr failed;
+    std::optional<Span> span(std::in_place);
     try {
-      span.emplace();
       make(*span, s * per_span, std::min(count, (s + 1) * per_span));
     } catch (...) {
-      failed = std::current_exception();
+      stop(locked, std::current_exception());
+      return true;
     }
     locked.lock();
-    if (failed && !thrown) thrown = failed;
-    stopped = stopped || failed;
     made[s % held].swap(span);
     changed.notify_all();
     return true;
   };
   const auto work = [&] {
-    std::unique_lock<std::mutex> locked(lock);
-    for (;;) {
-      changed.wait(locked, [&] { return stopped || begun == spans || begun < handed + held; });
-      if (!make_next(locked)) return;
+    std::unique_lock<std::mutex> locked(lock, std::defer_lock);
+    try {
+      locked.lock();
+      do changed.wait(locked, [&] { return stopped || begun == spans || begun < handed + held; });
+      while (make_next(locked));
+    } catch (...) {
+      stop(locked, std::current_exception());
     }
   };
   std::vector<std::future<void>> workers;
+  workers.reserve(width);
   for (std::size_t w = 1; w < width; ++w) {
     try {
       workers.push_back(std::async(std::launch::async, work));
-    } catch (const std::system_error&) {
+    } catch (...) {
       break;   // those started, and this thread, make every span
     }
   }
+  std::unique_lock<std::mutex> locked(lock);
   for (std::size_t s = 0; s < spans; ++s) {
-    std::optional<Span> next;
-    std::unique_lock<std::mutex> locked(lock);
     while (!stopped && !made[s % held])   // this thread makes spans too while it waits
       if (!make_next(locked)) changed.wait(locked);
     if (stopped) break;
-    next.swap(made[s % held]);
-    locked.unlock();
-    try {
-      hand(*next);
-    } catch (...) {
-      locked.lock();
-      if (!thrown) thrown = std::current_exception();
-      stopped = true;
-      changed.notify_all();
+    std::exception_ptr failed;
+    {
+      Span next = std::move(*made[s % held]);
+      made[s % held].reset();
+      locked.unlock();
+      try {
+        hand(next);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    }   // gone before its place is given to another span
+    if (failed) {
+      stop(locked, failed);
       break;
     }
     locked.lock();
     handed = s + 1;
-    changed.notify_all();   // a place for another span
+    changed.notify_all();
   }
+  if (locked) locked.unlock();
   for (auto& w : workers) w.wait();
   if (thrown) std::rethrow_exception(thrown);
 }
