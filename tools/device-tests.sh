@@ -5,7 +5,8 @@
 # way. Builds first when build/labbook is missing; records the clock state and the host's CPU.
 # Exits 0 only if every named test ran and passed.
 # Usage (from the repository root): bash tools/device-tests.sh OUTDIR SECONDS TEST:ESTIMATE...
-#   bash tools/device-tests.sh $OUT/t 560 gpu_lab7_end_to_end:25 gpu_grade_planted:200
+#   bash tools/device-tests.sh /tmp/t 560 gpu_lab7_end_to_end:25 gpu_grade_planted:200; tar -C /tmp -czf $OUT/t.tgz t
+# (a log a test: tar them, since a call brings back only a few files).
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: tools/device-tests.sh OUTDIR SECONDS TEST:ESTIMATE..." >&2; exit 2; }
 out=$1; seconds=$2; shift 2
