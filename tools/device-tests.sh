@@ -27,7 +27,8 @@ failed=0
 for spec in "$@"; do
   name=${spec%%:*} estimate=${spec#*:}
   now=$(date +%s)
-  if (( now + estimate > deadline )); then echo "not started: $name (about $estimate s, $(( deadline - now )) s left)"; failed=1; continue; fi
+  # At least a second must be left: `timeout 0` would set no limit at all.
+  if (( now + estimate > deadline || now >= deadline )); then echo "not started: $name (about $estimate s, $(( deadline - now )) s left)"; failed=1; continue; fi
   (cd build && timeout $(( deadline - now )) ctest -R "^$name\$" --output-on-failure) >"$out/$name.log" 2>&1
   rc=$?
   status=passed

@@ -36,6 +36,7 @@ run 30 passes:1 >/dev/null || fail "exit $? when every test passed"
 for outcome in fails:1 skips:1 missing:1 huge:100; do
   run 30 passes:1 "$outcome" >/dev/null && fail "exit 0 with $outcome"
 done
+grep -q "not started: passes" <<<"$(run 0 passes:0)" || fail "a test started with no time left"
 message=$(run 30 passes:1 bad 2>&1)
 rc=$?
 [ $rc -eq 2 ] && grep -q "'bad' is not TEST:SECONDS" <<<"$message" || fail "a malformed test spec: exit $rc, '$message'"
